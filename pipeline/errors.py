@@ -1,0 +1,137 @@
+"""One base error; each subclass carries structured fields, builds its own message,
+and names the exit-code class `update` reports for it (see DESIGN.md)."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_CHANGED = 10
+EXIT_VERIFY = 20
+EXIT_FETCH = 30
+EXIT_PARSE = 40
+EXIT_LOCKED = 75
+EXIT_USAGE = 2
+
+
+class RulesCorpusError(Exception):
+    """Base of every error the pipeline raises on purpose."""
+
+    exit_code = EXIT_USAGE
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(RulesCorpusError):
+    """Bad arguments, bad registry, unknown document: the caller must change something."""
+
+
+class RegistryError(UsageError):
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"registry {path}: {problem}")
+
+
+class FetchError(RulesCorpusError):
+    """A source could not be downloaded (exit 30)."""
+
+    exit_code = EXIT_FETCH
+
+    def __init__(self, source: str, url: str, problem: str, hint: str = "") -> None:
+        self.source = source
+        self.url = url
+        self.problem = problem
+        self.hint = hint
+        msg = f"{source}: cannot fetch {url}: {problem}"
+        if hint:
+            msg += f" ({hint})"
+        super().__init__(msg)
+
+
+class DiscoveryError(FetchError):
+    """The landing page did not give exactly one link for a rendition."""
+
+    def __init__(self, source: str, page: str, pattern: str, found: list[str]) -> None:
+        self.page = page
+        self.pattern = pattern
+        self.found = found
+        what = "no link" if not found else f"{len(found)} links: " + ", ".join(found)
+        super().__init__(
+            source,
+            page,
+            f"expected exactly one link matching {pattern!r}, found {what}",
+            "check the page by hand and update the discovery rule in the registry",
+        )
+
+
+class HashMismatch(RulesCorpusError):
+    """Bytes differ from what a pin or a published checksum says (exit 20)."""
+
+    exit_code = EXIT_VERIFY
+
+    def __init__(self, what: str, expected: str, got: str, context: str = "") -> None:
+        self.what = what
+        self.expected = expected
+        self.got = got
+        self.context = context
+        msg = f"{what}: SHA-256 mismatch\n  Expected {expected}\n       Got {got}"
+        if context:
+            msg += f"\n  {context}"
+        super().__init__(msg)
+
+
+class VerificationError(RulesCorpusError):
+    """A verification rule failed for a reason other than a plain hash mismatch (exit 20)."""
+
+    exit_code = EXIT_VERIFY
+
+    def __init__(self, what: str, problems: list[str]) -> None:
+        self.what = what
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems[:50])
+        more = f"\n  ... and {len(problems) - 50} more" if len(problems) > 50 else ""
+        super().__init__(f"{what}: verification failed\n{lines}{more}")
+
+
+class ParseError(RulesCorpusError):
+    """A document could not be parsed cleanly (exit 40)."""
+
+    exit_code = EXIT_PARSE
+
+    def __init__(self, what: str, problem: str, line: int | None = None) -> None:
+        self.what = what
+        self.problem = problem
+        self.line = line
+        where = f" (line {line})" if line is not None else ""
+        super().__init__(f"{what}{where}: {problem}")
+
+
+class ExtractError(ParseError):
+    """Bytes could not be turned into text (wrong encoding, not a PDF, unsafe archive)."""
+
+
+class StoreError(RulesCorpusError):
+    """The corpus on disk is not what the index says."""
+
+    exit_code = EXIT_VERIFY
+
+
+class LockHeld(RulesCorpusError):
+    exit_code = EXIT_LOCKED
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(
+            f"another rulescorpus run holds the lock {path}; wait for it to finish "
+            "or remove the lock file if no run is alive"
+        )
+
+
+class NotFound(UsageError):
+    def __init__(self, what: str, hint: str = "") -> None:
+        self.what = what
+        super().__init__(f"{what} not found" + (f"; {hint}" if hint else ""))

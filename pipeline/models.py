@@ -1,0 +1,263 @@
+"""The records every stage passes along. Pure data: no I/O, no imports from the package.
+
+Every string in a parsed record is either the publisher's own number or text
+copied out of the document; nothing here is generated or summarised.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Rendition = Literal["txt", "pdf", "html", "json", "tar.gz", "wiki"]
+
+
+class Model(BaseModel):
+    """Strict base: unknown fields are errors, so a typo in the corpus never loads silently."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- registry
+
+
+class Discovery(Model):
+    """How to find the current file's URL on a landing page (file names change per release)."""
+
+    page: str
+    link_pattern: str = Field(description="regex an absolute link URL must match")
+
+
+class Source(Model):
+    """One entry of the registry: one rendition of one document at one URL."""
+
+    id: str = Field(description="registry key, e.g. fab-cr-txt")
+    game: str
+    document: str = Field(description="document id 'game/document', e.g. fab/cr")
+    title: str
+    family: str = Field(description="parser family, e.g. fab-cr")
+    rendition: Rendition
+    url: str | None = None
+    discovery: Discovery | None = None
+    allowed_hosts: list[str] = Field(default_factory=list)
+    published_sha256_url: str | None = None
+    max_bytes: int = 64 * 1024 * 1024
+    options: dict[str, str] = Field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- fetch
+
+
+class FetchResult(Model):
+    """What one download was: enough to prove later which bytes were read from where."""
+
+    source: str
+    url: str
+    final_url: str
+    status: int
+    etag: str | None = None
+    last_modified: str | None = None
+    content_type: str | None = None
+    bytes: int
+    sha256: str
+    retrieved: str = Field(description="UTC ISO-8601 time of retrieval")
+    from_cache: bool = Field(default=False, description="true when a 304 reused the stored blob")
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+class Line(Model):
+    """One line of extracted text and where it sat in the original bytes."""
+
+    text: str
+    line: int = Field(description="1-based line number in the extracted stream")
+    page: int | None = None
+    x0: float | None = None
+    top: float | None = None
+    size: float | None = None
+    bold: bool = False
+    highlight: bool = False
+
+
+class Location(Model):
+    line: int
+    page: int | None = None
+
+
+# --------------------------------------------------------------------------- records
+
+
+class ParseWarning(Model):
+    code: str
+    message: str
+    location: Location | None = None
+
+
+class Rule(Model):
+    """A numbered entry of a rules document, addressed by the publisher's own number."""
+
+    id: str = Field(description="citation id, 'cr:' + the publisher's number")
+    number: str
+    kind: str = Field(description="chapter, section, rule or subrule (family-specific level name)")
+    parent: str | None = None
+    depth: int
+    title: str | None = None
+    text: str = ""
+    examples: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    bullets: list[str] = Field(default_factory=list)
+    references: list[str] = Field(default_factory=list)
+    location: Location
+    highlighted: bool | None = Field(
+        default=None, description="PDF text in the publisher's change-highlight colour"
+    )
+
+
+class GlossaryTerm(Model):
+    id: str = Field(description="'glossary:' + slug of the term")
+    term: str
+    definition: str
+    references: list[str] = Field(default_factory=list)
+    location: Location
+
+
+class Passage(Model):
+    """Front or back matter: preface, credits, acknowledgments. Kept verbatim, never a rule."""
+
+    id: str
+    title: str
+    text: str
+    location: Location
+
+
+class Citation(Model):
+    """A wiki's structured citation of a printed document."""
+
+    document: str
+    page: int | None = None
+    column: int | None = None
+    paragraphs: str | None = None
+    quote: str = ""
+
+
+class Ruling(Model):
+    id: str = Field(description="'ruling:' + hash of normalised content")
+    cards: list[str] = Field(default_factory=list)
+    card_titles: list[str] = Field(default_factory=list)
+    question: str | None = None
+    answer: str | None = None
+    text: str | None = None
+    question_md: str | None = None
+    answer_md: str | None = None
+    text_md: str | None = None
+    card_references: list[str] = Field(default_factory=list)
+    updated: str | None = None
+    verified: bool | None = None
+    section: str | None = None
+    citations: list[Citation] = Field(default_factory=list)
+    location: Location | None = None
+
+
+class PublisherChange(Model):
+    text: str
+    cites: list[str] = Field(default_factory=list)
+
+
+class SourceRef(Model):
+    url: str | None
+    sha256: str
+    bytes: int
+    rendition: str
+    final_url: str | None = None
+    retrieved: str | None = None
+
+
+class ParserInfo(Model):
+    family: str
+    version: str
+
+
+class Document(Model):
+    """One version of one document, parsed. Byte-identical JSON for identical input bytes."""
+
+    game: str
+    document: str
+    title: str | None
+    version: str | None
+    published: str | None = None
+    effective: str | None = None
+    source: SourceRef | None = None
+    parser: ParserInfo
+    counts: dict[str, int] = Field(default_factory=dict)
+    warnings: list[ParseWarning] = Field(default_factory=list)
+    records: list[Rule] = Field(default_factory=list)
+    glossary: list[GlossaryTerm] = Field(default_factory=list)
+    front_matter: list[Passage] = Field(default_factory=list)
+    back_matter: list[Passage] = Field(default_factory=list)
+    rulings: list[Ruling] = Field(default_factory=list)
+    publisher_changes: list[PublisherChange] = Field(default_factory=list)
+    extraction: dict[str, int] = Field(
+        default_factory=dict, description="notes from extraction, e.g. zero_width_removed"
+    )
+    aliases: dict[str, str] = Field(
+        default_factory=dict, description="old citation id -> id in this version (renumbering)"
+    )
+
+
+# --------------------------------------------------------------------------- diff
+
+
+ChangeClass = Literal[
+    "added",
+    "removed",
+    "reworded",
+    "renumbered",
+    "moved",
+    "split",
+    "merged",
+    "reference-only",
+    "typography-only",
+    "example-or-note-only",
+]
+
+
+class WordOp(Model):
+    op: Literal["equal", "insert", "delete"]
+    text: str
+
+
+class Change(Model):
+    cls: ChangeClass = Field(alias="class")
+    old_id: str | None = None
+    new_id: str | None = None
+    old_ids: list[str] = Field(default_factory=list)
+    new_ids: list[str] = Field(default_factory=list)
+    similarity: float | None = None
+    words: list[WordOp] = Field(default_factory=list)
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class RenumberEntry(Model):
+    old_id: str
+    new_id: str
+    method: str
+    similarity: float
+
+
+class Reconciliation(Model):
+    named_not_found: list[PublisherChange] = Field(default_factory=list)
+    found_not_named: list[str] = Field(default_factory=list)
+    named_found: list[PublisherChange] = Field(default_factory=list)
+
+
+class DocumentDiff(Model):
+    document: str
+    old_version: str
+    new_version: str
+    summary: dict[str, int] = Field(default_factory=dict)
+    changes: list[Change] = Field(default_factory=list)
+    renumbering: list[RenumberEntry] = Field(default_factory=list)
+    reconciliation: Reconciliation | None = None
