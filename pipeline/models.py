@@ -29,6 +29,17 @@ class Discovery(Model):
     link_pattern: str = Field(description="regex an absolute link URL must match")
 
 
+class ManifestKey(Model):
+    """The entries of an archive manifest (shared/sources format) that are this source."""
+
+    game: str
+    document: str
+    format: str
+    path_pattern: str | None = Field(
+        default=None, description="regex the entry's path must match (excludes side files)"
+    )
+
+
 class Source(Model):
     """One entry of the registry: one rendition of one document at one URL."""
 
@@ -43,6 +54,10 @@ class Source(Model):
     allowed_hosts: list[str] = Field(default_factory=list)
     published_sha256_url: str | None = None
     max_bytes: int = 64 * 1024 * 1024
+    primary: bool = Field(
+        default=False, description="the rendition whose records are stored for the document"
+    )
+    manifest: ManifestKey | None = None
     options: dict[str, str] = Field(default_factory=dict)
 
 
@@ -153,6 +168,12 @@ class Ruling(Model):
     answer_md: str | None = None
     text_md: str | None = None
     card_references: list[str] = Field(default_factory=list)
+    attribution: str | None = Field(
+        default=None, description="the heading naming who ruled, e.g. 'UFAQ [Michael Boggs]'"
+    )
+    sources: list[str] = Field(
+        default_factory=list, description="ids of the named sources (ruling_sources.json)"
+    )
     updated: str | None = None
     verified: bool | None = None
     section: str | None = None
@@ -166,12 +187,13 @@ class PublisherChange(Model):
 
 
 class SourceRef(Model):
+    """Which bytes a version was read from. No retrieval time or mirror path here: the same
+    bytes must give the same JSON on any machine (those live in the provenance file)."""
+
     url: str | None
     sha256: str
     bytes: int
     rendition: str
-    final_url: str | None = None
-    retrieved: str | None = None
 
 
 class ParserInfo(Model):
@@ -189,6 +211,9 @@ class Document(Model):
     published: str | None = None
     effective: str | None = None
     source: SourceRef | None = None
+    renditions: list[SourceRef] = Field(
+        default_factory=list, description="every rendition of this version that was checked"
+    )
     parser: ParserInfo
     counts: dict[str, int] = Field(default_factory=dict)
     warnings: list[ParseWarning] = Field(default_factory=list)
@@ -206,6 +231,24 @@ class Document(Model):
     )
 
 
+# --------------------------------------------------------------------------- lock
+
+
+class Pin(Model):
+    """The lock pins each stored (document, rendition, version) to its bytes."""
+
+    document: str
+    rendition: str
+    version: str
+    sha256: str
+    bytes: int
+    url: str | None = None
+
+
+class Lock(Model):
+    pins: list[Pin] = Field(default_factory=list)
+
+
 # --------------------------------------------------------------------------- diff
 
 
@@ -220,6 +263,7 @@ ChangeClass = Literal[
     "reference-only",
     "typography-only",
     "example-or-note-only",
+    "cards-changed",
 ]
 
 
@@ -235,7 +279,14 @@ class Change(Model):
     old_ids: list[str] = Field(default_factory=list)
     new_ids: list[str] = Field(default_factory=list)
     similarity: float | None = None
+    text_change: ChangeClass | None = Field(
+        default=None,
+        description="for renumbered, moved, split and merged: how the text changed as well "
+        "(typography-only, reference-only, example-or-note-only or reworded); null if identical",
+    )
     words: list[WordOp] = Field(default_factory=list)
+    cards_gained: list[str] = Field(default_factory=list, description="rulings: cards attached")
+    cards_lost: list[str] = Field(default_factory=list, description="rulings: cards detached")
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 

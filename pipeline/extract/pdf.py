@@ -100,7 +100,11 @@ def _split_columns(
     step = width / columns
     for index in range(columns):
         lo, hi = index * step, (index + 1) * step
-        yield [c for c in chars if lo <= float(c["x0"]) < hi or (index == columns - 1 and float(c["x0"]) >= hi)]
+        yield [
+            c
+            for c in chars
+            if lo <= float(c["x0"]) < hi or (index == columns - 1 and float(c["x0"]) >= hi)
+        ]
 
 
 def extract_pdf_lines(data: bytes, *, what: str = "document", columns: int = 1) -> PdfText:

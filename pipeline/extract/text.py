@@ -61,6 +61,5 @@ def extract_text_lines(
     """Every line of a text export, 1-based, trailing whitespace kept off."""
     text = decode_text(data, what=what, sentinel=sentinel)
     return [
-        Line(text=raw.rstrip(), line=number)
-        for number, raw in enumerate(text.split("\n"), start=1)
+        Line(text=raw.rstrip(), line=number) for number, raw in enumerate(text.split("\n"), start=1)
     ]

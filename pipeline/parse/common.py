@@ -41,15 +41,23 @@ def check_references(doc: Document) -> list[ParseWarning]:
         for ref in rule.references:
             if ref not in known:
                 warnings.append(
-                    warn("dangling-reference", f"{rule.id} cites {ref}, which is not in the document",
-                         rule.location.line, rule.location.page)
+                    warn(
+                        "dangling-reference",
+                        f"{rule.id} cites {ref}, which is not in the document",
+                        rule.location.line,
+                        rule.location.page,
+                    )
                 )
     for term in doc.glossary:
         for ref in term.references:
             if ref not in known:
                 warnings.append(
-                    warn("dangling-reference", f"{term.id} cites {ref}, which is not in the document",
-                         term.location.line, term.location.page)
+                    warn(
+                        "dangling-reference",
+                        f"{term.id} cites {ref}, which is not in the document",
+                        term.location.line,
+                        term.location.page,
+                    )
                 )
     return warnings
 
@@ -68,10 +76,22 @@ def check_tree(records: list[Rule]) -> list[ParseWarning]:
     seen: set[str] = set()
     for rule in records:
         if rule.id in seen:
-            warnings.append(warn("duplicate-id", f"{rule.id} appears more than once",
-                                 rule.location.line, rule.location.page))
+            warnings.append(
+                warn(
+                    "duplicate-id",
+                    f"{rule.id} appears more than once",
+                    rule.location.line,
+                    rule.location.page,
+                )
+            )
         seen.add(rule.id)
         if rule.parent is not None and rule.parent not in seen:
-            warnings.append(warn("orphan", f"{rule.id} has parent {rule.parent}, not seen before it",
-                                 rule.location.line, rule.location.page))
+            warnings.append(
+                warn(
+                    "orphan",
+                    f"{rule.id} has parent {rule.parent}, not seen before it",
+                    rule.location.line,
+                    rule.location.page,
+                )
+            )
     return warnings

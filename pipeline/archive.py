@@ -1,0 +1,152 @@
+"""`rulescorpus import ARCHIVE_DIR`: backfill every version an archive manifest lists.
+
+Versions are stored oldest first, each with the diff from the one before, so
+the corpus holds real history. The manifest's SHA-256 of each file is checked
+before anything is parsed, and its version is used only for documents that do
+not state their own (the FaB text export, rulings snapshots): the document's
+own statement always wins.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pipeline.backends import ManifestEntry, entries_for, parse_manifest
+from pipeline.errors import (
+    EXIT_PARSE,
+    EXIT_VERIFY,
+    HashMismatch,
+    ParseError,
+    UsageError,
+    VerificationError,
+)
+from pipeline.jobs import Context, Fetched, candidate_of, check_group, parse_fetched, store_provenance
+from pipeline.models import FetchResult, Source
+from pipeline.outcomes import Outcome, RunSummary
+from pipeline.publish import publish_version
+from pipeline.registry import documents_of
+from pipeline.store import version_key
+from pipeline.verify import check_pin
+
+Group = tuple[str, str]  # (document, version as the manifest names it)
+
+
+def plan_import(
+    sources: list[Source], entries: list[ManifestEntry]
+) -> tuple[list[tuple[Group, list[tuple[Source, ManifestEntry]]]], list[ManifestEntry]]:
+    """Manifest entries grouped into versions (oldest first), and the entries no source takes."""
+    groups: dict[Group, list[tuple[Source, ManifestEntry]]] = defaultdict(list)
+    taken: set[str] = set()
+    for group in documents_of(sources).values():
+        for source in group:
+            for entry in entries_for(source, entries):
+                if entry.path in taken:
+                    continue
+                taken.add(entry.path)
+                groups[(source.document, entry.version)].append((source, entry))
+    ordered = sorted(
+        groups.items(),
+        key=lambda item: (min(e.date or "" for _, e in item[1]), version_key(item[0][1]),
+                          item[0][0]),
+    )
+    for _group, members in ordered:
+        members.sort(key=lambda m: (not m[0].primary, m[0].id))
+    rest = [e for e in entries if e.path not in taken]
+    return ordered, rest
+
+
+def _record(source: Source, entry: ManifestEntry, path: Path, sha256: str, size: int) -> FetchResult:
+    return FetchResult(
+        source=source.id, url=entry.url or source.url or path.as_uri(),
+        final_url=path.resolve().as_uri(), status=200, bytes=size, sha256=sha256,
+        retrieved=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    )
+
+
+def import_group(
+    ctx: Context, root: Path, document: str, members: list[tuple[Source, ManifestEntry]]
+) -> Outcome:
+    corpus = ctx.corpus
+    asserted = members[0][1].version
+    items: list[Fetched] = []
+    for source, entry in members:
+        path = root / entry.path
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{path}: listed in the manifest but unreadable ({exc.strerror})") from exc
+        sha256, size = ctx.blobs.add_bytes(data)
+        if sha256 != entry.sha256:
+            raise HashMismatch(str(path), entry.sha256, sha256, f"{root}/manifest.json")
+        items.append(Fetched(source, _record(source, entry, path, sha256, size)))
+    lock = corpus.lock()
+    pinned = [
+        any(p.document == document and p.rendition == i.source.rendition
+            and p.sha256 == i.record.sha256 for p in lock.pins)
+        for i in items
+    ]
+    ids = [i.source.id for i in items]
+    if all(pinned):
+        return Outcome(document=document, sources=ids, version=asserted, outcome="unchanged")
+    for item in items:
+        ctx.progress(f"parsing {document} {asserted} {item.source.rendition}")
+        item.doc = parse_fetched(ctx, item)
+        if item.doc.version is None:
+            item.doc = parse_fetched(ctx, item, version=asserted)
+    check_group(document, items)
+    assert items[0].doc is not None and items[0].doc.version is not None
+    version = items[0].doc.version
+    for item in items:
+        # New or already pinned both store; other bytes under a pinned version raise.
+        check_pin(lock, document, item.source.rendition, version, item.record.sha256,
+                  item.record.bytes)
+    candidate = candidate_of(document, items)
+    tx = corpus.transaction()
+    published = publish_version(tx, candidate)
+    store_provenance(tx, candidate, staged=False)
+    tx.commit()
+    return Outcome(
+        document=document, sources=ids, version=version,
+        records=len(candidate.doc.records) or len(candidate.doc.rulings), outcome="imported",
+        warnings=len(candidate.doc.warnings), previous=published.previous,
+        changes=dict(published.diff.summary) if published.diff else {},
+        message="; ".join(w.message for w in candidate.doc.warnings[:3]),
+    )
+
+
+def import_archive(ctx: Context, root: Path, show_progress: bool = True) -> RunSummary:
+    manifest = root / "manifest.json"
+    if not manifest.exists():
+        raise UsageError(f"{root}: no manifest.json; an archive folder lists its files there")
+    entries = parse_manifest(manifest.read_bytes(), str(manifest))
+    groups, rest = plan_import(ctx.registry(), entries)
+    summary = RunSummary("import")
+    corpus = ctx.corpus
+    with corpus.locked(), Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        disable=not show_progress, transient=True,
+    ) as progress:
+        task = progress.add_task("importing", total=len(groups))
+        for (document, version), members in groups:
+            progress.update(task, description=f"{document} {version}")
+            try:
+                summary.outcomes.append(import_group(ctx, root, document, members))
+            except (HashMismatch, VerificationError) as exc:
+                summary.outcomes.append(Outcome(document=document, version=version,
+                                                outcome="verify-failed", exit_code=EXIT_VERIFY,
+                                                message=str(exc)))
+            except ParseError as exc:
+                summary.outcomes.append(Outcome(document=document, version=version,
+                                                outcome="parse-failed", exit_code=EXIT_PARSE,
+                                                message=str(exc)))
+            progress.advance(task)
+    for entry in rest:
+        summary.outcomes.append(Outcome(
+            document=f"{entry.game}/{entry.document}", version=entry.version, outcome="skipped",
+            message=f"{entry.path}: no registry source takes {entry.format} files of this document",
+        ))
+    return summary

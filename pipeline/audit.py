@@ -1,0 +1,176 @@
+"""`rulescorpus verify` and `accept`: prove the stored corpus is what its bytes say.
+
+verify re-hashes every stored JSON file against index.json and every cached
+blob against its name, checks each version's renditions against the lock,
+and with --reproduce re-parses the blobs and compares the JSON byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pipeline.errors import (
+    EXIT_OK,
+    EXIT_VERIFY,
+    HashMismatch,
+    NotFound,
+    RulesCorpusError,
+    StoreError,
+    UsageError,
+)
+from pipeline.families import ParseRequest, parse_bytes
+from pipeline.jobs import Context
+from pipeline.models import Document, FetchResult, Pin
+from pipeline.outcomes import Outcome, RunSummary
+from pipeline.publish import Candidate, publish_version
+from pipeline.store import Corpus, VersionEntry, canonical_json, document_dir
+from pipeline.verify import normalise_typography
+
+
+def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha256: str) -> bytes:
+    """Re-parse the pinned bytes and give the JSON they produce now."""
+    data = ctx.blobs.read(sha256)
+    request = ParseRequest(family=family, document=stored.document, rendition=rendition,
+                           what=f"{stored.document} {stored.version} ({sha256[:12]})")
+    doc = parse_bytes(data, request)
+    if doc.version is None:  # the text export: the version was asserted when it was stored
+        doc = parse_bytes(data, ParseRequest(**{**request.__dict__, "version": stored.version}))
+    doc = doc.model_copy(update={"source": stored.source, "renditions": stored.renditions})
+    return canonical_json(doc)
+
+
+def _check_version(ctx: Context, corpus: Corpus, document: str, family: str,
+                   item: VersionEntry, reproduce_json: bool, cross_engine: bool) -> list[str]:
+    problems: list[str] = []
+    try:
+        raw = corpus.read_file(item.file, item.sha256)
+    except StoreError as exc:
+        return [str(exc)]
+    stored = Document.model_validate_json(raw)
+    pins = {(p.rendition, p.version): p for p in corpus.lock().pins if p.document == document}
+    for rendition, sha256 in sorted(item.sources.items()):
+        pin = pins.get((rendition, item.version))
+        if item.status == "published" and (pin is None or pin.sha256 != sha256):
+            problems.append(f"{rendition}: lock.json does not pin {sha256} for {item.version}")
+        if not ctx.blobs.has(sha256):
+            problems.append(f"{rendition}: blob {sha256} is not in the cache {ctx.cache_dir}; "
+                            "run `rulescorpus fetch` or `import` to restore it")
+            continue
+        try:
+            ctx.blobs.check(sha256)
+        except HashMismatch as exc:
+            problems.append(str(exc))
+            continue
+        if cross_engine and rendition == "pdf":
+            problems.extend(cross_check_engine(ctx, stored, sha256))
+    primary = stored.source
+    if reproduce_json and primary is not None and ctx.blobs.has(primary.sha256):
+        again = reproduce(ctx, stored, family, primary.rendition, primary.sha256)
+        if again != raw:
+            problems.append(f"re-parsing {primary.sha256[:12]} does not reproduce {item.file} "
+                            "byte for byte (the parser changed, or the output is not deterministic)")
+    return problems
+
+
+def cross_check_engine(ctx: Context, stored: Document, sha256: str) -> list[str]:
+    """Every record's text must also be found by a second PDF engine (poppler's pdftotext)."""
+    from pipeline.extract.poppler import pdftotext_layout
+
+    text = normalise_typography(pdftotext_layout(ctx.blobs.read(sha256))).replace(" ", "")
+    missing = [
+        r.id for r in stored.records
+        if r.text and normalise_typography(r.text)[:50].replace(" ", "") not in text
+    ]
+    if not missing:
+        return []
+    return [f"pdftotext does not find the text of {len(missing)} records: "
+            + ", ".join(missing[:20])]
+
+
+def verify(ctx: Context, wanted: list[str], *, reproduce_json: bool = False,
+           published: bool = False, cross_engine: bool = False) -> RunSummary:
+    summary = RunSummary("verify")
+    corpus = ctx.corpus
+    index = corpus.index()
+    names = sorted(index.documents)
+    if wanted:
+        unknown = [w for w in wanted if w not in index.documents]
+        if unknown:
+            raise NotFound(f"document {', '.join(unknown)}", f"stored: {', '.join(names)}")
+        names = wanted
+    for document in names:
+        entry = index.documents[document]
+        for item in entry.versions:
+            ctx.progress(f"verifying {document} {item.version}")
+            try:
+                problems = _check_version(ctx, corpus, document, entry.family, item,
+                                          reproduce_json, cross_engine)
+            except RulesCorpusError as exc:
+                problems = [str(exc)]
+            if published:
+                problems.extend(_check_published(ctx, document, item))
+            summary.outcomes.append(Outcome(
+                document=document, version=item.version, records=item.records or item.rulings,
+                outcome="verified" if not problems else "verify-failed",
+                exit_code=EXIT_OK if not problems else EXIT_VERIFY, message="\n".join(problems),
+            ))
+    return summary
+
+
+def _check_published(ctx: Context, document: str, item: VersionEntry) -> list[str]:
+    """Published checksums: the registry names where a publisher posts them."""
+    sources = [s for s in ctx.registry() if s.document == document and s.published_sha256_url]
+    if not sources:
+        return []
+    from pipeline.jobs import open_fetcher
+    from pipeline.verify import check_published, parse_published_checksums
+
+    problems = []
+    with open_fetcher(ctx) as fetcher:
+        for source in sources:
+            sha = item.sources.get(source.rendition)
+            if sha is None or source.published_sha256_url is None:
+                continue
+            try:
+                record = fetcher.fetch(f"{source.id}-sha256", source.published_sha256_url,
+                                       allowed_hosts=source.allowed_hosts, expect="txt")
+                listed = parse_published_checksums(ctx.blobs.read(record.sha256).decode())
+                name = (source.url or "").rsplit("/", 1)[-1]
+                check_published(f"{document} {item.version} {source.rendition}", sha, listed, name)
+            except RulesCorpusError as exc:
+                problems.append(str(exc))
+    return problems
+
+
+def accept(ctx: Context, document: str, version: str) -> RunSummary:
+    """Publish a version that update staged because its parse had warnings."""
+    corpus = ctx.corpus
+    summary = RunSummary("accept")
+    with corpus.locked():
+        entry = corpus.document_entry(document)
+        item = entry.entry(version)
+        if item is None or item.status != "staged":
+            raise UsageError(f"{document} {version} is not staged; staged versions: "
+                             + (", ".join(v.version for v in entry.versions
+                                          if v.status == "staged") or "none"))
+        doc = Document.model_validate_json(corpus.read_file(item.file, item.sha256))
+        base = f"staged/{document_dir(document)}"
+        prov_file = f"{base}/provenance/{version}.json"
+        prov = json.loads(corpus.read_file(prov_file))
+        candidate = Candidate(
+            document=document, family=entry.family, title=entry.title, doc=doc,
+            pins=[Pin.model_validate(p) for p in prov["pins"]],
+            fetches=[FetchResult.model_validate(f) for f in prov["fetches"]],
+        )
+        tx = corpus.transaction()
+        published = publish_version(tx, candidate)
+        tx.put(f"{document_dir(document)}/provenance/{version}.json", canonical_json(prov))
+        tx.remove(item.file)
+        tx.remove(prov_file)
+        tx.commit()
+    summary.outcomes.append(Outcome(
+        document=document, version=version, records=len(doc.records) or len(doc.rulings),
+        outcome="accepted", warnings=len(doc.warnings), previous=published.previous,
+        changes=dict(published.diff.summary) if published.diff else {},
+    ))
+    return summary

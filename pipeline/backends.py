@@ -1,0 +1,179 @@
+"""Where a run gets each source's bytes: the publisher (live), or an offline mirror.
+
+A mirror is a folder or a server holding files and a `manifest.json` in the
+format of ../shared/sources (game, document, version, date, format, url,
+bytes, sha256, path). Each source is answered with the newest file the
+manifest lists for it, matched by URL where the manifest has one, else by the
+source's manifest key (game, document, format). The manifest's SHA-256 is a
+published hash: a file that does not match it is a verification failure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import quote, urlsplit
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from pipeline.blobs import BlobStore
+from pipeline.discover import find_link
+from pipeline.errors import FetchError, HashMismatch, UsageError
+from pipeline.fetch import Fetcher
+from pipeline.models import FetchResult, Source
+
+
+class ManifestEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    game: str
+    document: str
+    version: str
+    date: str | None = None
+    format: str
+    url: str | None = None
+    bytes: int
+    sha256: str
+    path: str
+    tier: str | None = None
+
+
+def parse_manifest(data: bytes, where: str) -> list[ManifestEntry]:
+    try:
+        raw = json.loads(data)
+        return [ManifestEntry.model_validate(item) for item in raw]
+    except (ValueError, TypeError, ValidationError) as exc:
+        raise UsageError(f"{where}: not a valid archive manifest: {exc}") from exc
+
+
+def entries_for(source: Source, entries: list[ManifestEntry]) -> list[ManifestEntry]:
+    """Every manifest entry that stands for this source, oldest first."""
+    by_url = [e for e in entries if source.url and e.url == source.url and _fits(source, e)]
+    if by_url:
+        chosen = by_url
+    elif source.manifest is not None:
+        key = source.manifest
+        chosen = [
+            e for e in entries
+            if (e.game, e.document, e.format) == (key.game, key.document, key.format)
+        ]
+    else:
+        chosen = []
+    if source.manifest is not None and source.manifest.path_pattern:
+        pattern = re.compile(source.manifest.path_pattern)
+        chosen = [e for e in chosen if pattern.search(e.path)]
+    return sorted(chosen, key=lambda e: (e.date or "", e.version))
+
+
+def _fits(source: Source, entry: ManifestEntry) -> bool:
+    # A URL shared by a rules text and its vendoring notes must not pick the notes.
+    return source.manifest is None or entry.document == source.manifest.document
+
+
+def now_utc() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Backend(Protocol):
+    def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
+        """The fetch record of the source's bytes (now in the blob store), or None if
+        this backend does not carry the source."""
+
+
+class LiveBackend:
+    """The publishers' servers, through the Fetcher (conditional GET, redirect policy...)."""
+
+    def __init__(self, fetcher: Fetcher, blobs: BlobStore) -> None:
+        self.fetcher = fetcher
+        self.blobs = blobs
+
+    def resolve_url(self, source: Source) -> str:
+        if source.url is not None:
+            return source.url
+        if source.discovery is None:
+            raise UsageError(f"source {source.id} has neither a url nor a discovery rule")
+        page = source.discovery.page
+        record = self.fetcher.fetch(
+            f"{source.id}-page", page, allowed_hosts=source.allowed_hosts, expect="html"
+        )
+        html = self.blobs.read(record.sha256)
+        return find_link(html, record.final_url, source.discovery.link_pattern, source=source.id)
+
+    def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
+        if source.options.get("archive_only"):
+            return None
+        url = self.resolve_url(source)
+        usable = previous if previous is not None and previous.url == url else None
+        return self.fetcher.fetch(
+            source.id, url, allowed_hosts=source.allowed_hosts, expect=source.rendition,
+            previous=usable,
+        )
+
+
+class MirrorDirBackend:
+    """A local folder laid out like ../shared/sources."""
+
+    def __init__(self, root: Path, blobs: BlobStore) -> None:
+        self.root = root
+        self.blobs = blobs
+        manifest = root / "manifest.json"
+        if not manifest.exists():
+            raise UsageError(f"mirror {root}: no manifest.json in it")
+        self.entries = parse_manifest(manifest.read_bytes(), str(manifest))
+
+    def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
+        matches = entries_for(source, self.entries)
+        if not matches:
+            return None
+        entry = matches[-1]
+        path = self.root / entry.path
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise FetchError(source.id, str(path), f"cannot read mirror file: {exc.strerror}",
+                             "check the mirror folder against its manifest.json") from exc
+        sha256, size = self.blobs.add_bytes(data)
+        if sha256 != entry.sha256:
+            raise HashMismatch(str(path), entry.sha256, sha256, "the mirror's manifest.json")
+        return FetchResult(
+            source=source.id, url=entry.url or source.url or path.as_uri(),
+            final_url=path.resolve().as_uri(), status=200, bytes=size, sha256=sha256,
+            retrieved=now_utc(),
+        )
+
+
+class MirrorUrlBackend:
+    """A server holding the same files and manifest.json (e.g. a team's own mirror)."""
+
+    def __init__(self, base: str, fetcher: Fetcher, blobs: BlobStore) -> None:
+        self.base = base.rstrip("/") + "/"
+        self.fetcher = fetcher
+        self.blobs = blobs
+        self.host = urlsplit(self.base).hostname or ""
+        record = fetcher.fetch("mirror-manifest", self.base + "manifest.json",
+                               allowed_hosts=[self.host], expect="json")
+        self.entries = parse_manifest(blobs.read(record.sha256), self.base + "manifest.json")
+
+    def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
+        matches = entries_for(source, self.entries)
+        if not matches:
+            return None
+        entry = matches[-1]
+        url = self.base + quote(entry.path)
+        usable = previous if previous is not None and previous.final_url == url else None
+        record = self.fetcher.fetch(source.id, url, allowed_hosts=[self.host],
+                                    expect=source.rendition, previous=usable)
+        if record.sha256 != entry.sha256:
+            raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
+        return record.model_copy(update={"url": entry.url or source.url or url, "final_url": url})
+
+
+def open_backend(mirror: str | None, fetcher: Fetcher, blobs: BlobStore) -> Backend:
+    if mirror is None:
+        return LiveBackend(fetcher, blobs)
+    if mirror.startswith(("http://", "https://")):
+        return MirrorUrlBackend(mirror, fetcher, blobs)
+    return MirrorDirBackend(Path(mirror), blobs)

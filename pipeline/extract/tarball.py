@@ -1,0 +1,155 @@
+"""Gzip tar archives read from memory, safely: nothing touches the disk, no link is followed.
+
+Upstream data such as NetrunnerDB's card repository arrives as a GitHub archive
+tarball (`<repo>-<ref>/...`) or a `git archive` bundle. An archive is hostile
+input: a member may name `/etc/passwd` or `../../x`, be a link to anything, or
+claim gigabytes. Every such member is refused with a message naming it; the
+caller gets plain bytes keyed by a clean relative path, in sorted order.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tarfile
+from collections.abc import Callable
+
+from pipeline.errors import ExtractError
+
+MiB = 1024 * 1024
+
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+
+
+def clean_member_path(name: str, *, what: str, strip_components: int = 0) -> str | None:
+    """The member's relative path with `strip_components` leading folders removed.
+
+    None when nothing is left (the archive's top folder itself). Absolute paths,
+    drive letters, backslashes and `..` components are refused: a well-made
+    archive never has them, so their presence means the archive is not what we fetched for.
+    """
+    if name.startswith("/") or re.match(r"^[A-Za-z]:", name) or "\\" in name:
+        raise ExtractError(
+            what,
+            f"archive member {name!r} has an absolute or non-POSIX path; refusing the "
+            "whole archive (check that the URL points at the expected repository archive)",
+        )
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise ExtractError(
+            what,
+            f"archive member {name!r} escapes the archive with '..'; refusing the whole "
+            "archive (check that the URL points at the expected repository archive)",
+        )
+    parts = parts[strip_components:]
+    return "/".join(parts) if parts else None
+
+
+def read_tar_members(
+    data: bytes,
+    *,
+    what: str,
+    include: Callable[[str], bool] | None = None,
+    strip_components: int = 0,
+    max_members: int = 20000,
+    max_total_bytes: int = 256 * MiB,
+    max_member_bytes: int = 64 * MiB,
+) -> dict[str, bytes]:
+    """Regular files of a .tar.gz held in memory, {clean path: bytes}, sorted by path.
+
+    `include` sees the cleaned path (after `strip_components`) and selects what
+    is read; unselected regular files are skipped unread. A selected link or
+    device is an error (never followed); links outside the selection are never
+    read, so they are harmless and skipped. Limits are checked against the
+    sizes the headers declare, before any member's bytes are read.
+    """
+    try:
+        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:gz")  # noqa: SIM115 - `with` below
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        raise ExtractError(what, f"not a readable gzip tar archive: {exc}") from exc
+    out: dict[str, bytes] = {}
+    members = 0
+    total = 0
+    with archive:
+        while True:
+            try:
+                member = archive.next()
+            except (tarfile.TarError, OSError, EOFError) as exc:
+                raise ExtractError(what, f"archive is truncated or corrupt: {exc}") from exc
+            if member is None:
+                break
+            members += 1
+            if members > max_members:
+                raise ExtractError(
+                    what,
+                    f"archive has more than {max_members} members; raise max_members if "
+                    "this repository really grew that large",
+                )
+            path = clean_member_path(member.name, what=what, strip_components=strip_components)
+            if path is None or member.isdir():
+                continue
+            selected = include is None or include(path)
+            if not selected:
+                continue
+            if member.issym() or member.islnk():
+                raise ExtractError(
+                    what,
+                    f"archive member {member.name!r} is a link to {member.linkname!r}; links "
+                    "are never followed - fetch an archive whose selected files are regular files",
+                )
+            if not member.isreg():
+                raise ExtractError(
+                    what,
+                    f"archive member {member.name!r} is not a regular file (tar type "
+                    f"{member.type!r}); refusing it",
+                )
+            if member.size > max_member_bytes:
+                raise ExtractError(
+                    what,
+                    f"archive member {member.name!r} declares {member.size} bytes, over the "
+                    f"{max_member_bytes}-byte limit per member",
+                )
+            total += member.size
+            if total > max_total_bytes:
+                raise ExtractError(
+                    what,
+                    f"selected archive members exceed {max_total_bytes} bytes in total "
+                    f"(reached at {member.name!r}); raise max_total_bytes or narrow the selection",
+                )
+            if path in out:
+                raise ExtractError(
+                    what,
+                    f"archive has two members named {path!r}; which one is meant is "
+                    "ambiguous, refusing the archive",
+                )
+            handle = archive.extractfile(member)
+            if handle is None:  # pragma: no cover - isreg() members always have a handle
+                raise ExtractError(what, f"archive member {member.name!r} has no data")
+            try:
+                content = handle.read()
+            except (tarfile.TarError, OSError, EOFError) as exc:
+                raise ExtractError(
+                    what, f"archive member {member.name!r} is truncated: {exc}"
+                ) from exc
+            if len(content) != member.size:
+                raise ExtractError(
+                    what,
+                    f"archive member {member.name!r} declares {member.size} bytes but holds "
+                    f"{len(content)}",
+                )
+            out[path] = content
+    return dict(sorted(out.items()))
+
+
+def read_archive_commit(data: bytes) -> str | None:
+    """The commit id `git archive` (and GitHub's archive endpoint) writes in the pax header.
+
+    None when the archive carries none. Proof of which commit the bytes came
+    from, independent of the ref that was asked for.
+    """
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+            comment = archive.pax_headers.get("comment", "")
+    except (tarfile.TarError, OSError, EOFError):
+        return None
+    return comment if _COMMIT.fullmatch(comment) else None

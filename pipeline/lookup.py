@@ -1,0 +1,190 @@
+"""Read side of the corpus: `show` a citation with its provenance, and its `history`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from pipeline.errors import NotFound, UsageError
+from pipeline.models import Change, Document, DocumentDiff, GlossaryTerm, Rule, Ruling
+from pipeline.publish import diff_versions
+from pipeline.store import Corpus, DocumentEntry
+
+Record = Rule | GlossaryTerm | Ruling
+
+
+def find_record(doc: Document, citation: str) -> Record | None:
+    for collection in (doc.records, doc.glossary, doc.rulings):
+        for record in collection:
+            if record.id == citation:
+                return record
+    return None
+
+
+def children_of(doc: Document, citation: str) -> list[Rule]:
+    return [r for r in doc.records if r.parent == citation]
+
+
+@dataclass
+class Shown:
+    document: str
+    version: str
+    doc: Document
+    record: Record
+    children: list[Rule]
+    asked: str
+    renumbered_from: str | None = None
+    fetches: list[dict[str, object]] = field(default_factory=list)
+
+    def provenance(self) -> dict[str, object]:
+        src = self.doc.source
+        return {
+            "document": self.document,
+            "version": self.version,
+            "published": self.doc.published,
+            "effective": self.doc.effective,
+            "citation": self.record.id,
+            "url": src.url if src else None,
+            "sha256": src.sha256 if src else None,
+            "bytes": src.bytes if src else None,
+            "rendition": src.rendition if src else None,
+            "renditions": [r.model_dump(mode="json") for r in self.doc.renditions],
+            "parser": self.doc.parser.model_dump(mode="json"),
+            "fetches": self.fetches,
+        }
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "asked": self.asked,
+            "renumbered_from": self.renumbered_from,
+            "record": self.record.model_dump(mode="json", by_alias=True),
+            "children": [c.model_dump(mode="json") for c in self.children],
+            "provenance": self.provenance(),
+        }
+
+
+def _documents_with(corpus: Corpus, citation: str) -> list[str]:
+    found = []
+    for name in sorted(corpus.index().documents):
+        try:
+            doc = corpus.load_document(name)
+        except NotFound:
+            continue
+        if find_record(doc, citation) is not None:
+            found.append(name)
+    return found
+
+
+def show(corpus: Corpus, citation: str, document: str | None = None,
+         version: str | None = None) -> Shown:
+    if document is None:
+        candidates = _documents_with(corpus, citation)
+        if not candidates:
+            raise NotFound(f"{citation}", "no stored document has it; pass --doc to be specific")
+        if len(candidates) > 1:
+            raise UsageError(f"{citation} exists in {', '.join(candidates)}; pass --doc to choose")
+        document = candidates[0]
+    doc = corpus.load_document(document, version)
+    assert doc.version is not None
+    record = find_record(doc, citation)
+    renumbered_from = None
+    if record is None:
+        target = corpus.load_aliases(document, doc.version).get(citation)
+        if target is not None:
+            record = find_record(doc, target)
+            renumbered_from = citation
+    if record is None:
+        raise NotFound(f"{citation} in {document} {doc.version}",
+                       "check the number, or try `rulescorpus history` for older versions")
+    fetches: list[dict[str, object]] = []
+    entry = corpus.document_entry(document).entry(doc.version)
+    if entry is not None:
+        prov = corpus.root / entry.file.replace(f"/{doc.version}.json",
+                                               f"/provenance/{doc.version}.json")
+        if prov.exists():
+            fetches = json.loads(prov.read_bytes()).get("fetches", [])
+    return Shown(document, doc.version, doc, record, children_of(doc, record.id), citation,
+                 renumbered_from, fetches)
+
+
+# --------------------------------------------------------------------------- history
+
+
+@dataclass
+class HistoryStep:
+    version: str
+    citation: str | None
+    text: str | None
+    change: str = ""
+
+
+def _pair_diff(corpus: Corpus, entry: DocumentEntry, document: str, old: str,
+               new: str) -> DocumentDiff:
+    stored = next((d for d in entry.diffs if (d.old, d.new) == (old, new)), None)
+    if stored is not None:
+        return DocumentDiff.model_validate_json(corpus.read_file(stored.json_file))
+    return diff_versions(entry.family, corpus.load_document(document, old),
+                         corpus.load_document(document, new))
+
+
+def _text_of(record: Record | None) -> str | None:
+    if record is None:
+        return None
+    if isinstance(record, GlossaryTerm):
+        return record.definition
+    if isinstance(record, Ruling):
+        return record.answer or record.text
+    return record.text if record.text or record.title is None else record.title
+
+
+def _change_for(diff: DocumentDiff, old_id: str | None, new_id: str | None) -> Change | None:
+    for change in diff.changes:
+        if (new_id and (change.new_id == new_id or new_id in change.new_ids)) or (
+            old_id and (change.old_id == old_id or old_id in change.old_ids)
+        ):
+            return change
+    return None
+
+
+def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
+    """The record in every stored version, following renumbering both ways from the newest
+    version that has the citation (or an alias of it)."""
+    entry = corpus.document_entry(document)
+    versions = [v.version for v in entry.versions if v.status == "published"]
+    docs = {v: corpus.load_document(document, v) for v in versions}
+    anchor = next((i for i in range(len(versions) - 1, -1, -1)
+                   if find_record(docs[versions[i]], citation)), None)
+    if anchor is None:
+        for i in range(len(versions) - 1, -1, -1):
+            alias = corpus.load_aliases(document, versions[i]).get(citation)
+            if alias:
+                anchor, citation = i, alias
+                break
+    if anchor is None:
+        raise NotFound(f"{citation} in any stored version of {document}")
+    ids: dict[str, str | None] = {versions[anchor]: citation}
+    changes: dict[str, str] = {}
+    for i in range(anchor, 0, -1):  # backwards: new id -> old id
+        new_v, old_v = versions[i], versions[i - 1]
+        diff = _pair_diff(corpus, entry, document, old_v, new_v)
+        back = {r.new_id: r.old_id for r in diff.renumbering}
+        current = ids[new_v]
+        old_id = back.get(current, current) if current else None
+        ids[old_v] = old_id if old_id and find_record(docs[old_v], old_id) else None
+        change = _change_for(diff, ids[old_v], current)
+        changes[new_v] = change.cls if change else ("unchanged" if ids[old_v] else "added")
+    for i in range(anchor, len(versions) - 1):  # forwards: old id -> new id
+        old_v, new_v = versions[i], versions[i + 1]
+        diff = _pair_diff(corpus, entry, document, old_v, new_v)
+        forward = {r.old_id: r.new_id for r in diff.renumbering}
+        current = ids[old_v]
+        new_id = forward.get(current, current) if current else None
+        ids[new_v] = new_id if new_id and find_record(docs[new_v], new_id) else None
+        change = _change_for(diff, current, ids[new_v])
+        changes[new_v] = change.cls if change else ("unchanged" if ids[new_v] else "removed")
+    steps = []
+    for v in versions:
+        rid = ids.get(v)
+        record = find_record(docs[v], rid) if rid else None
+        steps.append(HistoryStep(v, rid, _text_of(record), changes.get(v, "first stored")))
+    return steps

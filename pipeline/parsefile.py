@@ -1,0 +1,44 @@
+"""`rulescorpus parse FILE`: one local file through one family parser, no corpus involved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.errors import UsageError
+from pipeline.families import FAMILIES, ParseRequest, parse_bytes
+from pipeline.models import Document, Source, SourceRef
+from pipeline.verify import sha256_bytes
+
+SUFFIXES = {".txt": "txt", ".pdf": "pdf", ".html": "html", ".htm": "html", ".json": "json",
+            ".gz": "tar.gz", ".tgz": "tar.gz"}
+
+
+def rendition_of(path: Path) -> str:
+    rendition = SUFFIXES.get(path.suffix.lower())
+    if rendition is None:
+        raise UsageError(f"{path}: cannot tell the rendition from the name; pass --rendition")
+    return rendition
+
+
+def parse_file(path: Path, family: str, *, version: str | None = None,
+               document: str | None = None, rendition: str | None = None,
+               registry: list[Source] | None = None) -> Document:
+    if family not in FAMILIES:
+        raise UsageError(f"unknown family {family!r}; known: {', '.join(sorted(FAMILIES))}")
+    if document is None:
+        match = next((s for s in registry or [] if s.family == family), None)
+        if match is None:
+            raise UsageError(f"no registry source uses family {family}; pass --document")
+        document = match.document
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
+    rendition = rendition or rendition_of(path)
+    options = next((dict(s.options) for s in registry or []
+                    if s.family == family and s.rendition == rendition), {})
+    request = ParseRequest(family=family, document=document, rendition=rendition,
+                           what=str(path), version=version, options=options)
+    doc = parse_bytes(data, request)
+    ref = SourceRef(url=None, sha256=sha256_bytes(data), bytes=len(data), rendition=rendition)
+    return doc.model_copy(update={"source": ref, "renditions": [ref]})

@@ -1,0 +1,97 @@
+"""The registry of real sources (`sources.toml`, packaged; `--sources FILE` overrides it)."""
+
+from __future__ import annotations
+
+import tomllib
+from collections import defaultdict
+from importlib import resources
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from pipeline.errors import RegistryError, UsageError
+from pipeline.models import Source
+
+PACKAGED = "sources.toml"
+
+
+def load_registry(path: Path | None = None) -> list[Source]:
+    """Load and validate the registry; every problem names the file and the entry."""
+    if path is None:
+        name = f"pipeline/{PACKAGED} (packaged)"
+        text = resources.files("pipeline").joinpath(PACKAGED).read_text(encoding="utf-8")
+    else:
+        name = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RegistryError(name, f"cannot read it: {exc.strerror}") from exc
+    return parse_registry(text, name)
+
+
+def parse_registry(text: str, name: str = "<registry>") -> list[Source]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RegistryError(name, f"not valid TOML: {exc}") from exc
+    entries = data.get("source")
+    if not isinstance(entries, list) or not entries:
+        raise RegistryError(name, "no [[source]] tables")
+    sources: list[Source] = []
+    for index, entry in enumerate(entries, start=1):
+        label = entry.get("id", f"#{index}") if isinstance(entry, dict) else f"#{index}"
+        try:
+            source = Source.model_validate(entry)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+            )
+            raise RegistryError(name, f"source {label}: {problems}") from exc
+        if source.url is None and source.discovery is None and not source.options.get(
+            "archive_only"
+        ):
+            raise RegistryError(name, f"source {label}: needs a url or a discovery rule")
+        if source.url is not None and not source.url.startswith("https://"):
+            raise RegistryError(name, f"source {label}: url must be https ({source.url})")
+        sources.append(source)
+    _check_unique(sources, name)
+    return sources
+
+
+def _check_unique(sources: list[Source], name: str) -> None:
+    seen: set[str] = set()
+    primaries: dict[str, int] = defaultdict(int)
+    for source in sources:
+        if source.id in seen:
+            raise RegistryError(name, f"source id {source.id} appears twice")
+        seen.add(source.id)
+        if source.primary:
+            primaries[source.document] += 1
+    for document in {s.document for s in sources}:
+        if primaries[document] != 1:
+            raise RegistryError(
+                name, f"document {document} needs exactly one primary rendition, has "
+                f"{primaries[document]}"
+            )
+
+
+def select_sources(sources: list[Source], wanted: list[str]) -> list[Source]:
+    """Sources by id, or every source of a named document; all of them when none is named."""
+    if not wanted:
+        return list(sources)
+    chosen: list[Source] = []
+    for name in wanted:
+        matches = [s for s in sources if name in (s.id, s.document, s.game)]
+        if not matches:
+            known = ", ".join(s.id for s in sources)
+            raise UsageError(f"unknown source {name!r}; the registry has: {known}")
+        chosen.extend(m for m in matches if m not in chosen)
+    return chosen
+
+
+def documents_of(sources: list[Source]) -> dict[str, list[Source]]:
+    """Sources grouped by document, primary rendition first, in registry order."""
+    grouped: dict[str, list[Source]] = {}
+    for source in sources:
+        grouped.setdefault(source.document, []).append(source)
+    return {doc: sorted(group, key=lambda s: not s.primary) for doc, group in grouped.items()}
