@@ -74,7 +74,7 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
     elif family == "nrdb-rulings":
         from pipeline.extract.tarball import read_tar_members
 
-        files = read_tar_members(data, what=request.what, strip_components=1)
+        files = read_tar_members(data, what=request.what)
         doc = module.parse(files, **kwargs)
     elif family == "faq-html":
         doc = module.parse(data, selectors=dict(request.options), **kwargs)
