@@ -1,0 +1,200 @@
+"""Riftbound Core Rules from a `pdftotext -layout` dump: pair numbers with text only when certain.
+
+In the dump the rule numbers sit in a column of their own and drift away
+from their text: a page often lists its numbers in a clump at the top while
+the paragraphs follow lower down, and the number printed on a line is often
+not the number of the text beside it (`053. Card, when written ...` is the
+text of 052). Reading a number and the text on its line would silently
+attach text to the wrong number.
+
+What stays reliable is order: on each page, the numbers appear in the same
+order as the paragraphs they label. So each page is read as two streams,
+the numbers and the text blocks (paragraphs: separated by blank or
+number-only lines or by a change of indentation; `Example:` and `See rule`
+paragraphs belong to the block before them). When both streams have the
+same length and every neighbouring pair agrees in indentation with its
+numbering (a child indented deeper than its parent, siblings level), the
+pairing is certain and the page's records are kept. Otherwise the page is
+not parsed and one warning names every number on it: never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pipeline.models import Line, ParseWarning
+from pipeline.parse.common import warn
+from pipeline.parse.riftbound_records import (
+    Draft,
+    depth_of,
+    find_references,
+    nearest_parent,
+    parent_of,
+)
+
+NUMBER_COLUMN_RE = re.compile(r"^(?P<n>\d{3}(?:\.(?:\d+|[a-z]))*)\.(?=\s|$)")
+# Columns in the dump that differ by less than this belong to the same paragraph.
+INDENT_TOLERANCE = 2
+# Columns of slack in the fit test: pdftotext spaces proportional text only roughly.
+FIT_SLACK = 10
+SENTENCE_END = (".", ":", "!", "?", '"', "\u201d")
+
+
+@dataclass
+class _Block:
+    column: int
+    lines: list[Line] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    extra: list[tuple[str, Line]] = field(default_factory=list)
+
+
+@dataclass
+class _Page:
+    number: int
+    numbers: list[tuple[str, Line]] = field(default_factory=list)
+    blocks: list[_Block] = field(default_factory=list)
+
+
+def _ends_paragraph(block: _Block, next_text: str, right_edge: int) -> bool:
+    """A line the next word would have fitted on did not wrap: its paragraph ended there.
+
+    Consecutive items at one indent are often not separated by a blank line;
+    pdftotext keeps the column positions, so a soft wrap only happens when the
+    next word would have run past the widest line of the page.
+    """
+    last = block.lines[-1].text.rstrip()
+    if not last.endswith(SENTENCE_END):
+        return False
+    word = next_text.split(" ", 1)[0]
+    return len(last) + 1 + len(word) <= right_edge - FIT_SLACK
+
+
+def _page_right_edges(lines: list[Line]) -> list[int]:
+    """The widest line of each page: pages are laid out at different scales in the dump."""
+    edges = [0]
+    for line in lines:
+        if line.text.startswith("\f"):
+            edges.append(0)
+        edges[-1] = max(edges[-1], len(line.text.rstrip()))
+    return edges
+
+
+def _split_pages(lines: list[Line]) -> list[_Page]:
+    edges = _page_right_edges(lines)
+    pages = [_Page(1)]
+    open_block: _Block | None = None
+    started = False
+    for line in lines:
+        raw = line.text
+        if raw.startswith("\f"):
+            pages.append(_Page(len(pages) + 1))
+            raw = raw.lstrip("\f")
+            open_block = None
+        page = pages[-1]
+        match = NUMBER_COLUMN_RE.match(raw)
+        rest = raw
+        if match:
+            page.numbers.append((match["n"], line))
+            started = True
+            rest = " " * len(match.group(0)) + raw[len(match.group(0)) :]
+        text = rest.strip()
+        if not started or not text:
+            # Blank and number-only lines end a paragraph; the title lines precede rule 000.
+            open_block = None
+            continue
+        column = len(rest) - len(rest.lstrip(" "))
+        if (
+            open_block is None
+            or abs(column - open_block.column) > INDENT_TOLERANCE
+            or _ends_paragraph(open_block, text, edges[len(pages) - 1])
+        ):
+            open_block = _Block(column)
+            page.blocks.append(open_block)
+        open_block.column = column
+        open_block.lines.append(line)
+        open_block.texts.append(text)
+    return pages
+
+
+def _merge_attached(blocks: list[_Block]) -> list[_Block]:
+    """`Example:` and `See rule ...` paragraphs belong to the paragraph before them."""
+    merged: list[_Block] = []
+    for block in blocks:
+        first = block.texts[0]
+        attached = first.startswith("Example:") or (
+            first.startswith("See ") and bool(find_references(first))
+        )
+        if attached and merged:
+            merged[-1].extra.extend(zip(block.texts, block.lines, strict=True))
+        else:
+            merged.append(block)
+    return merged
+
+
+def _consistent(numbers: list[str], blocks: list[_Block]) -> bool:
+    """Neighbouring pairs must indent as their numbers nest, or the pairing is not certain."""
+    for (before, b_block), (after, a_block) in zip(
+        zip(numbers, blocks, strict=True), zip(numbers[1:], blocks[1:], strict=True), strict=False
+    ):
+        delta = a_block.column - b_block.column
+        if parent_of("cr:" + after) == "cr:" + before:
+            if delta <= INDENT_TOLERANCE:
+                return False
+        elif parent_of("cr:" + after) == parent_of("cr:" + before):
+            # Top-level headings share no indent (`000.` sits closer to its number than `001.`).
+            if parent_of("cr:" + after) is not None and abs(delta) > INDENT_TOLERANCE:
+                return False
+        elif depth_of("cr:" + after) < depth_of("cr:" + before) and delta >= -INDENT_TOLERANCE:
+            return False
+    return True
+
+
+def parse_layout(lines: list[Line]) -> tuple[list[Draft], list[ParseWarning]]:
+    """Records the dump pairs with certainty, and a warning for each page it could not pair."""
+    drafts: list[Draft] = []
+    warnings: list[ParseWarning] = []
+    seen: set[str] = set()
+    previous_kept = False
+    for page in _split_pages(lines):
+        blocks = page.blocks
+        if blocks and blocks[0].texts[0][:1].islower():
+            # A paragraph running on from the previous page.
+            carried = blocks.pop(0)
+            if previous_kept and drafts:
+                for text in carried.texts:
+                    drafts[-1].add(text)
+        blocks = _merge_attached(blocks)
+        numbers = [n for n, _ in page.numbers]
+        if not numbers:
+            continue
+        if len(numbers) != len(blocks) or not _consistent(numbers, blocks):
+            first_line = page.numbers[0][1]
+            warnings.append(
+                warn(
+                    "unaligned-numbers",
+                    f"page {page.number}: {len(numbers)} numbers and {len(blocks)} paragraphs "
+                    f"do not pair with certainty; not parsed: {', '.join(numbers)}",
+                    first_line.line,
+                )
+            )
+            previous_kept = False
+            continue
+        for (number, number_line), block in zip(page.numbers, blocks, strict=True):
+            ident = "cr:" + number
+            if ident in seen:
+                warnings.append(
+                    warn(
+                        "duplicate-number", f"{number} appears again; not parsed", number_line.line
+                    )
+                )
+                continue
+            draft = Draft(ident, block.lines[0], parent=nearest_parent(ident, seen))
+            for text in block.texts:
+                draft.add(text)
+            for text, _ in block.extra:
+                draft.add(text)
+            drafts.append(draft)
+            seen.add(ident)
+        previous_kept = True
+    return drafts, warnings
