@@ -105,12 +105,34 @@ class LiveBackend:
     def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
         if source.options.get("archive_only"):
             return None
+        if source.rendition == "wiki":
+            return self.get_wiki(source)
         url = self.resolve_url(source)
         usable = previous if previous is not None and previous.url == url else None
         return self.fetcher.fetch(
             source.id, url, allowed_hosts=source.allowed_hosts, expect=source.rendition,
-            previous=usable,
+            previous=usable, max_bytes=source.max_bytes,
         )
+
+
+    def get_wiki(self, source: Source) -> FetchResult:
+        """A MediaWiki page: its revision (SHA-1 checked against the wiki's own) and the
+        rendering of that same revision, stored together as one bundle blob."""
+        from pipeline.mediawiki import fetch_revision_bundle
+
+        api = source.url or ""
+
+        def get(url: str) -> bytes:
+            record = self.fetcher.fetch(f"{source.id}-api", url,
+                                        allowed_hosts=source.allowed_hosts, expect="json")
+            return self.blobs.read(record.sha256)
+
+        revid = source.options.get("revid")
+        bundle = fetch_revision_bundle(get, api, title=source.options.get("title"),
+                                       revid=int(revid) if revid else None)
+        sha256, size = self.blobs.add_bytes(bundle)
+        return FetchResult(source=source.id, url=api, final_url=api, status=200, bytes=size,
+                           sha256=sha256, retrieved=now_utc())
 
 
 class MirrorDirBackend:
@@ -165,7 +187,8 @@ class MirrorUrlBackend:
         url = self.base + quote(entry.path)
         usable = previous if previous is not None and previous.final_url == url else None
         record = self.fetcher.fetch(source.id, url, allowed_hosts=[self.host],
-                                    expect=source.rendition, previous=usable)
+                                    expect=source.rendition, previous=usable,
+                                    max_bytes=source.max_bytes)
         if record.sha256 != entry.sha256:
             raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
         return record.model_copy(update={"url": entry.url or source.url or url, "final_url": url})
