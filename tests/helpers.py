@@ -1,0 +1,46 @@
+"""Shared test helpers: where the real documents are, tree digests, registry files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "sources"
+
+
+def corpus_digest(root: Path) -> dict[str, str]:
+    """Every file under root (the lock file of a run aside) with its SHA-256."""
+    if not root.exists():
+        return {}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != ".lock"
+    }
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+def registry_file(folder: Path, sources: list[dict[str, Any]]) -> Path:
+    """Write a sources.toml with the given [[source]] tables."""
+    lines = []
+    for source in sources:
+        lines.append("[[source]]")
+        lines.extend(f"{key} = {_toml_value(value)}" for key, value in source.items())
+        lines.append("")
+    path = folder / "sources.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path

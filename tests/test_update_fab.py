@@ -1,0 +1,110 @@
+"""FaB end to end: the text export (which states no version) and a PDF rendition served on
+127.0.0.1. The version comes from the PDF's title page when the two agree; a disagreement
+fails verification; a version with warnings is staged until a maintainer accepts it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import corpus_digest, registry_file
+from server import Reply, ScriptedServer
+from test_fab_pdf import content, typeset
+
+from pipeline import audit, jobs, lookup
+from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
+from pipeline.fetch import FetchPolicy
+from pipeline.store import Corpus
+
+FAST = FetchPolicy(connect_timeout=2, read_timeout=5, deadline=30, retries=1, backoff=0.01)
+
+
+def text_bytes() -> bytes:
+    return ("\n".join(content()[1]) + "\n").encode("utf-8")
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    with ScriptedServer() as srv:
+        srv.serve("/txt/latest/en-fab-cr.txt", Reply(200, text_bytes(), {"ETag": '"t1"'}))
+        srv.serve("/pdf/en-fab-cr.pdf", Reply(200, typeset().pdf, {"ETag": '"p1"'}))
+        yield srv
+
+
+@pytest.fixture
+def ctx(tmp_path: Path, server: ScriptedServer) -> jobs.Context:
+    common = {"game": "fab", "document": "fab/cr", "title": "Flesh and Blood Comprehensive Rules",
+              "family": "fab-cr"}
+    registry = registry_file(tmp_path, [
+        {"id": "fab-cr-txt", **common, "rendition": "txt", "primary": True,
+         "url": server.url("/txt/latest/en-fab-cr.txt")},
+        {"id": "fab-cr-pdf", **common, "rendition": "pdf",
+         "url": server.url("/pdf/en-fab-cr.pdf")},
+    ])
+    return jobs.Context(corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache",
+                        sources_file=registry, policy=FAST)
+
+
+def test_text_takes_its_version_from_the_agreeing_pdf(ctx: jobs.Context) -> None:
+    summary = jobs.update(ctx, [], accept=True)
+    assert summary.exit_code == EXIT_CHANGED, summary.outcomes
+    outcome = summary.outcomes[0]
+    assert (outcome.outcome, outcome.version) == ("new", "2.14.0")
+    corpus = Corpus(ctx.corpus_dir)
+    doc = corpus.load_document("fab/cr", "2.14.0")
+    assert doc.source is not None and doc.source.rendition == "txt"
+    assert sorted(r.rendition for r in doc.renditions) == ["pdf", "txt"]
+    assert {(p.rendition, p.version) for p in corpus.lock().pins} == {
+        ("txt", "2.14.0"), ("pdf", "2.14.0")}
+
+
+def test_version_with_warnings_is_staged_then_accepted(ctx: jobs.Context) -> None:
+    summary = jobs.update(ctx, [])
+    outcome = summary.outcomes[0]
+    assert outcome.warnings > 0  # the slice cites rules outside it: dangling references
+    assert (outcome.outcome, summary.exit_code) == ("staged", EXIT_PARSE)
+    assert "rulescorpus accept fab/cr 2.14.0" in outcome.message
+    corpus = Corpus(ctx.corpus_dir)
+    assert corpus.index().documents["fab/cr"].current is None
+    assert corpus.lock().pins == []
+
+    accepted = audit.accept(ctx, "fab/cr", "2.14.0")
+    assert accepted.outcomes[0].outcome == "accepted"
+    assert corpus.index().documents["fab/cr"].current == "2.14.0"
+    assert not (ctx.corpus_dir / "staged/fab/cr/2.14.0.json").exists()
+    shown = lookup.show(corpus, "cr:1.0.1", "fab/cr")
+    assert shown.record.text.startswith("The rules in this document apply")
+    assert [c.id for c in shown.children] == ["cr:1.0.1a", "cr:1.0.1b"]
+    assert shown.fetches and shown.fetches[0]["source"] in ("fab-cr-txt", "fab-cr-pdf")
+
+    again = jobs.update(ctx, [])
+    assert again.exit_code == EXIT_OK
+    assert [o.outcome for o in again.outcomes] == ["unchanged"]
+
+
+def test_renditions_that_disagree_fail_verification(ctx: jobs.Context,
+                                                    server: ScriptedServer) -> None:
+    changed = text_bytes().replace(b"apply to any game of Flesh and Blood.",
+                                   b"apply to every game of Flesh and Blood.", 1)
+    assert changed != text_bytes()
+    server.serve("/txt/latest/en-fab-cr.txt", Reply(200, changed))
+    before = corpus_digest(ctx.corpus_dir)
+    summary = jobs.update(ctx, [], accept=True)
+    # The text states no version, and the PDF that does disagrees with it: nothing is stored.
+    assert summary.exit_code in (EXIT_PARSE, EXIT_VERIFY)
+    assert summary.outcomes[0].outcome in ("parse-failed", "verify-failed")
+    assert corpus_digest(ctx.corpus_dir) == before
+
+
+def test_new_text_bytes_claiming_the_pinned_version_fail(ctx: jobs.Context,
+                                                        server: ScriptedServer) -> None:
+    assert jobs.update(ctx, [], accept=True).exit_code == EXIT_CHANGED
+    before = corpus_digest(ctx.corpus_dir)
+    # Same words, different bytes (a trailing newline more): the PDF still says 2.14.0,
+    # so these bytes claim a version already pinned to other bytes.
+    server.serve("/txt/latest/en-fab-cr.txt", Reply(200, text_bytes() + b"\n"))
+    summary = jobs.update(ctx, [])
+    assert summary.exit_code == EXIT_VERIFY, summary.outcomes
+    assert "already pinned" in summary.outcomes[0].message
+    assert corpus_digest(ctx.corpus_dir) == before
