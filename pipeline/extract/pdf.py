@@ -8,7 +8,9 @@ sit on their own baseline and would otherwise split lines.
 
 from __future__ import annotations
 
+import hashlib
 import io
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,6 +117,20 @@ def extract_pdf_lines(data: bytes, *, what: str = "document", columns: int = 1) 
     """
     if not data.startswith(b"%PDF-"):
         raise ExtractError(what, "not a PDF (the bytes do not start with %PDF-)")
+    # pdfplumber needs ~0.3 s a page; an import reads the same PDF for the parse, the
+    # rendition check and the reproduction check, so the last few results are kept.
+    key = (hashlib.sha256(data).hexdigest(), columns)
+    cached = _RECENT.pop(key, None) or _extract(data, what, columns)
+    _RECENT[key] = cached
+    while len(_RECENT) > 4:
+        _RECENT.popitem(last=False)
+    return PdfText(lines=list(cached.lines), pages=cached.pages, notes=dict(cached.notes))
+
+
+_RECENT: OrderedDict[tuple[str, int], PdfText] = OrderedDict()
+
+
+def _extract(data: bytes, what: str, columns: int) -> PdfText:
     lines: list[Line] = []
     zero_width = 0
     try:
