@@ -30,7 +30,7 @@ from pipeline.outcomes import Outcome, RunSummary
 from pipeline.publish import publish_version
 from pipeline.registry import documents_of
 from pipeline.store import version_key
-from pipeline.verify import check_pin
+from pipeline.verify import check_pin, pinned_version_of
 
 Group = tuple[str, str]  # (document, version as the manifest names it)
 
@@ -84,14 +84,13 @@ def import_group(
             raise HashMismatch(str(path), entry.sha256, sha256, f"{root}/manifest.json")
         items.append(Fetched(source, _record(source, entry, path, sha256, size)))
     lock = corpus.lock()
-    pinned = [
-        any(p.document == document and p.rendition == i.source.rendition
-            and p.sha256 == i.record.sha256 for p in lock.pins)
-        for i in items
-    ]
+    pinned = [pinned_version_of(lock, document, i.source.rendition, i.record.sha256)
+              for i in items]
     ids = [i.source.id for i in items]
-    if all(pinned):
-        return Outcome(document=document, sources=ids, version=asserted, outcome="unchanged")
+    if all(v is not None for v in pinned):
+        entry = corpus.index().documents[document].entry(pinned[0] or "")
+        return Outcome(document=document, sources=ids, version=pinned[0], outcome="unchanged",
+                       records=(entry.records or entry.rulings) if entry else None)
     for item in items:
         ctx.progress(f"parsing {document} {asserted} {item.source.rendition}")
         item.doc = parse_fetched(ctx, item)
@@ -144,9 +143,13 @@ def import_archive(ctx: Context, root: Path, show_progress: bool = True) -> RunS
                                                 outcome="parse-failed", exit_code=EXIT_PARSE,
                                                 message=str(exc)))
             progress.advance(task)
+    skipped: dict[str, list[ManifestEntry]] = defaultdict(list)
     for entry in rest:
+        skipped[f"{entry.game}/{entry.document} ({entry.format})"].append(entry)
+    for name, group in sorted(skipped.items()):
         summary.outcomes.append(Outcome(
-            document=f"{entry.game}/{entry.document}", version=entry.version, outcome="skipped",
-            message=f"{entry.path}: no registry source takes {entry.format} files of this document",
+            document=name, outcome="skipped",
+            message=f"{len(group)} file(s) no registry source takes: "
+            + ", ".join(e.path.rsplit("/", 1)[-1] for e in group),
         ))
     return summary

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from pipeline.lookup import HistoryStep, Shown
 from pipeline.models import GlossaryTerm, Rule, Ruling
@@ -30,9 +32,10 @@ def print_summary(console: Console, summary: RunSummary) -> None:
                       f"[{style}]{o.outcome}[/{style}]", changes)
     console.print(table)
     for o in summary.outcomes:
-        if o.message and o.outcome not in ("fetched", "skipped", "imported"):
-            console.print(f"[bold]{o.document}[/bold] {o.version or ''}: {o.message}",
-                          markup=True, highlight=False)
+        if not o.message or o.outcome in ("fetched", "imported"):
+            continue
+        style = "dim" if o.outcome == "skipped" else ""
+        console.print(Text(f"{o.document} {o.version or ''}: {o.message}", style=style))
     console.print(f"exit code {summary.exit_code}")
 
 
@@ -61,22 +64,27 @@ def _record_lines(record: Rule | GlossaryTerm | Ruling) -> list[str]:
     return lines
 
 
+def _indented(console: Console, text: str, indent: int, style: str = "") -> None:
+    """Wrapped lines keep the indentation of their first line."""
+    console.print(Padding(Text(text, style=style), (0, 0, 0, indent)))
+
+
 def print_shown(console: Console, shown: Shown) -> None:
     out = console.print
     if shown.renumbered_from:
         out(f"{shown.renumbered_from} was renumbered to {shown.record.id} in "
             f"{shown.document} {shown.version}", highlight=False)
         out("")
-    for line in _record_lines(shown.record):
-        out(line, highlight=False, markup=False)
+    for number, line in enumerate(_record_lines(shown.record)):
+        _indented(console, line, 0, "bold" if number == 0 else "")
     for child in shown.children:
         out("")
-        for line in _record_lines(child):
-            out("  " + line, highlight=False, markup=False)
+        for number, line in enumerate(_record_lines(child)):
+            _indented(console, line, 2, "bold" if number == 0 else "")
     p = shown.provenance()
     out("")
     out("Source", style="bold")
-    title = shown.doc.title or shown.document
+    title = shown.title or shown.doc.title or shown.document
     out(f"  Document:  {title} ({shown.document}), version {shown.version}", markup=False,
         highlight=False)
     if p["published"] or p["effective"]:
@@ -111,5 +119,5 @@ def print_history(console: Console, citation: str, document: str,
         if step.text == previous_text:
             console.print("  (text unchanged)", style="dim")
         else:
-            console.print("  " + step.text, markup=False, highlight=False)
+            _indented(console, step.text, 2)
         previous_text = step.text

@@ -133,7 +133,7 @@ def candidate_of(document: str, items: list[Fetched]) -> Candidate:
         for i in items
     ]
     return Candidate(document=document, family=primary.source.family,
-                     title=doc.title or primary.source.title, doc=doc, pins=pins,
+                     title=primary.source.title, doc=doc, pins=pins,
                      fetches=[i.record for i in items])
 
 

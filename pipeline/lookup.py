@@ -35,11 +35,13 @@ class Shown:
     asked: str
     renumbered_from: str | None = None
     fetches: list[dict[str, object]] = field(default_factory=list)
+    title: str | None = None
 
     def provenance(self) -> dict[str, object]:
         src = self.doc.source
         return {
             "document": self.document,
+            "title": self.title or self.doc.title,
             "version": self.version,
             "published": self.doc.published,
             "effective": self.doc.effective,
@@ -104,7 +106,7 @@ def show(corpus: Corpus, citation: str, document: str | None = None,
         if prov.exists():
             fetches = json.loads(prov.read_bytes()).get("fetches", [])
     return Shown(document, doc.version, doc, record, children_of(doc, record.id), citation,
-                 renumbered_from, fetches)
+                 renumbered_from, fetches, corpus.document_entry(document).title)
 
 
 # --------------------------------------------------------------------------- history

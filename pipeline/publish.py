@@ -96,6 +96,7 @@ def publish_version(
     entry = tx.index.documents.get(candidate.document) or DocumentEntry(
         title=candidate.title, family=candidate.family
     )
+    entry.title = entry.title or candidate.title
     item = VersionEntry(
         version=version,
         file=file,

@@ -1,0 +1,100 @@
+"""The command line over the real documents: parse, show, exit codes, schema."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+from helpers import ROOT, SHARED
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.errors import EXIT_PARSE
+from pipeline.schemas import render_schemas
+
+FAB = SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
+runner = CliRunner()
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_parse_fab_text_gives_the_documented_counts() -> None:
+    code, out, err = invoke("parse", str(FAB), "--family", "fab-cr", "--version", "2.14.0")
+    doc = json.loads(out)
+    assert (doc["game"], doc["document"], doc["version"]) == ("fab", "fab/cr", "2.14.0")
+    kinds = [r["kind"] for r in doc["records"]]
+    assert len(kinds) == 1278
+    assert {k: kinds.count(k) for k in set(kinds)} == {
+        "chapter": 9, "section": 87, "rule": 548, "subrule": 634}
+    assert len(doc["glossary"]) == 295
+    grep = {m for m in re.findall(r"^(\d+\.\d+\.\d+[a-z]?) ", FAB.read_text(), re.M)}
+    assert len(grep) == 1182 and grep <= {r["number"] for r in doc["records"]}
+    # The publisher's own dangling references (sections 5.5 and 4.6 do not exist in
+    # 2.14.0) are the only warnings, so the command says the parse was not clean.
+    assert {w["code"] for w in doc["warnings"]} == {"dangling-reference"}
+    assert code == EXIT_PARSE and "dangling-reference" in err
+    assert doc["source"] == {"url": None, "sha256": doc["source"]["sha256"],
+                             "bytes": FAB.stat().st_size, "rendition": "txt"}
+
+
+def test_parse_output_is_byte_identical_across_runs() -> None:
+    first = invoke("parse", str(FAB), "--family", "fab-cr", "--version", "2.14.0")[1]
+    second = invoke("parse", str(FAB), "--family", "fab-cr", "--version", "2.14.0")[1]
+    assert first == second and first.endswith("}\n")
+
+
+def test_parse_without_a_version_warns_and_leaves_it_null() -> None:
+    _code, out, err = invoke("parse", str(FAB), "--family", "fab-cr")
+    doc = json.loads(out)
+    assert doc["version"] is None
+    assert "version-missing" in {w["code"] for w in doc["warnings"]}
+    assert "version-missing" in err
+
+
+def test_unknown_family_is_a_clear_usage_error() -> None:
+    code, _out, err = invoke("parse", str(FAB), "--family", "nope")
+    assert code == 2 and "unknown family 'nope'" in err and "fab-cr" in err
+
+
+def test_missing_file_names_the_file(tmp_path: Path) -> None:
+    missing = tmp_path / "absent.txt"
+    code, _out, err = invoke("parse", str(missing), "--family", "fab-cr")
+    assert code == 2 and str(missing) in err
+
+
+def test_sources_lists_the_registry() -> None:
+    code, out, _err = invoke("sources", "--json")
+    ids = {s["id"] for s in json.loads(out)}
+    assert code == 0
+    assert {"fab-cr-txt", "fab-cr-pdf", "fab-trp-txt", "fab-ppg-txt", "mtg-cr-txt",
+            "mtg-cr-pdf", "netrunner-cr-pdf", "netrunner-rulings", "riftbound-cr-pdf"} <= ids
+
+
+def test_a_broken_registry_names_the_file_and_entry(tmp_path: Path) -> None:
+    bad = tmp_path / "sources.toml"
+    bad.write_text('[[source]]\nid = "x"\ngame = "fab"\n')
+    code, _out, err = invoke("--sources", str(bad), "sources")
+    assert code == 2 and str(bad) in err and "source x" in err
+
+
+def test_show_without_a_corpus_says_what_is_missing(tmp_path: Path) -> None:
+    code, _out, err = invoke("--corpus", str(tmp_path), "show", "cr:1.0.1", "--doc", "fab/cr")
+    assert code == 2 and "fab/cr" in err and "not found" in err
+
+
+def test_schemas_in_the_repository_match_the_models() -> None:
+    folder = ROOT / "schemas"
+    for name, data in render_schemas().items():
+        assert (folder / name).read_bytes() == data, f"run `rulescorpus schema` ({name} drifted)"
+
+
+@pytest.mark.parametrize("name", sorted(render_schemas()))
+def test_schemas_are_valid_json_schema(name: str) -> None:
+    schema = json.loads(render_schemas()[name])
+    jsonschema.Draft202012Validator.check_schema(schema)
