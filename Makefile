@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SHARED ?= ../shared/sources
 CORPUS ?= corpus
 
-.PHONY: install run test check bench schema clean
+.PHONY: install system-deps run test check bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,6 +16,18 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# The HTML report test renders in headless Chromium; the cross-engine check and the
+# bench use poppler's pdftotext. Both come from Debian's packages.
+system-deps:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v pdftotext >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				chromium poppler-utils >/dev/null; \
+		else \
+			echo "missing chromium or pdftotext: apt-get install chromium poppler-utils"; exit 1; \
+		fi; \
+	fi
 
 # The scheduled job. Offline (this machine), the real documents in
 # ../shared/sources stand in for the publishers' servers.
@@ -27,16 +39,16 @@ run: $(STAMP)
 		$(BIN)/rulescorpus --corpus $(CORPUS) update; \
 	fi; rc=$$?; if [ $$rc -eq 0 ] || [ $$rc -eq 10 ]; then exit 0; else exit $$rc; fi
 
-test: $(STAMP)
+test: $(STAMP) system-deps
 	$(BIN)/pytest -q
 
-check: $(STAMP)
+check: $(STAMP) system-deps
 	$(BIN)/ruff check pipeline tests
 	$(BIN)/mypy
 	$(BIN)/pytest -q
 
-bench: $(STAMP)
-	$(BIN)/python -m pipeline.bench
+bench: $(STAMP) system-deps
+	$(BIN)/python -m pipeline.bench --shared $(SHARED)
 
 clean:
 	rm -rf $(VENV)
