@@ -24,7 +24,14 @@ from pipeline.errors import (
     UsageError,
     VerificationError,
 )
-from pipeline.jobs import Context, Fetched, candidate_of, check_group, parse_fetched, store_provenance
+from pipeline.jobs import (
+    Context,
+    Fetched,
+    candidate_of,
+    check_group,
+    parse_fetched,
+    store_provenance,
+)
 from pipeline.models import FetchResult, Source
 from pipeline.outcomes import Outcome, RunSummary
 from pipeline.publish import publish_version
@@ -50,8 +57,11 @@ def plan_import(
                 groups[(source.document, entry.version)].append((source, entry))
     ordered = sorted(
         groups.items(),
-        key=lambda item: (min(e.date or "" for _, e in item[1]), version_key(item[0][1]),
-                          item[0][0]),
+        key=lambda item: (
+            min(e.date or "" for _, e in item[1]),
+            version_key(item[0][1]),
+            item[0][0],
+        ),
     )
     for _group, members in ordered:
         members.sort(key=lambda m: (not m[0].primary, m[0].id))
@@ -59,10 +69,16 @@ def plan_import(
     return ordered, rest
 
 
-def _record(source: Source, entry: ManifestEntry, path: Path, sha256: str, size: int) -> FetchResult:
+def _record(
+    source: Source, entry: ManifestEntry, path: Path, sha256: str, size: int
+) -> FetchResult:
     return FetchResult(
-        source=source.id, url=entry.url or source.url or path.as_uri(),
-        final_url=path.resolve().as_uri(), status=200, bytes=size, sha256=sha256,
+        source=source.id,
+        url=entry.url or source.url or path.as_uri(),
+        final_url=path.resolve().as_uri(),
+        status=200,
+        bytes=size,
+        sha256=sha256,
         retrieved=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     )
 
@@ -78,19 +94,25 @@ def import_group(
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise UsageError(f"{path}: listed in the manifest but unreadable ({exc.strerror})") from exc
+            raise UsageError(
+                f"{path}: listed in the manifest but unreadable ({exc.strerror})"
+            ) from exc
         sha256, size = ctx.blobs.add_bytes(data)
         if sha256 != entry.sha256:
             raise HashMismatch(str(path), entry.sha256, sha256, f"{root}/manifest.json")
         items.append(Fetched(source, _record(source, entry, path, sha256, size)))
     lock = corpus.lock()
-    pinned = [pinned_version_of(lock, document, i.source.rendition, i.record.sha256)
-              for i in items]
+    pinned = [pinned_version_of(lock, document, i.source.rendition, i.record.sha256) for i in items]
     ids = [i.source.id for i in items]
     if all(v is not None for v in pinned):
-        entry = corpus.index().documents[document].entry(pinned[0] or "")
-        return Outcome(document=document, sources=ids, version=pinned[0], outcome="unchanged",
-                       records=(entry.records or entry.rulings) if entry else None)
+        stored = corpus.index().documents[document].entry(pinned[0] or "")
+        return Outcome(
+            document=document,
+            sources=ids,
+            version=pinned[0],
+            outcome="unchanged",
+            records=(stored.records or stored.rulings) if stored else None,
+        )
     for item in items:
         ctx.progress(f"parsing {document} {asserted} {item.source.rendition}")
         item.doc = parse_fetched(ctx, item)
@@ -101,17 +123,22 @@ def import_group(
     version = items[0].doc.version
     for item in items:
         # New or already pinned both store; other bytes under a pinned version raise.
-        check_pin(lock, document, item.source.rendition, version, item.record.sha256,
-                  item.record.bytes)
+        check_pin(
+            lock, document, item.source.rendition, version, item.record.sha256, item.record.bytes
+        )
     candidate = candidate_of(document, items)
     tx = corpus.transaction()
     published = publish_version(tx, candidate)
     store_provenance(tx, candidate, staged=False)
     tx.commit()
     return Outcome(
-        document=document, sources=ids, version=version,
-        records=len(candidate.doc.records) or len(candidate.doc.rulings), outcome="imported",
-        warnings=len(candidate.doc.warnings), previous=published.previous,
+        document=document,
+        sources=ids,
+        version=version,
+        records=len(candidate.doc.records) or len(candidate.doc.rulings),
+        outcome="imported",
+        warnings=len(candidate.doc.warnings),
+        previous=published.previous,
         changes=dict(published.diff.summary) if published.diff else {},
         message="; ".join(w.message for w in candidate.doc.warnings[:3]),
     )
@@ -125,31 +152,53 @@ def import_archive(ctx: Context, root: Path, show_progress: bool = True) -> RunS
     groups, rest = plan_import(ctx.registry(), entries)
     summary = RunSummary("import")
     corpus = ctx.corpus
-    with corpus.locked(), Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        disable=not show_progress, transient=True,
-    ) as progress:
+    with (
+        corpus.locked(),
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            disable=not show_progress,
+            transient=True,
+        ) as progress,
+    ):
         task = progress.add_task("importing", total=len(groups))
         for (document, version), members in groups:
             progress.update(task, description=f"{document} {version}")
             try:
                 summary.outcomes.append(import_group(ctx, root, document, members))
             except (HashMismatch, VerificationError) as exc:
-                summary.outcomes.append(Outcome(document=document, version=version,
-                                                outcome="verify-failed", exit_code=EXIT_VERIFY,
-                                                message=str(exc)))
+                summary.outcomes.append(
+                    Outcome(
+                        document=document,
+                        version=version,
+                        outcome="verify-failed",
+                        exit_code=EXIT_VERIFY,
+                        message=str(exc),
+                    )
+                )
             except ParseError as exc:
-                summary.outcomes.append(Outcome(document=document, version=version,
-                                                outcome="parse-failed", exit_code=EXIT_PARSE,
-                                                message=str(exc)))
+                summary.outcomes.append(
+                    Outcome(
+                        document=document,
+                        version=version,
+                        outcome="parse-failed",
+                        exit_code=EXIT_PARSE,
+                        message=str(exc),
+                    )
+                )
             progress.advance(task)
     skipped: dict[str, list[ManifestEntry]] = defaultdict(list)
     for entry in rest:
         skipped[f"{entry.game}/{entry.document} ({entry.format})"].append(entry)
     for name, group in sorted(skipped.items()):
-        summary.outcomes.append(Outcome(
-            document=name, outcome="skipped",
-            message=f"{len(group)} file(s) no registry source takes: "
-            + ", ".join(e.path.rsplit("/", 1)[-1] for e in group),
-        ))
+        summary.outcomes.append(
+            Outcome(
+                document=name,
+                outcome="skipped",
+                message=f"{len(group)} file(s) no registry source takes: "
+                + ", ".join(e.path.rsplit("/", 1)[-1] for e in group),
+            )
+        )
     return summary

@@ -30,8 +30,12 @@ from pipeline.verify import normalise_typography
 def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha256: str) -> bytes:
     """Re-parse the pinned bytes and give the JSON they produce now."""
     data = ctx.blobs.read(sha256)
-    request = ParseRequest(family=family, document=stored.document, rendition=rendition,
-                           what=f"{stored.document} {stored.version} ({sha256[:12]})")
+    request = ParseRequest(
+        family=family,
+        document=stored.document,
+        rendition=rendition,
+        what=f"{stored.document} {stored.version} ({sha256[:12]})",
+    )
     doc = parse_bytes(data, request)
     if doc.version is None:  # the text export: the version was asserted when it was stored
         doc = parse_bytes(data, ParseRequest(**{**request.__dict__, "version": stored.version}))
@@ -39,8 +43,15 @@ def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha25
     return canonical_json(doc)
 
 
-def _check_version(ctx: Context, corpus: Corpus, document: str, family: str,
-                   item: VersionEntry, reproduce_json: bool, cross_engine: bool) -> list[str]:
+def _check_version(
+    ctx: Context,
+    corpus: Corpus,
+    document: str,
+    family: str,
+    item: VersionEntry,
+    reproduce_json: bool,
+    cross_engine: bool,
+) -> list[str]:
     problems: list[str] = []
     try:
         raw = corpus.read_file(item.file, item.sha256)
@@ -53,8 +64,10 @@ def _check_version(ctx: Context, corpus: Corpus, document: str, family: str,
         if item.status == "published" and (pin is None or pin.sha256 != sha256):
             problems.append(f"{rendition}: lock.json does not pin {sha256} for {item.version}")
         if not ctx.blobs.has(sha256):
-            problems.append(f"{rendition}: blob {sha256} is not in the cache {ctx.cache_dir}; "
-                            "run `rulescorpus fetch` or `import` to restore it")
+            problems.append(
+                f"{rendition}: blob {sha256} is not in the cache {ctx.cache_dir}; "
+                "run `rulescorpus fetch` or `import` to restore it"
+            )
             continue
         try:
             ctx.blobs.check(sha256)
@@ -67,8 +80,10 @@ def _check_version(ctx: Context, corpus: Corpus, document: str, family: str,
     if reproduce_json and primary is not None and ctx.blobs.has(primary.sha256):
         again = reproduce(ctx, stored, family, primary.rendition, primary.sha256)
         if again != raw:
-            problems.append(f"re-parsing {primary.sha256[:12]} does not reproduce {item.file} "
-                            "byte for byte (the parser changed, or the output is not deterministic)")
+            problems.append(
+                f"re-parsing {primary.sha256[:12]} does not reproduce {item.file} "
+                "byte for byte (the parser changed, or the output is not deterministic)"
+            )
     return problems
 
 
@@ -78,17 +93,25 @@ def cross_check_engine(ctx: Context, stored: Document, sha256: str) -> list[str]
 
     text = normalise_typography(pdftotext_layout(ctx.blobs.read(sha256))).replace(" ", "")
     missing = [
-        r.id for r in stored.records
+        r.id
+        for r in stored.records
         if r.text and normalise_typography(r.text)[:50].replace(" ", "") not in text
     ]
     if not missing:
         return []
-    return [f"pdftotext does not find the text of {len(missing)} records: "
-            + ", ".join(missing[:20])]
+    return [
+        f"pdftotext does not find the text of {len(missing)} records: " + ", ".join(missing[:20])
+    ]
 
 
-def verify(ctx: Context, wanted: list[str], *, reproduce_json: bool = False,
-           published: bool = False, cross_engine: bool = False) -> RunSummary:
+def verify(
+    ctx: Context,
+    wanted: list[str],
+    *,
+    reproduce_json: bool = False,
+    published: bool = False,
+    cross_engine: bool = False,
+) -> RunSummary:
     summary = RunSummary("verify")
     corpus = ctx.corpus
     index = corpus.index()
@@ -103,17 +126,23 @@ def verify(ctx: Context, wanted: list[str], *, reproduce_json: bool = False,
         for item in entry.versions:
             ctx.progress(f"verifying {document} {item.version}")
             try:
-                problems = _check_version(ctx, corpus, document, entry.family, item,
-                                          reproduce_json, cross_engine)
+                problems = _check_version(
+                    ctx, corpus, document, entry.family, item, reproduce_json, cross_engine
+                )
             except RulesCorpusError as exc:
                 problems = [str(exc)]
             if published:
                 problems.extend(_check_published(ctx, document, item))
-            summary.outcomes.append(Outcome(
-                document=document, version=item.version, records=item.records or item.rulings,
-                outcome="verified" if not problems else "verify-failed",
-                exit_code=EXIT_OK if not problems else EXIT_VERIFY, message="\n".join(problems),
-            ))
+            summary.outcomes.append(
+                Outcome(
+                    document=document,
+                    version=item.version,
+                    records=item.records or item.rulings,
+                    outcome="verified" if not problems else "verify-failed",
+                    exit_code=EXIT_OK if not problems else EXIT_VERIFY,
+                    message="\n".join(problems),
+                )
+            )
     return summary
 
 
@@ -132,8 +161,12 @@ def _check_published(ctx: Context, document: str, item: VersionEntry) -> list[st
             if sha is None or source.published_sha256_url is None:
                 continue
             try:
-                record = fetcher.fetch(f"{source.id}-sha256", source.published_sha256_url,
-                                       allowed_hosts=source.allowed_hosts, expect="txt")
+                record = fetcher.fetch(
+                    f"{source.id}-sha256",
+                    source.published_sha256_url,
+                    allowed_hosts=source.allowed_hosts,
+                    expect="txt",
+                )
                 listed = parse_published_checksums(ctx.blobs.read(record.sha256).decode())
                 name = (source.url or "").rsplit("/", 1)[-1]
                 check_published(f"{document} {item.version} {source.rendition}", sha, listed, name)
@@ -150,15 +183,19 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
         entry = corpus.document_entry(document)
         item = entry.entry(version)
         if item is None or item.status != "staged":
-            raise UsageError(f"{document} {version} is not staged; staged versions: "
-                             + (", ".join(v.version for v in entry.versions
-                                          if v.status == "staged") or "none"))
+            raise UsageError(
+                f"{document} {version} is not staged; staged versions: "
+                + (", ".join(v.version for v in entry.versions if v.status == "staged") or "none")
+            )
         doc = Document.model_validate_json(corpus.read_file(item.file, item.sha256))
         base = f"staged/{document_dir(document)}"
         prov_file = f"{base}/provenance/{version}.json"
         prov = json.loads(corpus.read_file(prov_file))
         candidate = Candidate(
-            document=document, family=entry.family, title=entry.title, doc=doc,
+            document=document,
+            family=entry.family,
+            title=entry.title,
+            doc=doc,
             pins=[Pin.model_validate(p) for p in prov["pins"]],
             fetches=[FetchResult.model_validate(f) for f in prov["fetches"]],
         )
@@ -168,9 +205,15 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
         tx.remove(item.file)
         tx.remove(prov_file)
         tx.commit()
-    summary.outcomes.append(Outcome(
-        document=document, version=version, records=len(doc.records) or len(doc.rulings),
-        outcome="accepted", warnings=len(doc.warnings), previous=published.previous,
-        changes=dict(published.diff.summary) if published.diff else {},
-    ))
+    summary.outcomes.append(
+        Outcome(
+            document=document,
+            version=version,
+            records=len(doc.records) or len(doc.rulings),
+            outcome="accepted",
+            warnings=len(doc.warnings),
+            previous=published.previous,
+            changes=dict(published.diff.summary) if published.diff else {},
+        )
+    )
     return summary

@@ -57,7 +57,8 @@ def entries_for(source: Source, entries: list[ManifestEntry]) -> list[ManifestEn
     elif source.manifest is not None:
         key = source.manifest
         chosen = [
-            e for e in entries
+            e
+            for e in entries
             if (e.game, e.document, e.format) == (key.game, key.document, key.format)
         ]
     else:
@@ -110,10 +111,13 @@ class LiveBackend:
         url = self.resolve_url(source)
         usable = previous if previous is not None and previous.url == url else None
         return self.fetcher.fetch(
-            source.id, url, allowed_hosts=source.allowed_hosts, expect=source.rendition,
-            previous=usable, max_bytes=source.max_bytes,
+            source.id,
+            url,
+            allowed_hosts=source.allowed_hosts,
+            expect=source.rendition,
+            previous=usable,
+            max_bytes=source.max_bytes,
         )
-
 
     def get_wiki(self, source: Source) -> FetchResult:
         """A MediaWiki page: its revision (SHA-1 checked against the wiki's own) and the
@@ -123,16 +127,25 @@ class LiveBackend:
         api = source.url or ""
 
         def get(url: str) -> bytes:
-            record = self.fetcher.fetch(f"{source.id}-api", url,
-                                        allowed_hosts=source.allowed_hosts, expect="json")
+            record = self.fetcher.fetch(
+                f"{source.id}-api", url, allowed_hosts=source.allowed_hosts, expect="json"
+            )
             return self.blobs.read(record.sha256)
 
         revid = source.options.get("revid")
-        bundle = fetch_revision_bundle(get, api, title=source.options.get("title"),
-                                       revid=int(revid) if revid else None)
+        bundle = fetch_revision_bundle(
+            get, api, title=source.options.get("title"), revid=int(revid) if revid else None
+        )
         sha256, size = self.blobs.add_bytes(bundle)
-        return FetchResult(source=source.id, url=api, final_url=api, status=200, bytes=size,
-                           sha256=sha256, retrieved=now_utc())
+        return FetchResult(
+            source=source.id,
+            url=api,
+            final_url=api,
+            status=200,
+            bytes=size,
+            sha256=sha256,
+            retrieved=now_utc(),
+        )
 
 
 class MirrorDirBackend:
@@ -155,14 +168,22 @@ class MirrorDirBackend:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise FetchError(source.id, str(path), f"cannot read mirror file: {exc.strerror}",
-                             "check the mirror folder against its manifest.json") from exc
+            raise FetchError(
+                source.id,
+                str(path),
+                f"cannot read mirror file: {exc.strerror}",
+                "check the mirror folder against its manifest.json",
+            ) from exc
         sha256, size = self.blobs.add_bytes(data)
         if sha256 != entry.sha256:
             raise HashMismatch(str(path), entry.sha256, sha256, "the mirror's manifest.json")
         return FetchResult(
-            source=source.id, url=entry.url or source.url or path.as_uri(),
-            final_url=path.resolve().as_uri(), status=200, bytes=size, sha256=sha256,
+            source=source.id,
+            url=entry.url or source.url or path.as_uri(),
+            final_url=path.resolve().as_uri(),
+            status=200,
+            bytes=size,
+            sha256=sha256,
             retrieved=now_utc(),
         )
 
@@ -175,8 +196,9 @@ class MirrorUrlBackend:
         self.fetcher = fetcher
         self.blobs = blobs
         self.host = urlsplit(self.base).hostname or ""
-        record = fetcher.fetch("mirror-manifest", self.base + "manifest.json",
-                               allowed_hosts=[self.host], expect="json")
+        record = fetcher.fetch(
+            "mirror-manifest", self.base + "manifest.json", allowed_hosts=[self.host], expect="json"
+        )
         self.entries = parse_manifest(blobs.read(record.sha256), self.base + "manifest.json")
 
     def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
@@ -186,9 +208,14 @@ class MirrorUrlBackend:
         entry = matches[-1]
         url = self.base + quote(entry.path)
         usable = previous if previous is not None and previous.final_url == url else None
-        record = self.fetcher.fetch(source.id, url, allowed_hosts=[self.host],
-                                    expect=source.rendition, previous=usable,
-                                    max_bytes=source.max_bytes)
+        record = self.fetcher.fetch(
+            source.id,
+            url,
+            allowed_hosts=[self.host],
+            expect=source.rendition,
+            previous=usable,
+            max_bytes=source.max_bytes,
+        )
         if record.sha256 != entry.sha256:
             raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
         return record.model_copy(update={"url": entry.url or source.url or url, "final_url": url})

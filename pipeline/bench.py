@@ -59,8 +59,9 @@ sys.stderr.write(proc.stderr.decode(errors='replace')[-2000:])
 
 def measure(command: list[str]) -> tuple[float, float, str]:
     """(wall seconds, peak MiB, the command's last output) for one child process."""
-    proc = subprocess.run([sys.executable, "-c", MEASURE, *command], capture_output=True,
-                          text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", MEASURE, *command], capture_output=True, text=True, check=False
+    )
     first, _, rest = proc.stdout.partition("\n")
     wall, peak, code = first.split()
     if code != "0":
@@ -77,8 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     shared: Path = args.shared
     pdf = shared / MTG_PDF
     if not pdf.exists():
-        console.print(f"[red]{pdf} is missing: the bench reads the real documents from "
-                      "../shared/sources[/red]")
+        console.print(
+            f"[red]{pdf} is missing: the bench reads the real documents from "
+            "../shared/sources[/red]"
+        )
         return 2
     table = Table(title="rulescorpus bench (2 cores; each step in its own process)")
     for column in ("what", "rulescorpus", "reference", "ratio"):
@@ -87,32 +90,46 @@ def main(argv: list[str] | None = None) -> int:
     exe = pdftotext_path()
     ours = measure([sys.executable, "-c", PARSE_PDF, str(pdf)])
     if exe is None:
-        console.print(f"[yellow]pdftotext not found: {INSTALL_HINT}; "
-                      "showing rulescorpus figures only[/yellow]")
+        console.print(
+            f"[yellow]pdftotext not found: {INSTALL_HINT}; "
+            "showing rulescorpus figures only[/yellow]"
+        )
         ref = None
     else:
         ref = measure([exe, "-layout", str(pdf), "/dev/null"])
     pages = "307-page MTG 20251114 PDF"
-    table.add_row(f"parse {pages}: wall s", f"{ours[0]:.1f}",
-                  f"{ref[0]:.2f} (pdftotext -layout)" if ref else "-",
-                  f"{ours[0] / ref[0]:.0f}x" if ref else "-")
-    table.add_row(f"parse {pages}: peak MiB", f"{ours[1]:.0f}",
-                  f"{ref[1]:.0f} (pdftotext -layout)" if ref else "-",
-                  f"{ours[1] / ref[1]:.1f}x" if ref else "-")
+    table.add_row(
+        f"parse {pages}: wall s",
+        f"{ours[0]:.1f}",
+        f"{ref[0]:.2f} (pdftotext -layout)" if ref else "-",
+        f"{ours[0] / ref[0]:.0f}x" if ref else "-",
+    )
+    table.add_row(
+        f"parse {pages}: peak MiB",
+        f"{ours[1]:.0f}",
+        f"{ref[1]:.0f} (pdftotext -layout)" if ref else "-",
+        f"{ours[1] / ref[1]:.1f}x" if ref else "-",
+    )
     records = ours[2].split()
     if records:
         table.add_row("records / glossary / warnings from the PDF", " / ".join(records), "", "")
 
-    diff = measure([sys.executable, "-c", DIFF_TXT, str(shared / MTG_OLD_TXT),
-                    str(shared / MTG_NEW_TXT)])
+    diff = measure(
+        [sys.executable, "-c", DIFF_TXT, str(shared / MTG_OLD_TXT), str(shared / MTG_NEW_TXT)]
+    )
     diff_seconds, changes = diff[2].split()
-    table.add_row("diff MTG 20250725 -> 20251114 (diff only)", f"{float(diff_seconds):.3f} s",
-                  f"{changes} changes", "")
+    table.add_row(
+        "diff MTG 20250725 -> 20251114 (diff only)",
+        f"{float(diff_seconds):.3f} s",
+        f"{changes} changes",
+        "",
+    )
 
     if not args.skip_import:
         with tempfile.TemporaryDirectory() as tmp:
-            manifest = [e for e in json.loads((shared / "manifest.json").read_text())
-                        if e["game"] == "mtg"]
+            manifest = [
+                e for e in json.loads((shared / "manifest.json").read_text()) if e["game"] == "mtg"
+            ]
             archive = Path(tmp) / "archive"
             archive.mkdir()
             for entry in manifest:
@@ -120,10 +137,25 @@ def main(argv: list[str] | None = None) -> int:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.symlink_to((shared / entry["path"]).resolve())
             (archive / "manifest.json").write_text(json.dumps(manifest))
-            imported = measure([sys.executable, "-m", "pipeline", "--corpus", f"{tmp}/corpus",
-                                "--cache", f"{tmp}/cache", "import", str(archive)])
-            table.add_row(f"import all {len(manifest)} MTG files (TXT + PDF, with diffs)",
-                          f"{imported[0]:.0f} s, {imported[1]:.0f} MiB", "", "")
+            imported = measure(
+                [
+                    sys.executable,
+                    "-m",
+                    "pipeline",
+                    "--corpus",
+                    f"{tmp}/corpus",
+                    "--cache",
+                    f"{tmp}/cache",
+                    "import",
+                    str(archive),
+                ]
+            )
+            table.add_row(
+                f"import all {len(manifest)} MTG files (TXT + PDF, with diffs)",
+                f"{imported[0]:.0f} s, {imported[1]:.0f} MiB",
+                "",
+                "",
+            )
     console.print(table)
     return 0
 

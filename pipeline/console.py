@@ -12,8 +12,14 @@ from pipeline.models import GlossaryTerm, Rule, Ruling
 from pipeline.outcomes import RunSummary
 
 STYLES = {
-    "new": "green", "imported": "green", "accepted": "green", "unchanged": "dim",
-    "verified": "green", "staged": "yellow", "skipped": "dim", "fetched": "cyan",
+    "new": "green",
+    "imported": "green",
+    "accepted": "green",
+    "unchanged": "dim",
+    "verified": "green",
+    "staged": "yellow",
+    "skipped": "dim",
+    "fetched": "cyan",
 }
 
 
@@ -28,8 +34,13 @@ def print_summary(console: Console, summary: RunSummary) -> None:
         if o.warnings:
             changes = (changes + "; " if changes else "") + f"{o.warnings} warnings"
         style = STYLES.get(o.outcome, "red")
-        table.add_row(o.document, o.version or "-", "-" if o.records is None else str(o.records),
-                      f"[{style}]{o.outcome}[/{style}]", changes)
+        table.add_row(
+            o.document,
+            o.version or "-",
+            "-" if o.records is None else str(o.records),
+            f"[{style}]{o.outcome}[/{style}]",
+            changes,
+        )
     console.print(table)
     for o in summary.outcomes:
         if not o.message or o.outcome in ("fetched", "imported"):
@@ -59,8 +70,10 @@ def _record_lines(record: Rule | GlossaryTerm | Ruling) -> list[str]:
     if record.text:
         lines.append(record.text)
     if record.updated:
-        lines.append(f"updated {record.updated}" + (", verified by the rules team"
-                                                    if record.verified else ""))
+        lines.append(
+            f"updated {record.updated}"
+            + (", verified by the rules team" if record.verified else "")
+        )
     return lines
 
 
@@ -72,8 +85,11 @@ def _indented(console: Console, text: str, indent: int, style: str = "") -> None
 def print_shown(console: Console, shown: Shown) -> None:
     out = console.print
     if shown.renumbered_from:
-        out(f"{shown.renumbered_from} was renumbered to {shown.record.id} in "
-            f"{shown.document} {shown.version}", highlight=False)
+        out(
+            f"{shown.renumbered_from} was renumbered to {shown.record.id} in "
+            f"{shown.document} {shown.version}",
+            highlight=False,
+        )
         out("")
     for number, line in enumerate(_record_lines(shown.record)):
         _indented(console, line, 0, "bold" if number == 0 else "")
@@ -85,35 +101,47 @@ def print_shown(console: Console, shown: Shown) -> None:
     out("")
     out("Source", style="bold")
     title = shown.title or shown.doc.title or shown.document
-    out(f"  Document:  {title} ({shown.document}), version {shown.version}", markup=False,
-        highlight=False)
+    out(
+        f"  Document:  {title} ({shown.document}), version {shown.version}",
+        markup=False,
+        highlight=False,
+    )
     if p["published"] or p["effective"]:
-        out(f"  Published: {p['published'] or '-'}   Effective: {p['effective'] or '-'}",
-            highlight=False)
+        out(
+            f"  Published: {p['published'] or '-'}   Effective: {p['effective'] or '-'}",
+            highlight=False,
+        )
     out(f"  Citation:  {shown.record.id}", highlight=False)
     out(f"  URL:       {p['url']}", highlight=False, markup=False)
     out(f"  SHA-256:   {p['sha256']} ({p['bytes']} bytes, {p['rendition']})", highlight=False)
     for rendition in shown.doc.renditions:
         if shown.doc.source and rendition.sha256 != shown.doc.source.sha256:
-            out(f"  Also:      {rendition.rendition} {rendition.url} sha256 {rendition.sha256}",
-                highlight=False, markup=False)
+            out(
+                f"  Also:      {rendition.rendition} {rendition.url} sha256 {rendition.sha256}",
+                highlight=False,
+                markup=False,
+            )
     for fetch in shown.fetches:
-        out(f"  Retrieved: {fetch.get('retrieved')} from {fetch.get('final_url')}",
-            highlight=False, markup=False)
+        out(
+            f"  Retrieved: {fetch.get('retrieved')} from {fetch.get('final_url')}",
+            highlight=False,
+            markup=False,
+        )
     out(f"  Parser:    {shown.doc.parser.family} {shown.doc.parser.version}", highlight=False)
-    out(f"  Check it yourself: download {p['url']} and run `sha256sum` on the file; "
+    out(
+        f"  Check it yourself: download {p['url']} and run `sha256sum` on the file; "
         f"if it is still version {shown.version} it prints {p['sha256']}.",
-        highlight=False, markup=False)
+        highlight=False,
+        markup=False,
+    )
 
 
-def print_history(console: Console, citation: str, document: str,
-                  steps: list[HistoryStep]) -> None:
+def print_history(console: Console, citation: str, document: str, steps: list[HistoryStep]) -> None:
     console.print(f"history of {citation} in {document}", style="bold")
     previous_text: str | None = None
     for step in steps:
         label = step.citation or "(absent)"
-        console.print(f"\n{step.version}  {label}  [{step.change}]", markup=False,
-                      highlight=False)
+        console.print(f"\n{step.version}  {label}  [{step.change}]", markup=False, highlight=False)
         if step.text is None:
             continue
         if step.text == previous_text:

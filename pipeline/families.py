@@ -49,9 +49,9 @@ def parser_version(family: str) -> str:
     return str(family_module(family).PARSER_VERSION)
 
 
-def _lines(data: bytes, request: ParseRequest, sentinel: str | None = None) -> tuple[
-    list[Line], dict[str, int]
-]:
+def _lines(
+    data: bytes, request: ParseRequest, sentinel: str | None = None
+) -> tuple[list[Line], dict[str, int]]:
     if request.rendition == "pdf":
         columns = int(request.options.get("columns", "1"))
         pdf = extract_pdf_lines(data, what=request.what, columns=columns)

@@ -75,17 +75,21 @@ class Fetched:
 
 
 def source_ref(source: Source, record: FetchResult) -> SourceRef:
-    return SourceRef(url=record.url, sha256=record.sha256, bytes=record.bytes,
-                     rendition=source.rendition)
+    return SourceRef(
+        url=record.url, sha256=record.sha256, bytes=record.bytes, rendition=source.rendition
+    )
 
 
 def parse_fetched(ctx: Context, item: Fetched, version: str | None = None) -> Document:
     """Parse one rendition's stored bytes; the document records which bytes it came from."""
     data = ctx.blobs.read(item.record.sha256)
     request = ParseRequest(
-        family=item.source.family, document=item.source.document,
-        rendition=item.source.rendition, what=f"{item.source.id} ({item.record.url})",
-        version=version, options=dict(item.source.options),
+        family=item.source.family,
+        document=item.source.document,
+        rendition=item.source.rendition,
+        what=f"{item.source.id} ({item.record.url})",
+        version=version,
+        options=dict(item.source.options),
     )
     doc = parse_bytes(data, request)
     return doc.model_copy(update={"source": source_ref(item.source, item.record)})
@@ -100,8 +104,9 @@ def adopt_versions(ctx: Context, items: list[Fetched]) -> None:
             continue
         for other in stated:
             assert other.doc is not None
-            if not compare_renditions(other.doc, item.doc, other.source.rendition,
-                                      item.source.rendition):
+            if not compare_renditions(
+                other.doc, item.doc, other.source.rendition, item.source.rendition
+            ):
                 item.doc = parse_fetched(ctx, item, version=other.doc.version)
                 break
 
@@ -112,12 +117,14 @@ def check_group(document: str, items: list[Fetched]) -> None:
     assert first.doc is not None
     for other in items[1:]:
         assert other.doc is not None
-        problems = compare_renditions(first.doc, other.doc, first.source.rendition,
-                                      other.source.rendition)
+        problems = compare_renditions(
+            first.doc, other.doc, first.source.rendition, other.source.rendition
+        )
         if problems:
             raise VerificationError(
                 f"{document} {first.doc.version}: the {first.source.rendition} and "
-                f"{other.source.rendition} renditions disagree", problems,
+                f"{other.source.rendition} renditions disagree",
+                problems,
             )
 
 
@@ -128,13 +135,24 @@ def candidate_of(document: str, items: list[Fetched]) -> Candidate:
     refs = sorted((source_ref(i.source, i.record) for i in items), key=lambda r: r.rendition)
     doc = primary.doc.model_copy(update={"renditions": refs})
     pins = [
-        Pin(document=document, rendition=i.source.rendition, version=version,
-            sha256=i.record.sha256, bytes=i.record.bytes, url=i.record.url)
+        Pin(
+            document=document,
+            rendition=i.source.rendition,
+            version=version,
+            sha256=i.record.sha256,
+            bytes=i.record.bytes,
+            url=i.record.url,
+        )
         for i in items
     ]
-    return Candidate(document=document, family=primary.source.family,
-                     title=primary.source.title, doc=doc, pins=pins,
-                     fetches=[i.record for i in items])
+    return Candidate(
+        document=document,
+        family=primary.source.family,
+        title=primary.source.title,
+        doc=doc,
+        pins=pins,
+        fetches=[i.record for i in items],
+    )
 
 
 def store_provenance(tx: Transaction, candidate: Candidate, staged: bool) -> None:
@@ -142,12 +160,18 @@ def store_provenance(tx: Transaction, candidate: Candidate, staged: bool) -> Non
     base = document_dir(candidate.document)
     folder = f"staged/{base}" if staged else base
     version = candidate.doc.version
-    tx.put(f"{folder}/provenance/{version}.json", canonical_json({
-        "document": candidate.document, "version": version,
-        "parser": candidate.doc.parser.model_dump(mode="json"),
-        "fetches": [r.model_dump(mode="json") for r in candidate.fetches],
-        "pins": [p.model_dump(mode="json") for p in candidate.pins],
-    }))
+    tx.put(
+        f"{folder}/provenance/{version}.json",
+        canonical_json(
+            {
+                "document": candidate.document,
+                "version": version,
+                "parser": candidate.doc.parser.model_dump(mode="json"),
+                "fetches": [r.model_dump(mode="json") for r in candidate.fetches],
+                "pins": [p.model_dump(mode="json") for p in candidate.pins],
+            }
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- update
@@ -181,24 +205,52 @@ def update_document(
     try:
         fetched, failures, skipped = _fetch_all(ctx, backend, corpus, sources)
     except HashMismatch as exc:
-        return [Outcome(document=document, sources=ids, outcome="verify-failed",
-                        exit_code=EXIT_VERIFY, message=str(exc))]
-    failed = Outcome(document=document, sources=ids, outcome="fetch-failed",
-                     exit_code=EXIT_FETCH, message="\n".join(failures))
+        return [
+            Outcome(
+                document=document,
+                sources=ids,
+                outcome="verify-failed",
+                exit_code=EXIT_VERIFY,
+                message=str(exc),
+            )
+        ]
+    failed = Outcome(
+        document=document,
+        sources=ids,
+        outcome="fetch-failed",
+        exit_code=EXIT_FETCH,
+        message="\n".join(failures),
+    )
     if not fetched:
         if failures:
             return [failed]
-        return [Outcome(document=document, sources=ids, outcome="skipped",
-                        message="not available from this mirror: " + ", ".join(skipped))]
+        return [
+            Outcome(
+                document=document,
+                sources=ids,
+                outcome="skipped",
+                message="not available from this mirror: " + ", ".join(skipped),
+            )
+        ]
     lock = corpus.lock()
-    known = {f.source.id: pinned_version_of(lock, document, f.source.rendition, f.record.sha256)
-             for f in fetched}
+    known = {
+        f.source.id: pinned_version_of(lock, document, f.source.rendition, f.record.sha256)
+        for f in fetched
+    }
     outcomes = [failed] if failures else []
     if all(v is not None for v in known.values()):
         version = known[fetched[0].source.id]
         _remember_validators(corpus, fetched)
-        return [Outcome(document=document, sources=ids, version=version, outcome="unchanged",
-                        records=_stored_records(corpus, document, version))] + outcomes
+        return [
+            Outcome(
+                document=document,
+                sources=ids,
+                version=version,
+                outcome="unchanged",
+                records=_stored_records(corpus, document, version),
+            ),
+            *outcomes,
+        ]
     try:
         for item in fetched:
             ctx.progress(f"parsing {item.source.id}")
@@ -206,11 +258,27 @@ def update_document(
         adopt_versions(ctx, fetched)
         outcomes[:0] = _store_groups(ctx, document, fetched, accept)
     except (VerificationError, HashMismatch) as exc:
-        outcomes.insert(0, Outcome(document=document, sources=ids, outcome="verify-failed",
-                                   exit_code=EXIT_VERIFY, message=str(exc)))
+        outcomes.insert(
+            0,
+            Outcome(
+                document=document,
+                sources=ids,
+                outcome="verify-failed",
+                exit_code=EXIT_VERIFY,
+                message=str(exc),
+            ),
+        )
     except ParseError as exc:
-        outcomes.insert(0, Outcome(document=document, sources=ids, outcome="parse-failed",
-                                   exit_code=EXIT_PARSE, message=str(exc)))
+        outcomes.insert(
+            0,
+            Outcome(
+                document=document,
+                sources=ids,
+                outcome="parse-failed",
+                exit_code=EXIT_PARSE,
+                message=str(exc),
+            ),
+        )
     return outcomes
 
 
@@ -234,28 +302,40 @@ def _store_groups(
     outcomes: list[Outcome] = []
     for version, items in groups.items():
         check_group(document, items)
-        statuses = [check_pin(lock, document, i.source.rendition, version, i.record.sha256,
-                              i.record.bytes) for i in items]
+        statuses = [
+            check_pin(lock, document, i.source.rendition, version, i.record.sha256, i.record.bytes)
+            for i in items
+        ]
         ids = [i.source.id for i in items]
         if all(s is PinStatus.UNCHANGED for s in statuses):
-            outcomes.append(Outcome(document=document, sources=ids, version=version,
-                                    outcome="unchanged"))
+            outcomes.append(
+                Outcome(document=document, sources=ids, version=version, outcome="unchanged")
+            )
             continue
         candidate = candidate_of(document, items)
         warnings = len(candidate.doc.warnings)
         staged = warnings > 0 and not accept
         published = publish_version(tx, candidate, status="staged" if staged else "published")
         store_provenance(tx, candidate, staged)
-        outcomes.append(Outcome(
-            document=document, sources=ids, version=version, records=len(candidate.doc.records)
-            or len(candidate.doc.rulings), outcome="staged" if staged else "new",
-            exit_code=EXIT_PARSE if staged else EXIT_CHANGED, warnings=warnings,
-            previous=published.previous,
-            changes=dict(published.diff.summary) if published.diff else {},
-            message=(f"{warnings} parse warnings; review staged/{document_dir(document)}/"
-                     f"{version}.json and run `rulescorpus accept {document} {version}`")
-            if staged else "",
-        ))
+        outcomes.append(
+            Outcome(
+                document=document,
+                sources=ids,
+                version=version,
+                records=len(candidate.doc.records) or len(candidate.doc.rulings),
+                outcome="staged" if staged else "new",
+                exit_code=EXIT_PARSE if staged else EXIT_CHANGED,
+                warnings=warnings,
+                previous=published.previous,
+                changes=dict(published.diff.summary) if published.diff else {},
+                message=(
+                    f"{warnings} parse warnings; review staged/{document_dir(document)}/"
+                    f"{version}.json and run `rulescorpus accept {document} {version}`"
+                )
+                if staged
+                else "",
+            )
+        )
     tx.commit()
     return outcomes
 
@@ -269,7 +349,9 @@ def _remember_validators(corpus: Corpus, fetched: list[Fetched]) -> None:
         if item.record.from_cache or old is None:
             continue
         if (old.etag, old.last_modified, old.url) != (
-            item.record.etag, item.record.last_modified, item.record.url
+            item.record.etag,
+            item.record.last_modified,
+            item.record.url,
         ):
             tx.put_fetch_record(item.record)
     if tx.files:
@@ -302,15 +384,24 @@ def update(
         try:
             backend = open_backend(mirror, fetcher, ctx.blobs)
         except FetchError as exc:
-            summary.outcomes.append(Outcome(document="*", outcome="fetch-failed",
-                                            exit_code=EXIT_FETCH, message=str(exc)))
+            summary.outcomes.append(
+                Outcome(
+                    document="*", outcome="fetch-failed", exit_code=EXIT_FETCH, message=str(exc)
+                )
+            )
             return summary
         for document, group in documents_of(sources).items():
             try:
                 summary.outcomes.extend(update_document(ctx, backend, document, group, accept))
             except RulesCorpusError as exc:
-                summary.outcomes.append(Outcome(document=document, outcome="failed",
-                                                exit_code=exc.exit_code, message=str(exc)))
+                summary.outcomes.append(
+                    Outcome(
+                        document=document,
+                        outcome="failed",
+                        exit_code=exc.exit_code,
+                        message=str(exc),
+                    )
+                )
     return summary
 
 
@@ -324,16 +415,28 @@ def fetch(ctx: Context, wanted: list[str], *, mirror: str | None = None) -> RunS
             try:
                 record = backend.get(source, corpus.fetch_record(source.id))
             except RulesCorpusError as exc:
-                summary.outcomes.append(Outcome(document=source.document, sources=[source.id],
-                                                outcome="fetch-failed", exit_code=exc.exit_code,
-                                                message=str(exc)))
+                summary.outcomes.append(
+                    Outcome(
+                        document=source.document,
+                        sources=[source.id],
+                        outcome="fetch-failed",
+                        exit_code=exc.exit_code,
+                        message=str(exc),
+                    )
+                )
                 continue
             if record is None:
-                summary.outcomes.append(Outcome(document=source.document, sources=[source.id],
-                                                outcome="skipped"))
+                summary.outcomes.append(
+                    Outcome(document=source.document, sources=[source.id], outcome="skipped")
+                )
                 continue
             state = "not modified" if record.from_cache else f"HTTP {record.status}"
-            summary.outcomes.append(Outcome(
-                document=source.document, sources=[source.id], outcome="fetched",
-                message=f"{state}, {record.bytes} bytes, sha256 {record.sha256}"))
+            summary.outcomes.append(
+                Outcome(
+                    document=source.document,
+                    sources=[source.id],
+                    outcome="fetched",
+                    message=f"{state}, {record.bytes} bytes, sha256 {record.sha256}",
+                )
+            )
     return summary

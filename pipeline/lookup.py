@@ -77,8 +77,9 @@ def _documents_with(corpus: Corpus, citation: str) -> list[str]:
     return found
 
 
-def show(corpus: Corpus, citation: str, document: str | None = None,
-         version: str | None = None) -> Shown:
+def show(
+    corpus: Corpus, citation: str, document: str | None = None, version: str | None = None
+) -> Shown:
     if document is None:
         candidates = _documents_with(corpus, citation)
         if not candidates:
@@ -96,17 +97,29 @@ def show(corpus: Corpus, citation: str, document: str | None = None,
             record = find_record(doc, target)
             renumbered_from = citation
     if record is None:
-        raise NotFound(f"{citation} in {document} {doc.version}",
-                       "check the number, or try `rulescorpus history` for older versions")
+        raise NotFound(
+            f"{citation} in {document} {doc.version}",
+            "check the number, or try `rulescorpus history` for older versions",
+        )
     fetches: list[dict[str, object]] = []
     entry = corpus.document_entry(document).entry(doc.version)
     if entry is not None:
-        prov = corpus.root / entry.file.replace(f"/{doc.version}.json",
-                                               f"/provenance/{doc.version}.json")
+        prov = corpus.root / entry.file.replace(
+            f"/{doc.version}.json", f"/provenance/{doc.version}.json"
+        )
         if prov.exists():
             fetches = json.loads(prov.read_bytes()).get("fetches", [])
-    return Shown(document, doc.version, doc, record, children_of(doc, record.id), citation,
-                 renumbered_from, fetches, corpus.document_entry(document).title)
+    return Shown(
+        document,
+        doc.version,
+        doc,
+        record,
+        children_of(doc, record.id),
+        citation,
+        renumbered_from,
+        fetches,
+        corpus.document_entry(document).title,
+    )
 
 
 # --------------------------------------------------------------------------- history
@@ -120,13 +133,15 @@ class HistoryStep:
     change: str = ""
 
 
-def _pair_diff(corpus: Corpus, entry: DocumentEntry, document: str, old: str,
-               new: str) -> DocumentDiff:
+def _pair_diff(
+    corpus: Corpus, entry: DocumentEntry, document: str, old: str, new: str
+) -> DocumentDiff:
     stored = next((d for d in entry.diffs if (d.old, d.new) == (old, new)), None)
     if stored is not None:
         return DocumentDiff.model_validate_json(corpus.read_file(stored.json_file))
-    return diff_versions(entry.family, corpus.load_document(document, old),
-                         corpus.load_document(document, new))
+    return diff_versions(
+        entry.family, corpus.load_document(document, old), corpus.load_document(document, new)
+    )
 
 
 def _text_of(record: Record | None) -> str | None:
@@ -154,8 +169,10 @@ def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
     entry = corpus.document_entry(document)
     versions = [v.version for v in entry.versions if v.status == "published"]
     docs = {v: corpus.load_document(document, v) for v in versions}
-    anchor = next((i for i in range(len(versions) - 1, -1, -1)
-                   if find_record(docs[versions[i]], citation)), None)
+    anchor = next(
+        (i for i in range(len(versions) - 1, -1, -1) if find_record(docs[versions[i]], citation)),
+        None,
+    )
     if anchor is None:
         for i in range(len(versions) - 1, -1, -1):
             alias = corpus.load_aliases(document, versions[i]).get(citation)

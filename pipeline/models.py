@@ -181,6 +181,15 @@ class Ruling(Model):
     location: Location | None = None
 
 
+class Erratum(Model):
+    """A defect in the publisher's own text, reviewed and listed in parse/errata.py."""
+
+    record: str
+    cites: str
+    reason: str
+    location: Location | None = None
+
+
 class PublisherChange(Model):
     text: str
     cites: list[str] = Field(default_factory=list)
@@ -223,6 +232,9 @@ class Document(Model):
     back_matter: list[Passage] = Field(default_factory=list)
     rulings: list[Ruling] = Field(default_factory=list)
     publisher_changes: list[PublisherChange] = Field(default_factory=list)
+    publisher_errata: list[Erratum] = Field(
+        default_factory=list, description="reviewed defects of the publisher's text"
+    )
     extraction: dict[str, int] = Field(
         default_factory=dict, description="notes from extraction, e.g. zero_width_removed"
     )

@@ -9,8 +9,15 @@ from pipeline.families import FAMILIES, ParseRequest, parse_bytes
 from pipeline.models import Document, Source, SourceRef
 from pipeline.verify import sha256_bytes
 
-SUFFIXES = {".txt": "txt", ".pdf": "pdf", ".html": "html", ".htm": "html", ".json": "json",
-            ".gz": "tar.gz", ".tgz": "tar.gz"}
+SUFFIXES = {
+    ".txt": "txt",
+    ".pdf": "pdf",
+    ".html": "html",
+    ".htm": "html",
+    ".json": "json",
+    ".gz": "tar.gz",
+    ".tgz": "tar.gz",
+}
 
 
 def rendition_of(path: Path) -> str:
@@ -20,9 +27,15 @@ def rendition_of(path: Path) -> str:
     return rendition
 
 
-def parse_file(path: Path, family: str, *, version: str | None = None,
-               document: str | None = None, rendition: str | None = None,
-               registry: list[Source] | None = None) -> Document:
+def parse_file(
+    path: Path,
+    family: str,
+    *,
+    version: str | None = None,
+    document: str | None = None,
+    rendition: str | None = None,
+    registry: list[Source] | None = None,
+) -> Document:
     if family not in FAMILIES:
         raise UsageError(f"unknown family {family!r}; known: {', '.join(sorted(FAMILIES))}")
     if document is None:
@@ -35,10 +48,22 @@ def parse_file(path: Path, family: str, *, version: str | None = None,
     except OSError as exc:
         raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
     rendition = rendition or rendition_of(path)
-    options = next((dict(s.options) for s in registry or []
-                    if s.family == family and s.rendition == rendition), {})
-    request = ParseRequest(family=family, document=document, rendition=rendition,
-                           what=str(path), version=version, options=options)
+    options = next(
+        (
+            dict(s.options)
+            for s in registry or []
+            if s.family == family and s.rendition == rendition
+        ),
+        {},
+    )
+    request = ParseRequest(
+        family=family,
+        document=document,
+        rendition=rendition,
+        what=str(path),
+        version=version,
+        options=options,
+    )
     doc = parse_bytes(data, request)
     ref = SourceRef(url=None, sha256=sha256_bytes(data), bytes=len(data), rendition=rendition)
     return doc.model_copy(update={"source": ref, "renditions": [ref]})

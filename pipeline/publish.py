@@ -54,7 +54,9 @@ def diff_versions(family: str, old: Document, new: Document) -> DocumentDiff:
         return diff_rulings(old, new)
     result = diff_documents(old, new)
     if new.publisher_changes:
-        result = result.model_copy(update={"reconciliation": reconcile(new.publisher_changes, result)})
+        result = result.model_copy(
+            update={"reconciliation": reconcile(new.publisher_changes, result)}
+        )
     return result
 
 
@@ -87,7 +89,9 @@ def publish_version(
     """Add the candidate to the transaction; the caller commits."""
     doc = candidate.doc
     if doc.version is None:
-        raise UsageError(f"{candidate.document}: a version without a version number cannot be stored")
+        raise UsageError(
+            f"{candidate.document}: a version without a version number cannot be stored"
+        )
     version = doc.version
     base = document_dir(candidate.document)
     folder = base if status == "published" else f"staged/{base}"
@@ -118,7 +122,11 @@ def publish_version(
         for record in candidate.fetches:
             tx.put_fetch_record(record)
         current = entry.current
-        if current is not None and current != version and version_key(version) > version_key(current):
+        if (
+            current is not None
+            and current != version
+            and version_key(version) > version_key(current)
+        ):
             old = tx.corpus.load_document(candidate.document, current)
             result.diff = diff_versions(candidate.family, old, doc)
             result.previous = current
@@ -147,7 +155,13 @@ def _store_diff(
     tx.put(f"{stem}.json", canonical_json(result))
     tx.put(f"{stem}.md", render_markdown(result, old, new).encode("utf-8"))
     tx.put(f"{stem}.html", render_html(result, old, new).encode("utf-8"))
-    return DiffEntry(
-        old=result.old_version, new=result.new_version, json_file=f"{stem}.json",
-        markdown=f"{stem}.md", html=f"{stem}.html", summary=dict(result.summary),
+    return DiffEntry.model_validate(
+        {
+            "old": result.old_version,
+            "new": result.new_version,
+            "json": f"{stem}.json",
+            "markdown": f"{stem}.md",
+            "html": f"{stem}.html",
+            "summary": dict(result.summary),
+        }
     )

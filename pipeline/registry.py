@@ -48,8 +48,10 @@ def parse_registry(text: str, name: str = "<registry>") -> list[Source]:
                 f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
             )
             raise RegistryError(name, f"source {label}: {problems}") from exc
-        if source.url is None and source.discovery is None and not source.options.get(
-            "archive_only"
+        if (
+            source.url is None
+            and source.discovery is None
+            and not source.options.get("archive_only")
         ):
             raise RegistryError(name, f"source {label}: needs a url or a discovery rule")
         if source.url is not None and not _secure(source.url):
@@ -79,8 +81,9 @@ def _check_unique(sources: list[Source], name: str) -> None:
     for document in {s.document for s in sources}:
         if primaries[document] != 1:
             raise RegistryError(
-                name, f"document {document} needs exactly one primary rendition, has "
-                f"{primaries[document]}"
+                name,
+                f"document {document} needs exactly one primary rendition, has "
+                f"{primaries[document]}",
             )
 
 

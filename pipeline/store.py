@@ -42,7 +42,8 @@ def canonical_json(value: BaseModel | dict[str, Any] | list[Any]) -> bytes:
 def version_key(version: str) -> tuple[tuple[int, str], ...]:
     """Natural order for '2.10.1' < '2.14.0', '2025-06-02' < '2025-10-01', '1.4' < '22.12'."""
     return tuple(
-        (int(part), "") if part.isdigit() else (-1, part) for part in re.findall(r"\d+|[^\d.\-]+", version)
+        (int(part), "") if part.isdigit() else (-1, part)
+        for part in re.findall(r"\d+|[^\d.\-]+", version)
     )
 
 

@@ -6,6 +6,7 @@ import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import ClassVar
 
 import pytest
 
@@ -15,7 +16,7 @@ from pipeline.outcomes import Outcome, RunSummary
 
 
 class Hook(BaseHTTPRequestHandler):
-    received: list[dict[str, object]] = []
+    received: ClassVar[list[dict[str, object]]] = []
     status = 204
 
     def do_POST(self) -> None:
@@ -42,8 +43,15 @@ def hook() -> Iterator[str]:
 
 def summary() -> RunSummary:
     run = RunSummary("update")
-    run.outcomes.append(Outcome(document="mtg/cr", version="2025-11-14", outcome="new",
-                                exit_code=10, changes={"added": 3}))
+    run.outcomes.append(
+        Outcome(
+            document="mtg/cr",
+            version="2025-11-14",
+            outcome="new",
+            exit_code=10,
+            changes={"added": 3},
+        )
+    )
     return run
 
 

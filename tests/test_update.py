@@ -15,21 +15,32 @@ from helpers import SHARED, corpus_digest, registry_file
 from server import Reply, ScriptedServer, redirect
 
 from pipeline import jobs
-from pipeline.errors import EXIT_CHANGED, EXIT_FETCH, EXIT_LOCKED, EXIT_OK, EXIT_PARSE, EXIT_VERIFY, LockHeld
+from pipeline.errors import (
+    EXIT_CHANGED,
+    EXIT_FETCH,
+    EXIT_LOCKED,
+    EXIT_OK,
+    EXIT_PARSE,
+    EXIT_VERIFY,
+    LockHeld,
+)
 from pipeline.fetch import FetchPolicy
 from pipeline.store import Corpus
 
 OLD = SHARED / "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
 NEW = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
-FAST = FetchPolicy(connect_timeout=2, read_timeout=3, deadline=4, retries=2, backoff=0.01,
-                   max_retry_after=0.2)
+FAST = FetchPolicy(
+    connect_timeout=2, read_timeout=3, deadline=4, retries=2, backoff=0.01, max_retry_after=0.2
+)
 
 
 def landing(file_name: str) -> Reply:
     href = "/downloads/" + file_name.replace(" ", "%20")
-    html = (f'<html><body><nav><a href="/">Home</a></nav><h1>Rules</h1>'
-            f'<a href="{href}">Comprehensive Rules (TXT)</a>'
-            f'<a href="/downloads/rules.docx">DOCX</a></body></html>')
+    html = (
+        f'<html><body><nav><a href="/">Home</a></nav><h1>Rules</h1>'
+        f'<a href="{href}">Comprehensive Rules (TXT)</a>'
+        f'<a href="/downloads/rules.docx">DOCX</a></body></html>'
+    )
     return Reply(200, html.encode(), {"Content-Type": "text/html"})
 
 
@@ -41,32 +52,58 @@ def server() -> Iterator[ScriptedServer]:
 
 @pytest.fixture
 def ctx(tmp_path: Path, server: ScriptedServer) -> jobs.Context:
-    registry = registry_file(tmp_path, [{
-        "id": "mtg-cr-txt", "game": "mtg", "document": "mtg/cr",
-        "title": "Magic: The Gathering Comprehensive Rules", "family": "mtg-cr",
-        "rendition": "txt", "primary": True, "max_bytes": 4_000_000,
-        "discovery": {"page": server.url("/en/rules"), "link_pattern": r"MagicCompRules.*\.txt$"},
-    }])
+    registry = registry_file(
+        tmp_path,
+        [
+            {
+                "id": "mtg-cr-txt",
+                "game": "mtg",
+                "document": "mtg/cr",
+                "title": "Magic: The Gathering Comprehensive Rules",
+                "family": "mtg-cr",
+                "rendition": "txt",
+                "primary": True,
+                "max_bytes": 4_000_000,
+                "discovery": {
+                    "page": server.url("/en/rules"),
+                    "link_pattern": r"MagicCompRules.*\.txt$",
+                },
+            }
+        ],
+    )
     messages: list[str] = []
-    context = jobs.Context(corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache",
-                           sources_file=registry, policy=FAST, progress=messages.append)
+    context = jobs.Context(
+        corpus_dir=tmp_path / "corpus",
+        cache_dir=tmp_path / "cache",
+        sources_file=registry,
+        policy=FAST,
+        progress=messages.append,
+    )
     context.messages = messages  # type: ignore[attr-defined]
     return context
 
 
-def serve_version(server: ScriptedServer, path: Path, body: bytes | None = None,
-                  etag: str = '"v1"') -> None:
+def serve_version(
+    server: ScriptedServer, path: Path, body: bytes | None = None, etag: str = '"v1"'
+) -> None:
     server.serve("/en/rules", landing(path.name))
-    server.serve("/downloads/" + path.name.replace(" ", "%20"),
-                 Reply(200, body if body is not None else path.read_bytes(),
-                       {"ETag": etag, "Content-Type": "text/plain"}))
+    server.serve(
+        "/downloads/" + path.name.replace(" ", "%20"),
+        Reply(
+            200,
+            body if body is not None else path.read_bytes(),
+            {"ETag": etag, "Content-Type": "text/plain"},
+        ),
+    )
 
 
 def stored(ctx: jobs.Context) -> Corpus:
     return Corpus(ctx.corpus_dir)
 
 
-def test_new_version_is_stored_then_nothing_changes(ctx: jobs.Context, server: ScriptedServer) -> None:
+def test_new_version_is_stored_then_nothing_changes(
+    ctx: jobs.Context, server: ScriptedServer
+) -> None:
     serve_version(server, OLD)
     first = jobs.update(ctx, [])
     assert first.exit_code == EXIT_CHANGED, first.outcomes
@@ -77,8 +114,14 @@ def test_new_version_is_stored_then_nothing_changes(ctx: jobs.Context, server: S
     ctx.messages.clear()  # type: ignore[attr-defined]
 
     file_path = "/downloads/MagicCompRules%2020250725.txt"
-    server.serve(file_path, lambda r: Reply(304) if r.headers.get("if-none-match") == '"v1"'
-                 else Reply(200, OLD.read_bytes(), {"ETag": '"v1"'}))
+    server.serve(
+        file_path,
+        lambda r: (
+            Reply(304)
+            if r.headers.get("if-none-match") == '"v1"'
+            else Reply(200, OLD.read_bytes(), {"ETag": '"v1"'})
+        ),
+    )
     second = jobs.update(ctx, [])
     assert second.exit_code == EXIT_OK
     assert [o.outcome for o in second.outcomes] == ["unchanged"]
@@ -87,8 +130,9 @@ def test_new_version_is_stored_then_nothing_changes(ctx: jobs.Context, server: S
     assert corpus_digest(ctx.corpus_dir) == before
 
 
-def test_next_version_is_diffed_against_the_current_one(ctx: jobs.Context,
-                                                        server: ScriptedServer) -> None:
+def test_next_version_is_diffed_against_the_current_one(
+    ctx: jobs.Context, server: ScriptedServer
+) -> None:
     serve_version(server, OLD)
     assert jobs.update(ctx, []).exit_code == EXIT_CHANGED
     serve_version(server, NEW, etag='"v2"')
@@ -103,8 +147,9 @@ def test_next_version_is_diffed_against_the_current_one(ctx: jobs.Context,
     assert (ctx.corpus_dir / entry.diffs[0].markdown).read_text().startswith("#")
 
 
-def test_new_bytes_under_a_pinned_version_fail_verification(ctx: jobs.Context,
-                                                           server: ScriptedServer) -> None:
+def test_new_bytes_under_a_pinned_version_fail_verification(
+    ctx: jobs.Context, server: ScriptedServer
+) -> None:
     serve_version(server, OLD)
     assert jobs.update(ctx, []).exit_code == EXIT_CHANGED
     before = corpus_digest(ctx.corpus_dir)
@@ -127,8 +172,9 @@ def test_server_error_then_success_is_retried(ctx: jobs.Context, server: Scripte
 
 
 FAILURES = {
-    "html-error-page": Reply(200, b"<!DOCTYPE html><html><body>Maintenance</body></html>",
-                             {"Content-Type": "text/html"}),
+    "html-error-page": Reply(
+        200, b"<!DOCTYPE html><html><body>Maintenance</body></html>", {"Content-Type": "text/html"}
+    ),
     "truncated": Reply(200, b"Magic: The Gathering Comprehensive Rules\n", declared_length=9000),
     "over-size-cap": Reply(200, b"x" * 4_100_000),
     "redirect-elsewhere": redirect("http://example.invalid/rules.txt"),
@@ -153,8 +199,9 @@ def test_fetch_failures_exit_30_and_leave_the_corpus_alone(
     assert corpus_digest(ctx.corpus_dir) == before
 
 
-def test_a_document_that_does_not_decode_is_a_parse_failure(ctx: jobs.Context,
-                                                           server: ScriptedServer) -> None:
+def test_a_document_that_does_not_decode_is_a_parse_failure(
+    ctx: jobs.Context, server: ScriptedServer
+) -> None:
     serve_version(server, OLD, body="Some other document\r\n1. Rules\r\n".encode("utf-16"))
     summary = jobs.update(ctx, [])
     assert summary.exit_code == EXIT_PARSE
@@ -170,20 +217,42 @@ def test_a_second_run_while_one_holds_the_lock_exits_75(ctx: jobs.Context) -> No
     assert ".lock" in str(caught.value)
 
 
-def test_one_failing_document_does_not_hide_the_others(tmp_path: Path,
-                                                       server: ScriptedServer) -> None:
-    registry = registry_file(tmp_path, [
-        {"id": "mtg-cr-txt", "game": "mtg", "document": "mtg/cr", "title": "MTG CR",
-         "family": "mtg-cr", "rendition": "txt", "primary": True,
-         "url": server.url("/ok/MagicCompRules.txt")},
-        {"id": "other-cr-txt", "game": "mtg", "document": "mtg/other", "title": "Broken",
-         "family": "mtg-cr", "rendition": "txt", "primary": True,
-         "url": server.url("/broken.txt")},
-    ])
+def test_one_failing_document_does_not_hide_the_others(
+    tmp_path: Path, server: ScriptedServer
+) -> None:
+    registry = registry_file(
+        tmp_path,
+        [
+            {
+                "id": "mtg-cr-txt",
+                "game": "mtg",
+                "document": "mtg/cr",
+                "title": "MTG CR",
+                "family": "mtg-cr",
+                "rendition": "txt",
+                "primary": True,
+                "url": server.url("/ok/MagicCompRules.txt"),
+            },
+            {
+                "id": "other-cr-txt",
+                "game": "mtg",
+                "document": "mtg/other",
+                "title": "Broken",
+                "family": "mtg-cr",
+                "rendition": "txt",
+                "primary": True,
+                "url": server.url("/broken.txt"),
+            },
+        ],
+    )
     server.serve("/ok/MagicCompRules.txt", Reply(200, OLD.read_bytes()))
     server.serve("/broken.txt", Reply(503, b"down"))
-    ctx = jobs.Context(corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache",
-                       sources_file=registry, policy=FAST)
+    ctx = jobs.Context(
+        corpus_dir=tmp_path / "corpus",
+        cache_dir=tmp_path / "cache",
+        sources_file=registry,
+        policy=FAST,
+    )
     summary = jobs.update(ctx, [])
     by_doc = {o.document: o for o in summary.outcomes}
     assert by_doc["mtg/cr"].outcome == "new"

@@ -34,16 +34,36 @@ def server() -> Iterator[ScriptedServer]:
 
 @pytest.fixture
 def ctx(tmp_path: Path, server: ScriptedServer) -> jobs.Context:
-    common = {"game": "fab", "document": "fab/cr", "title": "Flesh and Blood Comprehensive Rules",
-              "family": "fab-cr"}
-    registry = registry_file(tmp_path, [
-        {"id": "fab-cr-txt", **common, "rendition": "txt", "primary": True,
-         "url": server.url("/txt/latest/en-fab-cr.txt")},
-        {"id": "fab-cr-pdf", **common, "rendition": "pdf",
-         "url": server.url("/pdf/en-fab-cr.pdf")},
-    ])
-    return jobs.Context(corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache",
-                        sources_file=registry, policy=FAST)
+    common = {
+        "game": "fab",
+        "document": "fab/cr",
+        "title": "Flesh and Blood Comprehensive Rules",
+        "family": "fab-cr",
+    }
+    registry = registry_file(
+        tmp_path,
+        [
+            {
+                "id": "fab-cr-txt",
+                **common,
+                "rendition": "txt",
+                "primary": True,
+                "url": server.url("/txt/latest/en-fab-cr.txt"),
+            },
+            {
+                "id": "fab-cr-pdf",
+                **common,
+                "rendition": "pdf",
+                "url": server.url("/pdf/en-fab-cr.pdf"),
+            },
+        ],
+    )
+    return jobs.Context(
+        corpus_dir=tmp_path / "corpus",
+        cache_dir=tmp_path / "cache",
+        sources_file=registry,
+        policy=FAST,
+    )
 
 
 def test_text_takes_its_version_from_the_agreeing_pdf(ctx: jobs.Context) -> None:
@@ -56,7 +76,9 @@ def test_text_takes_its_version_from_the_agreeing_pdf(ctx: jobs.Context) -> None
     assert doc.source is not None and doc.source.rendition == "txt"
     assert sorted(r.rendition for r in doc.renditions) == ["pdf", "txt"]
     assert {(p.rendition, p.version) for p in corpus.lock().pins} == {
-        ("txt", "2.14.0"), ("pdf", "2.14.0")}
+        ("txt", "2.14.0"),
+        ("pdf", "2.14.0"),
+    }
 
 
 def test_version_with_warnings_is_staged_then_accepted(ctx: jobs.Context) -> None:
@@ -83,10 +105,12 @@ def test_version_with_warnings_is_staged_then_accepted(ctx: jobs.Context) -> Non
     assert [o.outcome for o in again.outcomes] == ["unchanged"]
 
 
-def test_renditions_that_disagree_fail_verification(ctx: jobs.Context,
-                                                    server: ScriptedServer) -> None:
-    changed = text_bytes().replace(b"apply to any game of Flesh and Blood.",
-                                   b"apply to every game of Flesh and Blood.", 1)
+def test_renditions_that_disagree_fail_verification(
+    ctx: jobs.Context, server: ScriptedServer
+) -> None:
+    changed = text_bytes().replace(
+        b"apply to any game of Flesh and Blood.", b"apply to every game of Flesh and Blood.", 1
+    )
     assert changed != text_bytes()
     server.serve("/txt/latest/en-fab-cr.txt", Reply(200, changed))
     before = corpus_digest(ctx.corpus_dir)
@@ -97,8 +121,9 @@ def test_renditions_that_disagree_fail_verification(ctx: jobs.Context,
     assert corpus_digest(ctx.corpus_dir) == before
 
 
-def test_new_text_bytes_claiming_the_pinned_version_fail(ctx: jobs.Context,
-                                                        server: ScriptedServer) -> None:
+def test_new_text_bytes_claiming_the_pinned_version_fail(
+    ctx: jobs.Context, server: ScriptedServer
+) -> None:
     assert jobs.update(ctx, [], accept=True).exit_code == EXIT_CHANGED
     before = corpus_digest(ctx.corpus_dir)
     # Same words, different bytes (a trailing newline more): the PDF still says 2.14.0,

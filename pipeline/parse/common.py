@@ -7,7 +7,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-from pipeline.models import Document, Location, ParseWarning, Rule
+from pipeline.models import Document, Erratum, Location, ParseWarning, Rule
+from pipeline.parse.errata import known_dangling
 
 
 def slugify(text: str) -> str:
@@ -34,32 +35,38 @@ def warn(code: str, message: str, line: int | None = None, page: int | None = No
 
 
 def check_references(doc: Document) -> list[ParseWarning]:
-    """A warning for every reference that names no record or glossary term in the document."""
+    """A warning for every reference that names no record or glossary term in the document.
+
+    References listed in parse/errata.py as the publisher's own reviewed defects
+    are not warnings; `record_errata` puts them in `Document.publisher_errata`.
+    """
+    return [
+        warn(
+            "dangling-reference",
+            f"{rid} cites {ref}, which is not in the document",
+            loc.line,
+            loc.page,
+        )
+        for rid, ref, loc in _dangling(doc)
+        if known_dangling(doc.document, rid, ref) is None
+    ]
+
+
+def record_errata(doc: Document) -> Document:
+    """The document with its known publisher defects listed (see parse/errata.py)."""
+    errata = [
+        Erratum(record=rid, cites=ref, reason=reason, location=loc)
+        for rid, ref, loc in _dangling(doc)
+        if (reason := known_dangling(doc.document, rid, ref)) is not None
+    ]
+    return doc.model_copy(update={"publisher_errata": errata}) if errata else doc
+
+
+def _dangling(doc: Document) -> list[tuple[str, str, Location]]:
     known = {r.id for r in doc.records} | {g.id for g in doc.glossary}
-    warnings = []
-    for rule in doc.records:
-        for ref in rule.references:
-            if ref not in known:
-                warnings.append(
-                    warn(
-                        "dangling-reference",
-                        f"{rule.id} cites {ref}, which is not in the document",
-                        rule.location.line,
-                        rule.location.page,
-                    )
-                )
-    for term in doc.glossary:
-        for ref in term.references:
-            if ref not in known:
-                warnings.append(
-                    warn(
-                        "dangling-reference",
-                        f"{term.id} cites {ref}, which is not in the document",
-                        term.location.line,
-                        term.location.page,
-                    )
-                )
-    return warnings
+    found = [(r.id, ref, r.location) for r in doc.records for ref in r.references]
+    found += [(g.id, ref, g.location) for g in doc.glossary for ref in g.references]
+    return [(rid, ref, loc) for rid, ref, loc in found if ref not in known]
 
 
 def count_records(records: list[Rule]) -> dict[str, int]:

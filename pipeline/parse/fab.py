@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pipeline.errors import ParseError
 from pipeline.models import Document, Line, ParserInfo, ParseWarning
-from pipeline.parse.common import check_references, check_tree, count_records, warn
+from pipeline.parse.common import check_references, check_tree, count_records, record_errata, warn
 from pipeline.parse.fab_layout import read_pdf_blocks
 from pipeline.parse.fab_structure import Block, build_records
 
@@ -85,4 +85,4 @@ def parse(
     warnings += parsed.warnings + check_tree(doc.records) + check_references(doc)
     counts = count_records(doc.records)
     counts["glossary"] = len(doc.glossary)
-    return doc.model_copy(update={"warnings": warnings, "counts": counts})
+    return record_errata(doc.model_copy(update={"warnings": warnings, "counts": counts}))

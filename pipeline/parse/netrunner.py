@@ -22,7 +22,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.models import Document, Line, Location, ParserInfo, ParseWarning, Passage, Rule
-from pipeline.parse.common import check_references, check_tree, count_records, slugify, warn
+from pipeline.parse.common import (
+    check_references,
+    check_tree,
+    count_records,
+    record_errata,
+    slugify,
+    warn,
+)
 from pipeline.parse.netrunner_front import find_references, join_wrapped, parse_front
 
 FAMILY = "netrunner-cr"
@@ -331,4 +338,4 @@ def parse(
     doc.counts["examples"] = sum(len(r.examples) for r in records)
     doc.counts["highlighted"] = sum(1 for r in records if r.highlighted)
     doc.counts["publisher_changes"] = len(front.changes)
-    return doc
+    return record_errata(doc)

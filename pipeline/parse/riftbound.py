@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.models import Document, Line, Location, ParserInfo, ParseWarning, Passage
-from pipeline.parse.common import check_references, check_tree, count_records, warn
+from pipeline.parse.common import check_references, check_tree, count_records, record_errata, warn
 from pipeline.parse.riftbound_layout import parse_layout
 from pipeline.parse.riftbound_records import Draft, join_parts, match_number, nearest_parent
 
@@ -155,4 +155,4 @@ def parse(
     doc.warnings = warnings
     doc.counts = count_records(records)
     doc.counts["examples"] = sum(len(r.examples) for r in records)
-    return doc
+    return record_errata(doc)

@@ -1,0 +1,145 @@
+"""`import` backfills real history from an archive folder; `show`, `history`, `diff` and
+`verify` then work across versions. The archive is ../shared/sources restricted to its
+text and tarball files (the PDFs are covered by the rendition tests), linked, not copied."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from helpers import ROOT, SHARED, corpus_digest
+
+from pipeline import archive, audit, jobs, lookup
+from pipeline.errors import EXIT_OK, EXIT_VERIFY
+from pipeline.store import Corpus, canonical_json
+
+
+@functools.cache
+def imported(root: Path) -> jobs.Context:
+    entries = [
+        e for e in json.loads((SHARED / "manifest.json").read_text()) if e["format"] != "pdf"
+    ]
+    folder = root / "archive"
+    for entry in entries:
+        target = folder / entry["path"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(SHARED / entry["path"])
+    (folder / "manifest.json").write_text(json.dumps(entries))
+    ctx = jobs.Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    summary = archive.import_archive(ctx, folder, show_progress=False)
+    assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
+    return ctx
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory: pytest.TempPathFactory) -> jobs.Context:
+    return imported(tmp_path_factory.mktemp("import"))
+
+
+def test_every_version_is_stored_oldest_first_with_consecutive_diffs(ctx: jobs.Context) -> None:
+    index = Corpus(ctx.corpus_dir).index()
+    mtg = index.documents["mtg/cr"]
+    versions = [v.version for v in mtg.versions]
+    assert versions == [
+        "2022-10-07",
+        "2022-11-18",
+        "2023-04-14",
+        "2024-06-07",
+        "2025-02-07",
+        "2025-07-25",
+        "2025-11-14",
+    ]
+    assert mtg.current == "2025-11-14"
+    assert [(d.old, d.new) for d in mtg.diffs] == list(itertools.pairwise(versions))
+    assert [v.version for v in index.documents["fab/cr"].versions] == ["2.10.1", "2.14.0"]
+    assert [v.version for v in index.documents["riftbound/cr"].versions] == [
+        "2025-06-02",
+        "2025-10-01",
+        "2025-12-01",
+        "2026-06-18",
+    ]
+    rulings = index.documents["netrunner/rulings"]
+    snapshots = json.loads(Corpus(ctx.corpus_dir).read_file(rulings.diffs[0].json_file))
+    assert snapshots["changes"] == [] and not any(snapshots["summary"].values())
+
+
+def test_stored_files_validate_against_the_published_schemas(ctx: jobs.Context) -> None:
+    schemas = {
+        p.name.split(".")[0]: json.loads(p.read_text())
+        for p in (ROOT / "schemas").glob("*.schema.json")
+    }
+    corpus = Corpus(ctx.corpus_dir)
+    jsonschema.validate(json.loads((ctx.corpus_dir / "index.json").read_text()), schemas["index"])
+    jsonschema.validate(json.loads((ctx.corpus_dir / "lock.json").read_text()), schemas["lock"])
+    entry = corpus.index().documents["mtg/cr"]
+    jsonschema.validate(json.loads(corpus.read_file(entry.versions[-1].file)), schemas["document"])
+    jsonschema.validate(json.loads(corpus.read_file(entry.diffs[-1].json_file)), schemas["diff"])
+
+
+def test_importing_again_changes_nothing(ctx: jobs.Context) -> None:
+    before = corpus_digest(ctx.corpus_dir)
+    again = archive.import_archive(ctx, ctx.corpus_dir.parent / "archive", show_progress=False)
+    assert {o.outcome for o in again.outcomes} <= {"unchanged", "skipped"}
+    assert corpus_digest(ctx.corpus_dir) == before
+
+
+def test_history_follows_an_mtg_rule_across_versions(ctx: jobs.Context) -> None:
+    corpus = Corpus(ctx.corpus_dir)
+    diff = json.loads(corpus.read_file(corpus.document_entry("mtg/cr").diffs[-2].json_file))
+    moved = next(r for r in diff["renumbering"] if r["old_id"].count(".") == 1)
+    steps = lookup.history(corpus, moved["new_id"], "mtg/cr")
+    by_version = {s.version: s for s in steps}
+    assert len(steps) == 7
+    assert by_version["2025-02-07"].citation == moved["old_id"]
+    assert by_version["2025-07-25"].citation == moved["new_id"]
+    assert by_version["2025-07-25"].change in (
+        "renumbered",
+        "moved",
+        "reworded",
+        "reference-only",
+        "typography-only",
+    )
+    assert by_version["2025-02-07"].text
+
+
+def test_an_old_number_is_answered_with_its_new_one(ctx: jobs.Context) -> None:
+    corpus = Corpus(ctx.corpus_dir)
+    diff = json.loads(corpus.read_file(corpus.document_entry("mtg/cr").diffs[-2].json_file))
+    new_ids = {r.id for r in corpus.load_document("mtg/cr", "2025-07-25").records}
+    entry = next(r for r in diff["renumbering"] if r["old_id"] not in new_ids)
+    shown = lookup.show(corpus, entry["old_id"], "mtg/cr", "2025-07-25")
+    assert shown.renumbered_from == entry["old_id"]
+    assert shown.record.id == entry["new_id"]
+
+
+def test_verify_reproduces_every_stored_version(ctx: jobs.Context) -> None:
+    summary = audit.verify(ctx, ["fab/cr", "netrunner/rulings"], reproduce_json=True)
+    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]
+    assert {o.outcome for o in summary.outcomes} == {"verified"}
+
+
+def test_verify_catches_a_stored_file_edited_by_hand(ctx: jobs.Context, tmp_path: Path) -> None:
+    corpus = Corpus(ctx.corpus_dir)
+    item = corpus.document_entry("fab/ppg").versions[-1]
+    path = ctx.corpus_dir / item.file
+    original = path.read_bytes()
+    try:
+        path.write_bytes(original.replace(b'"fab/ppg"', b'"fab/PPG"', 1))
+        summary = audit.verify(ctx, ["fab/ppg"])
+        assert summary.exit_code == EXIT_VERIFY
+        assert "changed since it was stored" in summary.outcomes[0].message
+    finally:
+        path.write_bytes(original)
+
+
+def test_the_stored_json_is_canonical(ctx: jobs.Context) -> None:
+    corpus = Corpus(ctx.corpus_dir)
+    for name in ("fab/cr", "mtg/cr", "riftbound/cr"):
+        doc = corpus.load_document(name)
+        item = corpus.document_entry(name).entry(doc.version or "")
+        assert item is not None
+        assert canonical_json(doc) == corpus.read_file(item.file)
