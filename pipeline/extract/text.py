@@ -44,6 +44,14 @@ def decode_text(data: bytes, *, what: str = "document", sentinel: str | None = N
     except UnicodeDecodeError as exc:
         raise ExtractError(what, f"bytes are not valid {encoding}: {exc}") from exc
     text = normalise_newlines(text)
+    if "\x00" in text:
+        # UTF-16 without a BOM is valid UTF-8 or cp1252 byte for byte, every
+        # other character a NUL: without this check it decodes to silent mojibake.
+        raise ExtractError(
+            what,
+            f"decoded as {encoding} but the text contains NUL characters; it is "
+            "probably UTF-16 without a byte-order mark",
+        )
     if sentinel is not None and not text.lstrip().startswith(sentinel):
         head = text.lstrip()[:60]
         raise ExtractError(
