@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 from collections import OrderedDict
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import repeat
+from multiprocessing import get_context
 from typing import Any
 
 import pdfplumber
@@ -130,21 +134,57 @@ def extract_pdf_lines(data: bytes, *, what: str = "document", columns: int = 1) 
 _RECENT: OrderedDict[tuple[str, int], PdfText] = OrderedDict()
 
 
+# Pages are independent, so large PDFs are read by a pool of processes (pdfplumber is
+# pure Python and CPU-bound); the line numbers are assigned afterwards, in page order,
+# so the result is identical to a sequential read.
+PARALLEL_MIN_PAGES = 24
+PAGES_PER_TASK = 12
+
+
 def _extract(data: bytes, what: str, columns: int) -> PdfText:
-    lines: list[Line] = []
-    zero_width = 0
     try:
-        pdf = pdfplumber.open(io.BytesIO(data))
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            pages = len(pdf.pages)
     except Exception as exc:  # pdfminer raises many unrelated types on damaged files
         raise ExtractError(what, f"cannot open PDF: {exc}") from exc
-    with pdf:
-        for page_number, page in enumerate(pdf.pages, start=1):
+    ranges = [
+        (start, min(start + PAGES_PER_TASK, pages)) for start in range(0, pages, PAGES_PER_TASK)
+    ]
+    workers = min(os.cpu_count() or 1, len(ranges))
+    if pages < PARALLEL_MIN_PAGES or workers < 2:
+        parts = [_read_pages(data, columns, 0, pages)]
+    else:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+            parts = list(
+                pool.map(
+                    _read_pages,
+                    repeat(data),
+                    repeat(columns),
+                    [a for a, _ in ranges],
+                    [b for _, b in ranges],
+                )
+            )
+    lines: list[Line] = []
+    zero_width = 0
+    for rows, removed in parts:
+        zero_width += removed
+        for row in rows:
+            lines.append(row.model_copy(update={"line": len(lines) + 1}))
+    return PdfText(lines=lines, pages=pages, notes={"zero_width_removed": zero_width})
+
+
+def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[Line], int]:
+    """Lines of pages [first, last) (0-based), numbered 0; and the zero-width chars removed."""
+    rows: list[Line] = []
+    zero_width = 0
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for index in range(first, last):
+            page = pdf.pages[index]
             chars = [c for c in page.chars if c["text"] not in ZERO_WIDTH]
             zero_width += len(page.chars) - len(chars)
             for column in _split_columns(chars, float(page.width), columns):
                 for row in _group_lines(column):
                     if any(not str(c["text"]).isspace() for c in row):
-                        lines.append(_line_from_chars(row, page_number, len(lines) + 1))
+                        rows.append(_line_from_chars(row, index + 1, 0))
             page.flush_cache()
-        pages = len(pdf.pages)
-    return PdfText(lines=lines, pages=pages, notes={"zero_width_removed": zero_width})
+    return rows, zero_width
