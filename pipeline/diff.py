@@ -1,0 +1,194 @@
+"""Two versions of a document -> typed changes and a renumbering map. Pure.
+
+Rules are aligned by content (see diff_align), so a renumbering is reported as
+one map, not as hundreds of rewordings. Glossary terms are compared by id (a
+term is its own name): reworded, typography-only or reference-only when the
+definition differs, added or removed otherwise; their ids start `glossary:`.
+
+Each pair whose content differs is classified by the first test it passes:
+typography-only (quotes, dashes, ellipses, whitespace, punctuation spacing),
+reference-only (only cited rule numbers differ: masked, or every changed number
+follows the renumbering map), example-or-note-only (title and text the same),
+else reworded. A pair whose id changed is renumbered (its parent maps onto the
+new parent) or moved (it sits under another section or chapter); how its text
+changed as well goes in `text_change`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import get_args
+
+from pipeline.diff_align import Alignment, Item, align_items, align_same_id
+from pipeline.diff_text import number_changes, similarity, tokenize, word_ops
+from pipeline.models import (
+    Change,
+    ChangeClass,
+    Document,
+    DocumentDiff,
+    GlossaryTerm,
+    RenumberEntry,
+    Rule,
+)
+
+CHANGE_CLASSES: tuple[ChangeClass, ...] = get_args(ChangeClass)
+# Renumbered changes whose text changed no more than this are the noise a reader hides.
+_RENUMBERING_NOISE: tuple[ChangeClass | None, ...] = (None, "typography-only", "reference-only")
+_RULES, _GLOSSARY = 0, 1
+
+
+def rule_items(records: list[Rule]) -> list[Item]:
+    return [
+        Item(pos, r.id, r.number, r.parent, r.depth, r.title or "", r.text,
+                   [*r.examples, *r.notes, *r.bullets], r.references)
+        for pos, r in enumerate(records)
+    ]
+
+
+def glossary_items(terms: list[GlossaryTerm]) -> list[Item]:
+    return [
+        Item(pos, t.id, t.id, None, 0, t.term, t.definition, [], t.references)
+        for pos, t in enumerate(terms)
+    ]
+
+
+def classify_content(old: Item, new: Item, numbers: dict[str, str]) -> ChangeClass | None:
+    """How the content of a pair differs; None when identical. `numbers` maps old rule
+    numbers to new ones (the renumbering), so a shifted citation counts as a reference."""
+    if old.content == new.content:
+        return None
+    if old.folded == new.folded:
+        return "typography-only" if old.references == new.references else "reference-only"
+    if old.masked == new.masked or _numbers_follow(old, new, numbers):
+        return "reference-only"
+    if old.masked[:2] == new.masked[:2]:
+        return "example-or-note-only"
+    return "reworded"
+
+
+def _numbers_follow(old: Item, new: Item, numbers: dict[str, str]) -> bool:
+    if len(old.folded) != len(new.folded):
+        return False
+    for a, b in zip(old.folded, new.folded, strict=True):
+        pairs = number_changes(tokenize(a), tokenize(b))
+        if pairs is None or any(numbers.get(x) != y for x, y in pairs):
+            return False
+    return True
+
+
+def _classify_joined(single: Item, group: list[Item]) -> ChangeClass | None:
+    """Text change of a split or merge: the single record against the others joined."""
+    if single.tokens == [t for g in group for t in g.tokens]:
+        return None
+    if tokenize(" ".join(single.folded)) == tokenize(" ".join(f for g in group for f in g.folded)):
+        return "typography-only"
+    if single.masked_tokens == [t for g in group for t in g.masked_tokens]:
+        return "reference-only"
+    return "reworded"
+
+
+@dataclass(frozen=True)
+class _Ordered:
+    key: tuple[int, int, int, int]
+    change: Change
+
+
+def _anchor(pos: int, alignment: Alignment) -> int:
+    """New position after which a record with no counterpart belongs: that of the nearest
+    preceding old record that has one."""
+    for p in range(pos - 1, -1, -1):
+        if p in alignment.pairs:
+            return alignment.pairs[p][0]
+    return -1
+
+
+def _collect(part: int, old: list[Item], new: list[Item], alignment: Alignment,
+             id_map: dict[str, str], numbers: dict[str, str],
+             renumbering: list[tuple[int, RenumberEntry]]) -> list[_Ordered]:
+    out: list[_Ordered] = []
+    for o_pos, (n_pos, method) in alignment.pairs.items():
+        o, n = old[o_pos], new[n_pos]
+        content = classify_content(o, n, numbers)
+        sim = 1.0 if content is None else similarity(o.tokens, n.tokens)
+        key = (part, n_pos, 0, o_pos)
+        if o.id == n.id:
+            if content is not None:
+                out.append(_Ordered(key, Change(cls=content, old_id=o.id, new_id=n.id,
+                                                similarity=sim,
+                                                words=word_ops(o.tokens, n.tokens))))
+            continue
+        renumbering.append((n_pos, RenumberEntry(old_id=o.id, new_id=n.id, method=method,
+                                                 similarity=sim)))
+        parent_ok = (o.parent is None and n.parent is None) or (
+            o.parent is not None and id_map.get(o.parent, o.parent) == n.parent)
+        out.append(_Ordered(key, Change(cls="renumbered" if parent_ok else "moved",
+                                        old_id=o.id, new_id=n.id, similarity=sim,
+                                        text_change=content,
+                                        words=word_ops(o.tokens, n.tokens))))
+    for o_pos, n_list in alignment.splits:
+        o, group = old[o_pos], [new[p] for p in n_list]
+        joined = [t for g in group for t in g.tokens]
+        out.append(_Ordered((part, n_list[0], 0, o_pos), Change(
+            cls="split", old_id=o.id, old_ids=[o.id], new_ids=[g.id for g in group],
+            similarity=similarity(o.tokens, joined), text_change=_classify_joined(o, group),
+            words=word_ops(o.tokens, joined))))
+    for o_list, n_pos in alignment.merges:
+        group, n = [old[p] for p in o_list], new[n_pos]
+        joined = [t for g in group for t in g.tokens]
+        out.append(_Ordered((part, n_pos, 0, o_list[0]), Change(
+            cls="merged", new_id=n.id, old_ids=[g.id for g in group], new_ids=[n.id],
+            similarity=similarity(joined, n.tokens), text_change=_classify_joined(n, group),
+            words=word_ops(joined, n.tokens))))
+    for o in old:
+        if o.pos not in alignment.pairs and o.pos not in alignment.old_in_group:
+            out.append(_Ordered((part, _anchor(o.pos, alignment), 1, o.pos), Change(
+                cls="removed", old_id=o.id, words=word_ops(o.tokens, []))))
+    for n in new:
+        if n.pos not in alignment.new_taken and n.pos not in alignment.new_in_group:
+            out.append(_Ordered((part, n.pos, 0, -1), Change(
+                cls="added", new_id=n.id, words=word_ops([], n.tokens))))
+    return out
+
+
+def diff_documents(old: Document, new: Document) -> DocumentDiff:
+    """Every change from `old` to `new` (any two versions), sorted in new-document order."""
+    old_rules, new_rules = rule_items(old.records), rule_items(new.records)
+    alignment, id_map = align_items(old_rules, new_rules)
+    numbers = {
+        old_rules[o].number: new_rules[n].number
+        for o, (n, _) in alignment.pairs.items() if old_rules[o].id != new_rules[n].id
+    }
+    renumbering: list[tuple[int, RenumberEntry]] = []
+    ordered = _collect(_RULES, old_rules, new_rules, alignment, id_map, numbers, renumbering)
+    old_terms, new_terms = glossary_items(old.glossary), glossary_items(new.glossary)
+    ordered += _collect(_GLOSSARY, old_terms, new_terms, align_same_id(old_terms, new_terms),
+                        {}, numbers, [])
+    ordered.sort(key=lambda o: o.key)
+    changes = [o.change for o in ordered]
+    summary = {cls: 0 for cls in CHANGE_CLASSES}
+    for change in changes:
+        summary[change.cls] += 1
+    return DocumentDiff(
+        document=new.document,
+        old_version=old.version or "",
+        new_version=new.version or "",
+        summary=summary,
+        changes=changes,
+        renumbering=[entry for _, entry in sorted(renumbering, key=lambda r: r[0])],
+    )
+
+
+def is_renumbering_noise(change: Change) -> bool:
+    """A renumbering whose text is unchanged but for typography or shifted citations."""
+    return change.cls == "renumbered" and change.text_change in _RENUMBERING_NOISE
+
+
+def filter_changes(diff: DocumentDiff, hide_renumbering: bool = False,
+                   hide_reference_only: bool = False) -> list[Change]:
+    """The changes a reader asked to see. A renumbered rule that was also reworded stays
+    visible; moves, splits and merges always do. The JSON keeps everything."""
+    return [
+        c for c in diff.changes
+        if not (hide_renumbering and is_renumbering_noise(c))
+        and not (hide_reference_only and c.cls == "reference-only")
+    ]

@@ -1,0 +1,77 @@
+"""The HTML report of a real MTG diff, rendered by headless Chromium.
+
+The browser proves what a reader sees: the summary, a deletion and an insertion
+with the expected words, one article per change. A screenshot is kept in
+artifacts/ (gitignored) as the test's artefact.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+from test_diff import mtg_version
+
+from pipeline.diff import diff_documents
+from pipeline.report import render_html
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.fail("headless Chromium is required for the HTML report test but was not found on "
+                "PATH; install it with `apt-get update && apt-get install -y chromium` "
+                "(Debian package `chromium`)")
+
+
+def run_chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    profile = tmp_path / "profile"
+    profile.mkdir(exist_ok=True)
+    result = subprocess.run([chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_chromium_shows_the_changes_of_a_real_diff(tmp_path: Path) -> None:
+    old, new = mtg_version("20250725"), mtg_version("20251114")
+    diff = diff_documents(old, new)
+    page = tmp_path / "mtg-20250725-20251114.html"
+    page.write_text(render_html(diff, old, new), encoding="utf-8")
+
+    dom = run_chromium(tmp_path, "--dump-dom", page.as_uri()).stdout
+    summary = re.search(r'<section id="summary">.*?</section>', dom, re.S)
+    assert summary is not None and "<h2>Summary</h2>" in summary.group(0)
+    counts = dict(re.findall(r'<td>([a-z-]+)</td><td class="n">(\d+)</td>', summary.group(0)))
+    assert {k: int(v) for k, v in counts.items()} == diff.summary
+    # 405.4: "The controller of a spell is the person who cast it" became "player".
+    article = re.search(r'<article class="change reworded" id="change-cr-405-4">.*?</article>',
+                        dom, re.S)
+    assert article is not None
+    assert "<del>person</del>" in article.group(0) and "<ins>player</ins>" in article.group(0)
+    assert dom.count("<article ") == len(diff.changes)
+    assert 'href="#change-cr-603-2d"' in dom and 'id="change-cr-603-2d"' in dom
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "diff-report-mtg-20250725-20251114.png"
+    shot.unlink(missing_ok=True)
+    run_chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,2000", page.as_uri())
+    assert png_size(shot) == (1280, 2000)
+    assert shot.stat().st_size > 50_000  # a blank page compresses to a few kilobytes
