@@ -148,6 +148,25 @@ def _summary_rows(diff: DocumentDiff) -> list[tuple[str, int]]:
     return [(cls, diff.summary.get(cls, 0)) for cls in CHANGE_CLASSES]
 
 
+def _md_reconciliation(diff: DocumentDiff) -> list[str]:
+    """The publisher's own change list set against what the diff found."""
+    rec = diff.reconciliation
+    if rec is None:
+        return []
+    named = len(rec.named_found) + len(rec.named_not_found)
+    out = ["", "## The publisher's summary of changes", "",
+           f"The publisher names {named} changes; the diff finds {len(rec.named_found)} of them. "
+           f"{len(rec.found_not_named)} changed records are not named by the publisher."]
+    if rec.named_not_found:
+        out += ["", "Named by the publisher, not found by the diff:", ""]
+        out += [f"- {_md(c.text)}" + (f" (cites {', '.join(c.cites)})" if c.cites else "")
+                for c in rec.named_not_found]
+    if rec.found_not_named:
+        out += ["", "Found by the diff, not named by the publisher:", "",
+                ", ".join(f"`{i}`" for i in rec.found_not_named)]
+    return out
+
+
 def render_markdown(diff: DocumentDiff, old: Document, new: Document, *,
                     hide_renumbering: bool = False, hide_reference_only: bool = False) -> str:
     shown = filter_changes(diff, hide_renumbering, hide_reference_only)
@@ -158,6 +177,7 @@ def render_markdown(diff: DocumentDiff, old: Document, new: Document, *,
     note = _hidden_note(diff, shown)
     if note:
         out += ["", note]
+    out += _md_reconciliation(diff)
     for chapter, sections in group_changes(shown, old, new):
         out += ["", f"## {_md(chapter)}"]
         for section, changes in sections:
@@ -232,6 +252,25 @@ def _html_change(change: Change, anchor: str) -> str:
     )
 
 
+def _html_reconciliation(diff: DocumentDiff) -> list[str]:
+    rec = diff.reconciliation
+    if rec is None:
+        return []
+    named = len(rec.named_found) + len(rec.named_not_found)
+    out = ['<section id="publisher-changes"><h2>The publisher\'s summary of changes</h2>',
+           f"<p>The publisher names {named} changes; the diff finds {len(rec.named_found)} of "
+           f"them. {len(rec.found_not_named)} changed records are not named by the publisher.</p>"]
+    if rec.named_not_found:
+        out.append("<h3>Named by the publisher, not found by the diff</h3><ul>")
+        out += [f"<li>{html.escape(c.text)}</li>" for c in rec.named_not_found]
+        out.append("</ul>")
+    if rec.found_not_named:
+        out.append("<h3>Found by the diff, not named by the publisher</h3><p>"
+                   + ", ".join(html.escape(i) for i in rec.found_not_named) + "</p>")
+    out.append("</section>")
+    return out
+
+
 def render_html(diff: DocumentDiff, old: Document, new: Document, *,
                 hide_renumbering: bool = False, hide_reference_only: bool = False) -> str:
     shown = filter_changes(diff, hide_renumbering, hide_reference_only)
@@ -247,7 +286,9 @@ def render_html(diff: DocumentDiff, old: Document, new: Document, *,
     note = _hidden_note(diff, shown)
     if note:
         out.append(f'<p class="hidden-note">{html.escape(note)}</p>')
-    out.append('</section><nav id="index"><h2>Changed records</h2><ol>')
+    out.append("</section>")
+    out += _html_reconciliation(diff)
+    out.append('<nav id="index"><h2>Changed records</h2><ol>')
     out += [f'<li><a href="#{anchors[id(c)]}">{html.escape(primary_id(c))}</a> '
             f'<span class="cls {c.cls}">{c.cls}</span></li>' for c in shown]
     out.append("</ol></nav><main>")

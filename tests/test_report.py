@@ -164,3 +164,21 @@ def test_rulings_diffs_group_as_rulings_and_name_the_cards() -> None:
     page = render_html(diff, empty, empty)
     assert '<p class="cards">cards gained: 30004</p>' in page
     assert "<h2>Rulings</h2>" in page
+
+
+def test_reports_set_the_publishers_change_list_against_the_diff() -> None:
+    from pipeline.models import PublisherChange, Reconciliation
+
+    old, new = OLD, NEW
+    diff = diff_documents(old, new).model_copy(update={"reconciliation": Reconciliation(
+        named_found=[PublisherChange(text="Clarified rule 1.2.1.", cites=["cr:1.2.1"])],
+        named_not_found=[PublisherChange(text="Issued errata to <Chum>.", cites=[])],
+        found_not_named=["cr:1.2.9"],
+    )})
+    md = render_markdown(diff, old, new)
+    assert "The publisher names 2 changes; the diff finds 1 of them." in md
+    assert "- Issued errata to \\<Chum\\>." in md
+    assert "`cr:1.2.9`" in md
+    page = render_html(diff, old, new)
+    assert "<li>Issued errata to &lt;Chum&gt;.</li>" in page
+    assert 'id="publisher-changes"' in page
