@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, default=Path("../shared/sources"))
     parser.add_argument("--skip-import", action="store_true")
     args = parser.parse_args(argv)
-    console = Console()
+    console = Console(width=120)
     shared: Path = args.shared
     pdf = shared / MTG_PDF
     if not pdf.exists():
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{ours[0] / ref[0]:.0f}x" if ref else "-",
     )
     table.add_row(
-        f"parse {pages}: peak MiB",
+        f"parse {pages}: peak MiB of the largest process",
         f"{ours[1]:.0f}",
         f"{ref[1]:.0f} (pdftotext -layout)" if ref else "-",
         f"{ours[1] / ref[1]:.1f}x" if ref else "-",
