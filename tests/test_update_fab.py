@@ -14,6 +14,7 @@ from test_fab_pdf import content, typeset
 
 from pipeline import audit, jobs, lookup
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
+from pipeline.extract.poppler import pdftotext
 from pipeline.fetch import FetchPolicy
 from pipeline.store import Corpus
 
@@ -133,3 +134,15 @@ def test_new_text_bytes_claiming_the_pinned_version_fail(
     assert summary.exit_code == EXIT_VERIFY, summary.outcomes
     assert "already pinned" in summary.outcomes[0].message
     assert corpus_digest(ctx.corpus_dir) == before
+
+
+def test_verify_reproduces_and_cross_checks_with_a_second_pdf_engine(ctx: jobs.Context) -> None:
+    assert jobs.update(ctx, [], accept=True).exit_code == EXIT_CHANGED
+    summary = audit.verify(ctx, ["fab/cr"], reproduce_json=True, cross_engine=True)
+    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]
+    doc = Corpus(ctx.corpus_dir).load_document("fab/cr", "2.14.0")
+    text = pdftotext(typeset().pdf)
+    assert audit.cross_check_text(doc, text) == []
+    first = doc.records[3]
+    problems = audit.cross_check_text(doc, text.replace(first.text[:30], "", 1))
+    assert problems and first.id in problems[0]

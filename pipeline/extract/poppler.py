@@ -14,13 +14,14 @@ def pdftotext_path() -> str | None:
     return shutil.which("pdftotext")
 
 
-def pdftotext_layout(data: bytes, *, what: str = "document") -> str:
-    """Text of the PDF as `pdftotext -layout` prints it."""
+def pdftotext(data: bytes, *, what: str = "document", layout: bool = False) -> str:
+    """Text of the PDF as `pdftotext` prints it (in reading order, or with `-layout`)."""
     exe = pdftotext_path()
     if exe is None:
         raise ExtractError(what, f"pdftotext is not installed; {INSTALL_HINT}")
+    mode = ["-layout"] if layout else []
     proc = subprocess.run(
-        [exe, "-layout", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, check=False
+        [exe, *mode, "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, check=False
     )
     if proc.returncode != 0:
         raise ExtractError(what, f"pdftotext failed: {proc.stderr.decode(errors='replace')}")
