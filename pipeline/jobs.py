@@ -83,16 +83,42 @@ def source_ref(source: Source, record: FetchResult) -> SourceRef:
 def parse_fetched(ctx: Context, item: Fetched, version: str | None = None) -> Document:
     """Parse one rendition's stored bytes; the document records which bytes it came from."""
     data = ctx.blobs.read(item.record.sha256)
+    check_pinned_ref(item, data)
     request = ParseRequest(
         family=item.source.family,
         document=item.source.document,
         rendition=item.source.rendition,
         what=f"{item.source.id} ({item.record.url})",
-        version=version,
+        version=version or pinned_version(item),
         options=dict(item.source.options),
     )
     doc = parse_bytes(data, request)
     return doc.model_copy(update={"source": source_ref(item.source, item.record)})
+
+
+def from_registry_url(item: Fetched) -> bool:
+    """The bytes came from the URL the registry names (not from a mirror or an archive)."""
+    return item.record.url == item.source.url
+
+
+def pinned_version(item: Fetched) -> str | None:
+    """A pinned source whose bytes state no version carries the maintainer's word for it."""
+    return item.source.options.get("asserted_version") if from_registry_url(item) else None
+
+
+def check_pinned_ref(item: Fetched, data: bytes) -> None:
+    """A git archive names the commit it was made from; it must be the ref the registry pins."""
+    ref = item.source.options.get("ref")
+    if not ref or item.source.rendition != "tar.gz" or not from_registry_url(item):
+        return
+    from pipeline.extract.tarball import read_archive_commit
+
+    commit = read_archive_commit(data)
+    if commit is None or not commit.startswith(ref):
+        raise VerificationError(
+            f"{item.source.id} ({item.record.url})",
+            [f"the registry pins commit {ref}; the archive says it was made from {commit}"],
+        )
 
 
 def adopt_versions(ctx: Context, items: list[Fetched]) -> None:

@@ -143,3 +143,55 @@ def test_the_stored_json_is_canonical(ctx: jobs.Context) -> None:
         item = corpus.document_entry(name).entry(doc.version or "")
         assert item is not None
         assert canonical_json(doc) == corpus.read_file(item.file)
+
+
+def test_show_a_five_level_riftbound_rule_with_its_provenance(ctx: jobs.Context) -> None:
+    shown = lookup.show(Corpus(ctx.corpus_dir), "cr:383.4.a.1", "riftbound/cr")
+    assert shown.version == "2026-06-18" and shown.record.id == "cr:383.4.a.1"
+    provenance = shown.provenance()
+    assert provenance["sha256"] == shown.doc.renditions[0].sha256
+    assert shown.fetches and str(shown.fetches[0]["final_url"]).startswith("file://")
+
+
+def test_diff_between_versions_that_are_not_adjacent(ctx: jobs.Context) -> None:
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        [
+            "--corpus",
+            str(ctx.corpus_dir),
+            "diff",
+            "mtg/cr",
+            "2022-10-07",
+            "2025-11-14",
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    diff = json.loads(result.stdout)
+    assert (diff["old_version"], diff["new_version"]) == ("2022-10-07", "2025-11-14")
+    assert diff["summary"]["added"] > 300 and diff["renumbering"]
+    md = CliRunner().invoke(
+        app,
+        [
+            "--corpus",
+            str(ctx.corpus_dir),
+            "diff",
+            "mtg/cr",
+            "2022-10-07",
+            "2025-11-14",
+            "--hide-renumbering",
+        ],
+    )
+    assert md.stdout.startswith("# mtg/cr: 2022-10-07 → 2025-11-14")
+    # Pure renumberings are hidden; a rule renumbered *and* reworded stays visible.
+    assert not [
+        line
+        for line in md.stdout.splitlines()
+        if line.startswith("- **renumbered**") and line.endswith("text unchanged)")
+    ]
+    assert "Hidden here (kept in the JSON)" in md.stdout

@@ -13,7 +13,7 @@ from server import Reply, ScriptedServer
 from test_fab_pdf import content, typeset
 
 from pipeline import audit, jobs, lookup
-from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
+from pipeline.errors import EXIT_CHANGED, EXIT_FETCH, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
 from pipeline.extract.poppler import pdftotext
 from pipeline.fetch import FetchPolicy
 from pipeline.store import Corpus
@@ -146,3 +146,21 @@ def test_verify_reproduces_and_cross_checks_with_a_second_pdf_engine(ctx: jobs.C
     first = doc.records[3]
     problems = audit.cross_check_text(doc, text.replace(first.text[:30], "", 1))
     assert problems and first.id in problems[0]
+
+
+def test_an_html_page_served_for_the_pdf_exits_30(
+    ctx: jobs.Context, server: ScriptedServer
+) -> None:
+    assert jobs.update(ctx, [], accept=True).exit_code == EXIT_CHANGED
+    before = corpus_digest(ctx.corpus_dir)
+    server.serve(
+        "/pdf/en-fab-cr.pdf",
+        Reply(
+            200, b"<!DOCTYPE html><html><body>Moved</body></html>", {"Content-Type": "text/html"}
+        ),
+    )
+    summary = jobs.update(ctx, [])
+    failed = [o for o in summary.outcomes if o.outcome == "fetch-failed"]
+    assert summary.exit_code == EXIT_FETCH and failed
+    assert "HTML page" in failed[0].message and "en-fab-cr.pdf" in failed[0].message
+    assert corpus_digest(ctx.corpus_dir) == before
