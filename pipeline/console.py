@@ -62,13 +62,19 @@ def _record_lines(record: Rule | GlossaryTerm | Ruling) -> list[str]:
         return lines
     if isinstance(record, GlossaryTerm):
         return [f"{record.id}  {record.term}", record.definition]
-    lines = [f"{record.id}  cards: {', '.join(record.card_titles or record.cards)}"]
+    cards = ", ".join(
+        f"{title} ({code})" for title, code in zip(record.card_titles, record.cards, strict=False)
+    ) or ", ".join(record.cards)
+    lines = [f"{record.id}  cards: {cards}"]
     if record.question:
         lines.append(f"Q: {record.question}")
     if record.answer:
         lines.append(f"A: {record.answer}")
     if record.text:
         lines.append(record.text)
+    if record.sources or record.attribution:
+        lines.append("ruling source: " + ", ".join([*record.sources, *(
+            [record.attribution] if record.attribution else [])]))
     if record.updated:
         lines.append(
             f"updated {record.updated}"
