@@ -16,24 +16,22 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pipeline.backends import ManifestEntry, entries_for, parse_manifest
-from pipeline.errors import (
-    EXIT_PARSE,
-    EXIT_VERIFY,
-    HashMismatch,
-    ParseError,
-    UsageError,
-    VerificationError,
-)
-from pipeline.jobs import (
-    Context,
+from pipeline.candidates import (
     Fetched,
     candidate_of,
     check_group,
     parse_fetched,
     store_provenance,
 )
+from pipeline.context import Context
+from pipeline.errors import (
+    HashMismatch,
+    ParseError,
+    UsageError,
+    VerificationError,
+)
 from pipeline.models import FetchResult, Source
-from pipeline.outcomes import Outcome, RunSummary
+from pipeline.outcomes import Outcome, RunSummary, failed
 from pipeline.publish import publish_version
 from pipeline.registry import documents_of
 from pipeline.store import version_key
@@ -168,26 +166,8 @@ def import_archive(ctx: Context, root: Path, show_progress: bool = True) -> RunS
             progress.update(task, description=f"{document} {version}")
             try:
                 summary.outcomes.append(import_group(ctx, root, document, members))
-            except (HashMismatch, VerificationError) as exc:
-                summary.outcomes.append(
-                    Outcome(
-                        document=document,
-                        version=version,
-                        outcome="verify-failed",
-                        exit_code=EXIT_VERIFY,
-                        message=str(exc),
-                    )
-                )
-            except ParseError as exc:
-                summary.outcomes.append(
-                    Outcome(
-                        document=document,
-                        version=version,
-                        outcome="parse-failed",
-                        exit_code=EXIT_PARSE,
-                        message=str(exc),
-                    )
-                )
+            except (HashMismatch, VerificationError, ParseError) as exc:
+                summary.outcomes.append(failed(document, exc, version=version))
             progress.advance(task)
     skipped: dict[str, list[ManifestEntry]] = defaultdict(list)
     for entry in rest:

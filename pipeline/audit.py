@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+from pipeline.context import Context
 from pipeline.errors import (
     EXIT_OK,
     EXIT_VERIFY,
@@ -20,7 +21,6 @@ from pipeline.errors import (
     UsageError,
 )
 from pipeline.families import ParseRequest, parse_bytes
-from pipeline.jobs import Context
 from pipeline.models import Document, FetchResult, Pin
 from pipeline.outcomes import Outcome, RunSummary
 from pipeline.publish import Candidate, publish_version

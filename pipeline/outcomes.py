@@ -6,7 +6,14 @@ from dataclasses import dataclass, field
 
 from pydantic import Field
 
-from pipeline.errors import EXIT_CHANGED, EXIT_FETCH, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
+from pipeline.errors import (
+    EXIT_CHANGED,
+    EXIT_FETCH,
+    EXIT_OK,
+    EXIT_PARSE,
+    EXIT_VERIFY,
+    RulesCorpusError,
+)
 from pipeline.models import Model
 
 # When several documents end differently, the run's exit code is the most
@@ -29,6 +36,26 @@ class Outcome(Model):
     changes: dict[str, int] = Field(default_factory=dict, description="diff summary, per class")
     previous: str | None = None
     warnings: int = 0
+
+
+FAILURES = {EXIT_VERIFY: "verify-failed", EXIT_PARSE: "parse-failed", EXIT_FETCH: "fetch-failed"}
+
+
+def failed(
+    document: str,
+    exc: RulesCorpusError,
+    sources: list[str] | None = None,
+    version: str | None = None,
+) -> Outcome:
+    """The outcome of a document whose run ended in `exc`, with the error's exit code."""
+    return Outcome(
+        document=document,
+        sources=sources or [],
+        version=version,
+        outcome=FAILURES.get(exc.exit_code, "failed"),
+        exit_code=exc.exit_code,
+        message=str(exc),
+    )
 
 
 @dataclass
