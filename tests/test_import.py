@@ -1,6 +1,6 @@
-"""`import` backfills real history from an archive folder; `show`, `history`, `diff` and
-`verify` then work across versions. The archive is ../shared/sources restricted to its
-text and tarball files (the PDFs are covered by the rendition tests), linked, not copied."""
+"""`import` backfills real history from ../shared/sources (every file the registry takes,
+PDFs included, linked into an archive folder, not copied); `show`, `history`, `diff` and
+`verify` then work across versions."""
 
 from __future__ import annotations
 
@@ -20,9 +20,7 @@ from pipeline.store import Corpus, canonical_json
 
 @functools.cache
 def imported(root: Path) -> jobs.Context:
-    entries = [
-        e for e in json.loads((SHARED / "manifest.json").read_text()) if e["format"] != "pdf"
-    ]
+    entries = json.loads((SHARED / "manifest.json").read_text())
     folder = root / "archive"
     for entry in entries:
         target = folder / entry["path"]
@@ -62,6 +60,9 @@ def test_every_version_is_stored_oldest_first_with_consecutive_diffs(ctx: jobs.C
         "2025-12-01",
         "2026-06-18",
     ]
+    assert [v.version for v in index.documents["netrunner/cr"].versions] == ["1.1", "1.2", "1.4"]
+    # Versions published in two renditions were checked record for record against each other.
+    assert set(mtg.entry("2025-11-14").sources) == {"pdf", "txt"}  # type: ignore[union-attr]
     rulings = index.documents["netrunner/rulings"]
     snapshots = json.loads(Corpus(ctx.corpus_dir).read_file(rulings.diffs[0].json_file))
     assert snapshots["changes"] == [] and not any(snapshots["summary"].values())
@@ -195,3 +196,15 @@ def test_diff_between_versions_that_are_not_adjacent(ctx: jobs.Context) -> None:
         if line.startswith("- **renumbered**") and line.endswith("text unchanged)")
     ]
     assert "Hidden here (kept in the JSON)" in md.stdout
+
+
+def test_the_nisei_1_2_diff_is_reconciled_with_its_summary_of_changes(ctx: jobs.Context) -> None:
+    corpus = Corpus(ctx.corpus_dir)
+    entry = corpus.document_entry("netrunner/cr")
+    stored = next(d for d in entry.diffs if (d.old, d.new) == ("1.1", "1.2"))
+    rec = json.loads(corpus.read_file(stored.json_file))["reconciliation"]
+    assert len(rec["named_found"]) + len(rec["named_not_found"]) == 22
+    assert len(rec["named_found"]) == 14
+    assert all(not c["cites"] for c in rec["named_not_found"])
+    assert "The publisher names 22 changes; the diff finds 14 of them." in (
+        corpus.read_file(stored.markdown).decode())
