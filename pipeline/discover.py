@@ -8,34 +8,11 @@ never a guess.
 from __future__ import annotations
 
 import re
-import warnings
-from urllib.parse import urldefrag, urljoin
-
-from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
 
 from pipeline.errors import DiscoveryError
+from pipeline.extract.html import list_links
 
-
-def list_links(html: bytes, base_url: str) -> list[str]:
-    """Every `<a href>` on the page as an absolute URL, in page order, without duplicates.
-
-    A `<base href>` in the page moves the base as a browser would; fragments are
-    dropped because they never change which file is downloaded.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
-        soup = BeautifulSoup(html, "html.parser")
-    base_tag = soup.find("base", href=True)
-    if base_tag is not None:
-        base_url = urljoin(base_url, str(base_tag["href"]).strip())
-    seen: dict[str, None] = {}
-    for anchor in soup.find_all("a", href=True):
-        href = str(anchor["href"]).strip()
-        if not href or href.lower().startswith(("javascript:", "mailto:", "data:")):
-            continue
-        absolute, _fragment = urldefrag(urljoin(base_url, href))
-        seen.setdefault(absolute, None)
-    return list(seen)
+__all__ = ["find_link", "list_links"]
 
 
 def find_link(html: bytes, base_url: str, pattern: str, *, source: str) -> str:

@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any
 
 from pipeline.errors import UsageError
+from pipeline.extract.html import FAQ_KEYS, read_faq_page, read_wiki_bundle
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, Line
@@ -77,7 +78,11 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
         files = read_tar_members(data, what=request.what)
         doc = module.parse(files, **kwargs)
     elif family == "faq-html":
-        doc = module.parse(data, selectors=dict(request.options), **kwargs)
+        selectors = {k: v for k, v in request.options.items() if k in FAQ_KEYS}
+        page = read_faq_page(data, what=request.what, selectors=selectors)
+        doc = module.parse(page, selectors=selectors, **kwargs)
+    elif family == "fandom-wiki":
+        doc = module.parse(read_wiki_bundle(data, what=request.what), **kwargs)
     else:
-        doc = module.parse(data, **kwargs)
+        raise UsageError(f"family {family} has no extraction step in families.py")
     return doc

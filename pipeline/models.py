@@ -6,6 +6,7 @@ copied out of the document; nothing here is generated or summarised.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -94,6 +95,55 @@ class Line(Model):
     size: float | None = None
     bold: bool = False
     highlight: bool = False
+
+
+@dataclass(frozen=True)
+class HtmlText:
+    """The visible text of an HTML element (lines joined by '\\n') and the links inside it."""
+
+    text: str
+    links: tuple[str, ...] = ()
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class QAItem:
+    """A question found on an FAQ page, with its answer and the card or section it concerns."""
+
+    question: HtmlText
+    answer: HtmlText | None
+    card: HtmlText | None = None
+    section: HtmlText | None = None
+
+
+@dataclass
+class HtmlSection:
+    """A heading and the blocks under it (before the first heading: heading None)."""
+
+    heading: str | None
+    anchor: str | None
+    line: int | None
+    blocks: list[HtmlText] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FaqPage:
+    """What extraction reads off an FAQ page with the registry's selectors."""
+
+    title: str | None
+    items: list[QAItem]
+    version_text: str | None = None
+
+
+@dataclass(frozen=True)
+class WikiPage:
+    """A verified MediaWiki revision: its wikitext and the sections of its rendering."""
+
+    title: str
+    revid: int
+    sha1: str
+    wikitext: str
+    sections: list[HtmlSection]
 
 
 class Location(Model):

@@ -12,6 +12,7 @@ from server import Reply, ScriptedServer
 from pipeline import mediawiki
 from pipeline.blobs import BlobStore
 from pipeline.errors import FetchError, HashMismatch, ParseError, VerificationError
+from pipeline.extract.html import read_wiki_bundle
 from pipeline.fetch import Fetcher, FetchPolicy
 from pipeline.models import Citation
 from pipeline.parse import wiki
@@ -31,8 +32,9 @@ def responses(query: bytes = QUERY, parse: bytes = PARSE, api: str = API) -> dic
 
 
 def bundle(query: bytes = QUERY, parse: bytes = PARSE) -> bytes:
-    return mediawiki.fetch_revision_bundle(responses(query, parse).__getitem__, API,
-                                           title="Conditional_ability")
+    return mediawiki.fetch_revision_bundle(
+        responses(query, parse).__getitem__, API, title="Conditional_ability"
+    )
 
 
 def tampered_query(edit: str = "resolves automatically", to: str = "resolves at once") -> bytes:
@@ -47,17 +49,23 @@ def test_urls_are_the_documented_api_calls() -> None:
     assert mediawiki.revision_query_url(API, title="Conditional_ability") == (
         "https://netrunner.fandom.com/api.php?action=query&prop=revisions"
         "&rvprop=ids%7Csha1%7Ccontent&rvslots=main&format=json&formatversion=2"
-        "&titles=Conditional_ability")
+        "&titles=Conditional_ability"
+    )
     assert mediawiki.parse_url(API, 15873) == (
         "https://netrunner.fandom.com/api.php?action=parse&oldid=15873&prop=text"
-        "&format=json&formatversion=2")
+        "&format=json&formatversion=2"
+    )
     assert mediawiki.revision_query_url(API, revid=15873).endswith("&revids=15873")
 
 
 def test_responses_are_read() -> None:
     rev = mediawiki.read_revision_response(QUERY, what="q")
     assert (rev.title, rev.pageid, rev.revid, rev.parentid) == (
-        "Conditional ability", 2417, 15873, 15208)
+        "Conditional ability",
+        2417,
+        15873,
+        15208,
+    )
     assert rev.sha1 == mediawiki.wikitext_sha1(rev.wikitext)
     assert rev.wikitext.startswith("{{Stub}}\nA '''conditional ability'''")
     page = mediawiki.read_parse_response(PARSE, what="p")
@@ -68,29 +76,49 @@ def test_responses_are_read() -> None:
 def test_fixture_round_trip_gives_sections_and_citations() -> None:
     data = bundle()
     assert data == bundle()  # canonical bytes
-    doc = wiki.parse(data, document="netrunner/wiki-conditional-ability")
+    doc = wiki.parse(
+        read_wiki_bundle(data, what="test"), document="netrunner/wiki-conditional-ability"
+    )
     assert doc.warnings == []
     assert (doc.title, doc.version, doc.parser.family) == (
-        "Conditional ability", "15873", "fandom-wiki")
+        "Conditional ability",
+        "15873",
+        "fandom-wiki",
+    )
     assert [r.section for r in doc.rulings] == [None, "Rules", "Timing", "Examples", "See also"]
     lead, rules, timing, examples, see_also = doc.rulings
     # The stub box, the table of contents and the edit links are not text.
     assert lead.text == (
         "A conditional ability is an ability that resolves automatically when its trigger "
         'condition is met. Most conditional abilities begin with "when", "whenever", "if" or '
-        '"the first time".')
+        '"the first time".'
+    )
     assert rules.citations == [
-        Citation(document="Core Rule Book", page=21, column=2, paragraphs="1",
-                 quote="A conditional ability resolves automatically each time its trigger "
-                       "condition is met, as long as the card is active."),
-        Citation(document="FAQ", page=3, column=2, paragraphs="1",
-                 quote="If several conditional abilities meet their trigger conditions at the "
-                       "same time, the player whose turn it is resolves theirs first."),
+        Citation(
+            document="Core Rule Book",
+            page=21,
+            column=2,
+            paragraphs="1",
+            quote="A conditional ability resolves automatically each time its trigger "
+            "condition is met, as long as the card is active.",
+        ),
+        Citation(
+            document="FAQ",
+            page=3,
+            column=2,
+            paragraphs="1",
+            quote="If several conditional abilities meet their trigger conditions at the "
+            "same time, the player whose turn it is resolves theirs first.",
+        ),
     ]
     assert timing.citations == [
-        Citation(document="Core Rule Book", page=22, column=1, paragraphs="2-3",
-                 quote="Each conditional ability resolves once for each time its condition "
-                       "is met."),
+        Citation(
+            document="Core Rule Book",
+            page=22,
+            column=1,
+            paragraphs="2-3",
+            quote="Each conditional ability resolves once for each time its condition is met.",
+        ),
     ]
     assert examples.citations == [] and see_also.text == "Paid ability\nStatic ability"
     assert "edit" not in (rules.text or "")
@@ -131,8 +159,10 @@ def test_rendering_of_another_revision_is_refused() -> None:
 
 
 def test_missing_page_and_api_error() -> None:
-    missing = {"batchcomplete": True, "query": {"pages": [
-        {"ns": 0, "title": "Conditional abilty", "missing": True}]}}
+    missing = {
+        "batchcomplete": True,
+        "query": {"pages": [{"ns": 0, "title": "Conditional abilty", "missing": True}]},
+    }
     with pytest.raises(FetchError, match="no page 'Conditional abilty'"):
         mediawiki.read_revision_response(json.dumps(missing).encode(), what="q")
     error = {"error": {"code": "nosuchrevid", "info": "There is no revision with ID 1."}}
@@ -142,9 +172,20 @@ def test_missing_page_and_api_error() -> None:
 
 def test_formatversion_1_shapes_are_read_too() -> None:
     rev = mediawiki.read_revision_response(QUERY, what="q")
-    v1 = {"query": {"pages": {"2417": {"pageid": 2417, "ns": 0, "title": rev.title,
-                                       "revisions": [{"revid": 15873, "parentid": 15208,
-                                                      "sha1": rev.sha1, "*": rev.wikitext}]}}}}
+    v1 = {
+        "query": {
+            "pages": {
+                "2417": {
+                    "pageid": 2417,
+                    "ns": 0,
+                    "title": rev.title,
+                    "revisions": [
+                        {"revid": 15873, "parentid": 15208, "sha1": rev.sha1, "*": rev.wikitext}
+                    ],
+                }
+            }
+        }
+    }
     assert mediawiki.read_revision_response(json.dumps(v1).encode(), what="q") == rev
     page = mediawiki.read_parse_response(PARSE, what="p")
     p1 = {"parse": {"title": page.title, "pageid": 2417, "revid": 15873, "text": {"*": page.html}}}
@@ -152,23 +193,35 @@ def test_formatversion_1_shapes_are_read_too() -> None:
 
 
 def test_newer_mediawiki_heading_markup() -> None:
-    html = ('<div class="mw-parser-output"><p>Lead.</p>'
-            '<div class="mw-heading mw-heading2"><h2 id="Rules">Rules</h2>'
-            '<span class="mw-editsection">[<a href="?action=edit">edit</a>]</span></div>'
-            '<p>"Quoted." — Page 7, Core Rule Book</p></div>')
-    wikitext = "Lead.\n== Rules ==\n\"Quoted.\" — Page 7, Core Rule Book"
-    data = json.dumps({"title": "T", "revid": 1, "sha1": mediawiki.wikitext_sha1(wikitext),
-                       "wikitext": wikitext, "html": html}).encode()
-    doc = wiki.parse(data, document="g/wiki")
+    html = (
+        '<div class="mw-parser-output"><p>Lead.</p>'
+        '<div class="mw-heading mw-heading2"><h2 id="Rules">Rules</h2>'
+        '<span class="mw-editsection">[<a href="?action=edit">edit</a>]</span></div>'
+        '<p>"Quoted." — Page 7, Core Rule Book</p></div>'
+    )
+    wikitext = 'Lead.\n== Rules ==\n"Quoted." — Page 7, Core Rule Book'
+    data = json.dumps(
+        {
+            "title": "T",
+            "revid": 1,
+            "sha1": mediawiki.wikitext_sha1(wikitext),
+            "wikitext": wikitext,
+            "html": html,
+        }
+    ).encode()
+    doc = wiki.parse(read_wiki_bundle(data, what="test"), document="g/wiki")
     assert [(r.section, r.text) for r in doc.rulings] == [
-        (None, "Lead."), ("Rules", '"Quoted." — Page 7, Core Rule Book')]
-    assert doc.rulings[1].citations == [Citation(document="Core Rule Book", page=7,
-                                                 quote="Quoted.")]
+        (None, "Lead."),
+        ("Rules", '"Quoted." — Page 7, Core Rule Book'),
+    ]
+    assert doc.rulings[1].citations == [
+        Citation(document="Core Rule Book", page=7, quote="Quoted.")
+    ]
 
 
 def test_not_a_bundle_is_a_parse_error() -> None:
     with pytest.raises(ParseError, match="lacks"):
-        wiki.parse(b'{"title": "x"}', document="g/wiki")
+        read_wiki_bundle(b'{"title": "x"}', what="g/wiki")
 
 
 def test_fetched_through_fetcher_from_a_local_server(tmp_path: Path) -> None:
@@ -176,13 +229,16 @@ def test_fetched_through_fetcher_from_a_local_server(tmp_path: Path) -> None:
     with ScriptedServer() as srv:
         api = srv.url("/api.php")
         for url, body in responses(api=api).items():
-            srv.serve(url.removeprefix(srv.base), Reply(200, body,
-                                                        {"Content-Type": "application/json"}))
+            srv.serve(
+                url.removeprefix(srv.base), Reply(200, body, {"Content-Type": "application/json"})
+            )
         blobs = BlobStore(tmp_path / "blobs")
         with Fetcher(blobs, FetchPolicy(retries=0, deadline=10)) as fetcher:
+
             def get(url: str) -> bytes:
-                return blobs.read(fetcher.fetch("wiki-conditional-ability", url,
-                                                expect="json").sha256)
+                return blobs.read(
+                    fetcher.fetch("wiki-conditional-ability", url, expect="json").sha256
+                )
 
             data = mediawiki.fetch_revision_bundle(get, api, revid=15873)
         paths = [r.path for r in srv.requests]
@@ -191,7 +247,12 @@ def test_fetched_through_fetcher_from_a_local_server(tmp_path: Path) -> None:
         "&format=json&formatversion=2&revids=15873",
         "/api.php?action=parse&oldid=15873&prop=text&format=json&formatversion=2",
     ]
-    assert wiki.parse(data, document="netrunner/wiki").counts["citations"] == 3
+    assert (
+        wiki.parse(read_wiki_bundle(data, what="test"), document="netrunner/wiki").counts[
+            "citations"
+        ]
+        == 3
+    )
 
 
 def test_tampered_answer_from_the_server_is_caught(tmp_path: Path) -> None:
@@ -201,6 +262,7 @@ def test_tampered_answer_from_the_server_is_caught(tmp_path: Path) -> None:
             srv.serve(url.removeprefix(srv.base), Reply(200, body))
         blobs = BlobStore(tmp_path / "blobs")
         with Fetcher(blobs, FetchPolicy(retries=0, deadline=10)) as fetcher:
+
             def get(url: str) -> bytes:
                 return blobs.read(fetcher.fetch("wiki", url, expect="json").sha256)
 

@@ -9,14 +9,16 @@ flattened, block elements on their own lines, runs of spaces collapsed.
 from __future__ import annotations
 
 import bisect
+import json
 import warnings
-from dataclasses import dataclass, field
+from urllib.parse import urldefrag, urljoin
 
 from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
 from bs4.element import NavigableString, Tag
 from soupsieve import SelectorSyntaxError
 
 from pipeline.errors import ExtractError
+from pipeline.models import FaqPage, HtmlSection, HtmlText, QAItem, WikiPage
 
 # Never part of a document's content, whatever a selector says.
 NOISE = ("script", "style", "noscript", "template", "nav", "footer", "aside", "iframe", "form")
@@ -26,33 +28,6 @@ BLOCKS = frozenset({
     "tbody", "td", "th", "tr", "ul", "br",
 })
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-
-
-@dataclass(frozen=True)
-class HtmlText:
-    """The visible text of an element (lines joined by '\\n') and the links inside it."""
-
-    text: str
-    links: tuple[str, ...] = ()
-    line: int | None = None
-
-
-@dataclass(frozen=True)
-class QAItem:
-    question: HtmlText
-    answer: HtmlText | None
-    card: HtmlText | None = None
-    section: HtmlText | None = None
-
-
-@dataclass
-class HtmlSection:
-    """A heading and the blocks under it (before the first heading: heading None)."""
-
-    heading: str | None
-    anchor: str | None
-    line: int | None
-    blocks: list[HtmlText] = field(default_factory=list)
 
 
 def load_html(data: bytes | str, *, what: str) -> BeautifulSoup:
@@ -232,3 +207,76 @@ def mediawiki_sections(html: str, *, what: str) -> list[HtmlSection]:
             sections[-1].blocks.append(HtmlText(block.text, block.links, child.sourceline))
     return [s for s in sections if s.heading is not None or s.blocks]
 
+
+def list_links(html: bytes, base_url: str) -> list[str]:
+    """Every `<a href>` on the page as an absolute URL, in page order, without duplicates.
+
+    A `<base href>` in the page moves the base as a browser would; fragments are
+    dropped because they never change which file is downloaded.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
+        soup = BeautifulSoup(html, "html.parser")
+    base_tag = soup.find("base", href=True)
+    if base_tag is not None:
+        base_url = urljoin(base_url, str(base_tag["href"]).strip())
+    seen: dict[str, None] = {}
+    for anchor in soup.find_all("a", href=True):
+        href = str(anchor["href"]).strip()
+        if not href or href.lower().startswith(("javascript:", "mailto:", "data:")):
+            continue
+        absolute, _fragment = urldefrag(urljoin(base_url, href))
+        seen.setdefault(absolute, None)
+    return list(seen)
+
+
+# --------------------------------------------------------------------------- page readers
+
+FAQ_KEYS = frozenset({"question", "answer", "text", "card", "section", "scope", "card_link",
+                      "version"})
+
+
+def check_faq_selectors(selectors: dict[str, str], *, what: str) -> None:
+    """The registry's selector set must name what to read; unknown keys are typos."""
+    unknown = sorted(set(selectors) - FAQ_KEYS)
+    if unknown:
+        raise ExtractError(what, f"unknown selector keys {unknown}; known: {sorted(FAQ_KEYS)}")
+    if "text" in selectors and ("question" in selectors or "answer" in selectors):
+        raise ExtractError(what, "give either question+answer selectors or a text selector")
+    if "text" not in selectors and not ("question" in selectors and "answer" in selectors):
+        raise ExtractError(what, "the registry entry needs question and answer selectors "
+                                 "(or a text selector)")
+
+
+def read_faq_page(data: bytes, *, what: str, selectors: dict[str, str]) -> FaqPage:
+    """Questions, answers, cards and the stated version of an FAQ page, by CSS selectors."""
+    check_faq_selectors(selectors, what=what)
+    is_text = "text" in selectors
+    items = select_questions(
+        data, what=what, question=selectors.get("text") or selectors["question"],
+        answer=None if is_text else selectors["answer"], card=selectors.get("card"),
+        section=selectors.get("section"), scope=selectors.get("scope"),
+    )
+    version_text = select_text(data, selectors["version"], what=what) if (
+        "version" in selectors) else None
+    return FaqPage(title=page_title(data, what=what), items=items, version_text=version_text)
+
+
+_BUNDLE_KEYS = ("title", "revid", "sha1", "wikitext", "html")
+
+
+def read_wiki_bundle(data: bytes, *, what: str) -> WikiPage:
+    """A revision bundle (see pipeline.mediawiki) with its rendering split into sections."""
+    try:
+        bundle = json.loads(data)
+    except ValueError as exc:
+        raise ExtractError(what, f"not a MediaWiki revision bundle (JSON): {exc}") from exc
+    if not isinstance(bundle, dict):
+        raise ExtractError(what, "not a MediaWiki revision bundle (a JSON object)")
+    missing = [k for k in _BUNDLE_KEYS if k not in bundle]
+    if missing:
+        raise ExtractError(what, f"the bundle lacks {missing}; build it with "
+                                 "pipeline.mediawiki.fetch_revision_bundle")
+    return WikiPage(title=str(bundle["title"]), revid=int(bundle["revid"]),
+                    sha1=str(bundle["sha1"]), wikitext=str(bundle["wikitext"]),
+                    sections=mediawiki_sections(str(bundle["html"]), what=what))

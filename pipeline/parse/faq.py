@@ -22,31 +22,26 @@ from __future__ import annotations
 import re
 
 from pipeline.errors import ParseError
-from pipeline.extract.html import HtmlText, QAItem, page_title, select_questions, select_text
-from pipeline.models import Document, Location, ParserInfo, ParseWarning, Ruling
+from pipeline.models import (
+    Document,
+    FaqPage,
+    HtmlText,
+    Location,
+    ParserInfo,
+    ParseWarning,
+    QAItem,
+    Ruling,
+)
 from pipeline.parse.common import slugify, warn
 from pipeline.parse.rulings import merge_into, ruling_id
 
 FAMILY = "faq-html"
 PARSER_VERSION = "1.0"
 
-KEYS = frozenset({"question", "answer", "text", "card", "section", "scope", "card_link",
-                  "version"})
 _Q_LABEL = re.compile(r"^\s*(?:Q|Question)\s*[:.]\s*", re.I)
 _A_LABEL = re.compile(r"^\s*(?:A|Answer)\s*[:.]\s*", re.I)
 _INLINE_ANSWER = re.compile(r"^(.*?)\n\s*(?:A|Answer)\s*:\s*(.+)$", re.S | re.I)
 _VERSION_IN_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}|\bv?\d+(?:\.\d+)+\b")
-
-
-def check_selectors(selectors: dict[str, str], *, what: str) -> None:
-    unknown = sorted(set(selectors) - KEYS)
-    if unknown:
-        raise ParseError(what, f"unknown selector keys {unknown}; known: {sorted(KEYS)}")
-    if "text" in selectors and ("question" in selectors or "answer" in selectors):
-        raise ParseError(what, "give either question+answer selectors or a text selector")
-    if "text" not in selectors and not ("question" in selectors and "answer" in selectors):
-        raise ParseError(what, "the registry entry needs question and answer selectors "
-                               "(or a text selector)")
 
 
 def card_references(texts: list[HtmlText | None], pattern: str) -> list[str]:
@@ -92,17 +87,14 @@ def build_ruling(item: QAItem, *, is_text: bool, card_link: str) -> Ruling:
 
 
 def parse(
-    data: bytes, *, document: str, version: str | None = None, selectors: dict[str, str]
+    page: FaqPage, *, document: str, version: str | None = None, selectors: dict[str, str]
 ) -> Document:
-    """Rulings of one FAQ page. A page whose selectors match nothing is a ParseError."""
+    """Rulings of one FAQ page (read by extract.html.read_faq_page with the same selectors).
+
+    A page whose selectors match nothing is a ParseError, never an empty document."""
     what = f"{document} (faq-html)"
-    check_selectors(selectors, what=what)
     is_text = "text" in selectors
-    items = select_questions(
-        data, what=what, question=selectors.get("text") or selectors["question"],
-        answer=None if is_text else selectors["answer"], card=selectors.get("card"),
-        section=selectors.get("section"), scope=selectors.get("scope"),
-    )
+    items = page.items
     shown = ", ".join(f"{k}={v!r}" for k, v in sorted(selectors.items()))
     if not items:
         raise ParseError(what, f"the selectors match nothing on this page ({shown}); the page "
@@ -126,10 +118,9 @@ def parse(
     records = list(rulings.values())
     if not is_text and all(r.answer is None for r in records):
         raise ParseError(what, f"no question has an answer ({shown}); check the answer selector")
-    if version is None and "version" in selectors:
-        stated = select_text(data, selectors["version"], what=what)
-        found = _VERSION_IN_TEXT.search(stated or "")
-        version = found.group(0) if found else stated
+    if version is None and page.version_text is not None:
+        found = _VERSION_IN_TEXT.search(page.version_text)
+        version = found.group(0) if found else page.version_text
     if version is None:
         warnings.append(warn("no-version", "the page states no version or date "
                                            "(add a version selector or pass the version)"))
@@ -140,7 +131,7 @@ def parse(
         "sections": len({r.section for r in records if r.section}),
     }
     return Document(
-        game=document.split("/")[0], document=document, title=page_title(data, what=what),
+        game=document.split("/")[0], document=document, title=page.title,
         version=version, parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
         counts=counts, warnings=warnings, rulings=records,
     )

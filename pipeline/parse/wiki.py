@@ -14,13 +14,20 @@ the rulings diff then applies to wiki revisions unchanged.
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
 from pipeline.errors import ParseError
-from pipeline.extract.html import HtmlSection, HtmlText, mediawiki_sections
-from pipeline.models import Citation, Document, Location, ParserInfo, ParseWarning, Ruling
+from pipeline.models import (
+    Citation,
+    Document,
+    HtmlSection,
+    HtmlText,
+    Location,
+    ParserInfo,
+    ParseWarning,
+    Ruling,
+    WikiPage,
+)
 from pipeline.parse.common import warn
 from pipeline.parse.rulings import ruling_id
 
@@ -36,7 +43,6 @@ CITATION = re.compile(
 )
 _QUOTE_TRIM = " \t\"'“”‘’«»—–-:(["
 _WIKI_HEADING = re.compile(r"^(={1,6})\s*(.+?)\s*\1\s*$", re.M)
-_BUNDLE_KEYS = ("title", "revid", "sha1", "wikitext", "html")
 
 
 def find_citations(blocks: list[HtmlText]) -> list[Citation]:
@@ -84,20 +90,6 @@ def _plain_heading(heading: str) -> str:
     return " ".join(re.sub(r"'{2,}", "", text).split())
 
 
-def read_bundle_json(data: bytes, *, what: str) -> dict[str, Any]:
-    try:
-        bundle = json.loads(data)
-    except ValueError as exc:
-        raise ParseError(what, f"not a MediaWiki revision bundle (JSON): {exc}") from exc
-    if not isinstance(bundle, dict):
-        raise ParseError(what, "not a MediaWiki revision bundle (a JSON object)")
-    missing = [k for k in _BUNDLE_KEYS if k not in bundle]
-    if missing:
-        raise ParseError(what, f"the bundle lacks {missing}; build it with "
-                               "pipeline.mediawiki.fetch_revision_bundle")
-    return bundle
-
-
 def build_records(
     sections: list[HtmlSection], wikitext: str, warnings: list[ParseWarning]
 ) -> list[Ruling]:
@@ -121,17 +113,16 @@ def build_records(
     return records
 
 
-def parse(data: bytes, *, document: str, version: str | None = None) -> Document:
-    """Sections and citations of one pinned wiki revision; its version is the revision id."""
+def parse(page: WikiPage, *, document: str, version: str | None = None) -> Document:
+    """Sections and citations of one pinned wiki revision (read by
+    extract.html.read_wiki_bundle); its version is the revision id."""
     what = f"{document} (fandom-wiki)"
-    bundle = read_bundle_json(data, what=what)
     warnings: list[ParseWarning] = []
-    revid = str(bundle["revid"])
+    revid = str(page.revid)
     if version is not None and version != revid:
         warnings.append(warn("version-mismatch", f"asked to store version {version!r} but the "
                                                  f"bundle is revision {revid}"))
-    sections = mediawiki_sections(bundle["html"], what=what)
-    records = build_records(sections, bundle["wikitext"], warnings)
+    records = build_records(page.sections, page.wikitext, warnings)
     if not records:
         raise ParseError(what, f"the rendered page of revision {revid} has no text")
     citations = [c for r in records for c in r.citations]
@@ -141,7 +132,7 @@ def parse(data: bytes, *, document: str, version: str | None = None) -> Document
         "cited_documents": len({c.document for c in citations}),
     }
     return Document(
-        game=document.split("/")[0], document=document, title=str(bundle["title"]),
+        game=document.split("/")[0], document=document, title=page.title,
         version=revid, parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
         counts=counts, warnings=warnings, rulings=records,
     )
