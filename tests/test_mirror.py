@@ -158,3 +158,15 @@ def test_a_source_the_mirror_lacks_is_skipped_not_failed(tmp_path: Path) -> None
     )
     code, out = run(tmp_path, registry, "update", "--mirror", str(SHARED))
     assert code == EXIT_OK and "skipped" in out and "not available from this mirror" in out
+
+
+def test_fetch_fills_the_blob_store_and_leaves_the_corpus_alone(
+    tmp_path: Path, registry: Path
+) -> None:
+    mirror = make_mirror(tmp_path / "mirror", ["20250725"])
+    code, out = run(tmp_path, registry, "fetch", "--mirror", str(mirror))
+    assert code == EXIT_OK and "fetched" in out
+    entry = manifest_entries(["20250725"])[0]
+    sha = str(entry["sha256"])
+    assert (tmp_path / "cache" / "sha256" / sha[:2] / sha[2:]).exists()
+    assert not (tmp_path / "corpus").exists()
