@@ -72,7 +72,7 @@ def _record(
 ) -> FetchResult:
     return FetchResult(
         source=source.id,
-        url=entry.url or source.url or path.as_uri(),
+        url=entry.url or source.url or path.resolve().as_uri(),
         final_url=path.resolve().as_uri(),
         status=200,
         bytes=size,

@@ -179,7 +179,7 @@ class MirrorDirBackend:
             raise HashMismatch(str(path), entry.sha256, sha256, "the mirror's manifest.json")
         return FetchResult(
             source=source.id,
-            url=entry.url or source.url or path.as_uri(),
+            url=entry.url or source.url or path.resolve().as_uri(),
             final_url=path.resolve().as_uri(),
             status=200,
             bytes=size,

@@ -26,9 +26,10 @@ class Fetched:
 
 
 def source_ref(source: Source, record: FetchResult) -> SourceRef:
-    return SourceRef(
-        url=record.url, sha256=record.sha256, bytes=record.bytes, rendition=source.rendition
-    )
+    """The publisher's URL and the bytes. A local file (an archive entry with no URL) is not a
+    publisher's URL, and its path differs per machine, so it stays in the provenance file."""
+    url = None if record.url.startswith("file:") else record.url
+    return SourceRef(url=url, sha256=record.sha256, bytes=record.bytes, rendition=source.rendition)
 
 
 def parse_fetched(ctx: Context, item: Fetched, version: str | None = None) -> Document:

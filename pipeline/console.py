@@ -134,12 +134,14 @@ def print_shown(console: Console, shown: Shown) -> None:
             markup=False,
         )
     out(f"  Parser:    {shown.doc.parser.family} {shown.doc.parser.version}", highlight=False)
-    out(
-        f"  Check it yourself: download {p['url']} and run `sha256sum` on the file; "
-        f"if it is still version {shown.version} it prints {p['sha256']}.",
-        highlight=False,
-        markup=False,
+    check = (
+        f"download {p['url']} and run `sha256sum` on the file; if it is still version "
+        f"{shown.version} it prints {p['sha256']}."
+        if p["url"]
+        else f"no publisher URL is known for these bytes; `sha256sum` of the file retrieved "
+        f"above prints {p['sha256']}."
     )
+    out(f"  Check it yourself: {check}", highlight=False, markup=False)
 
 
 def print_history(console: Console, citation: str, document: str, steps: list[HistoryStep]) -> None:

@@ -207,4 +207,33 @@ def test_the_nisei_1_2_diff_is_reconciled_with_its_summary_of_changes(ctx: jobs.
     assert len(rec["named_found"]) == 14
     assert all(not c["cites"] for c in rec["named_not_found"])
     assert "The publisher names 22 changes; the diff finds 14 of them." in (
-        corpus.read_file(stored.markdown).decode())
+        corpus.read_file(stored.markdown).decode()
+    )
+
+
+def test_regression_relative_archive_path_for_a_source_without_a_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make run` passes ../shared/sources; the Riftbound text extractions have no URL, so
+    their provenance is the file itself, named absolutely, and kept out of the version's
+    JSON (which must be the same on any machine)."""
+    entries = [
+        e
+        for e in json.loads((SHARED / "manifest.json").read_text())
+        if e["game"] == "riftbound" and e["version"] == "2025-10-01"
+    ]
+    folder = tmp_path / "archive"
+    for entry in entries:
+        target = folder / entry["path"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(SHARED / entry["path"])
+    (folder / "manifest.json").write_text(json.dumps(entries))
+    monkeypatch.chdir(tmp_path)
+    ctx = jobs.Context(corpus_dir=Path("corpus"), cache_dir=Path("cache"))
+    summary = archive.import_archive(ctx, Path("archive"), show_progress=False)
+    assert summary.exit_code == EXIT_OK, summary.outcomes
+    corpus = Corpus(Path("corpus"))
+    doc = corpus.load_document("riftbound/cr")
+    assert doc.source is not None and doc.source.url is None
+    shown = lookup.show(corpus, doc.records[0].id, "riftbound/cr")
+    assert str(shown.fetches[0]["final_url"]).startswith("file:///")
