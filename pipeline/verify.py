@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
 from enum import Enum
 
 from pipeline.errors import HashMismatch
@@ -18,16 +17,6 @@ _CHUNK = 1024 * 1024
 
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def sha256_chunks(chunks: Iterable[bytes]) -> tuple[str, int]:
-    """Digest and size of a stream, for callers that never hold the whole body."""
-    digest = hashlib.sha256()
-    size = 0
-    for chunk in chunks:
-        digest.update(chunk)
-        size += len(chunk)
-    return digest.hexdigest(), size
 
 
 class PinStatus(Enum):
