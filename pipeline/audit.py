@@ -153,14 +153,15 @@ def verify(
 
 
 def _check_published(ctx: Context, document: str, item: VersionEntry) -> list[str]:
-    """Published checksums: the registry names where a publisher posts them."""
+    """Hashes the source itself publishes: a wiki revision's SHA-1 (kept in the stored
+    bundle), and checksum files at the URL the registry names for a publisher."""
+    problems = _check_wiki_sha1(ctx, document, item)
     sources = [s for s in ctx.registry() if s.document == document and s.published_sha256_url]
     if not sources:
-        return []
+        return problems
     from pipeline.jobs import open_fetcher
     from pipeline.verify import check_published, parse_published_checksums
 
-    problems = []
     with open_fetcher(ctx) as fetcher:
         for source in sources:
             sha = item.sources.get(source.rendition)
@@ -179,6 +180,19 @@ def _check_published(ctx: Context, document: str, item: VersionEntry) -> list[st
             except RulesCorpusError as exc:
                 problems.append(str(exc))
     return problems
+
+
+def _check_wiki_sha1(ctx: Context, document: str, item: VersionEntry) -> list[str]:
+    sha = item.sources.get("wiki")
+    if sha is None or not ctx.blobs.has(sha):
+        return []
+    from pipeline.mediawiki import read_bundle
+
+    try:
+        read_bundle(ctx.blobs.read(sha), what=f"{document} revision {item.version}")
+    except RulesCorpusError as exc:
+        return [str(exc)]
+    return []
 
 
 def accept(ctx: Context, document: str, version: str) -> RunSummary:

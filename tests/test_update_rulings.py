@@ -12,7 +12,7 @@ import pytest
 from helpers import ROOT, SHARED, corpus_digest, registry_file
 from server import Reply, ScriptedServer
 
-from pipeline import jobs, lookup, mediawiki
+from pipeline import audit, jobs, lookup, mediawiki
 from pipeline.console import print_shown
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
 from pipeline.fetch import FetchPolicy
@@ -163,3 +163,42 @@ def test_wiki_page_is_fetched_through_the_api_and_its_sha1_checked(
     assert again.exit_code == EXIT_VERIFY, again.outcomes
     assert "SHA-1" in again.outcomes[0].message
     assert corpus_digest(ctx.corpus_dir) == before
+
+
+def test_verify_published_rechecks_a_stored_wiki_revision(
+    tmp_path: Path, server: ScriptedServer
+) -> None:
+    test_wiki_page_is_fetched_through_the_api_and_its_sha1_checked(tmp_path, server)
+    ctx = context(
+        tmp_path,
+        [
+            {
+                "id": "wiki-conditional-ability",
+                "game": "netrunner",
+                "document": "netrunner/wiki-conditional-ability",
+                "title": "Conditional ability",
+                "family": "fandom-wiki",
+                "rendition": "wiki",
+                "primary": True,
+                "url": server.url("/api.php"),
+                "options": {"title": "Conditional_ability"},
+            }
+        ],
+    )
+    ok = audit.verify(ctx, [], published=True, reproduce_json=True)
+    assert ok.exit_code == EXIT_OK, [o.message for o in ok.outcomes]
+    sha = (
+        Corpus(ctx.corpus_dir)
+        .index()
+        .documents["netrunner/wiki-conditional-ability"]
+        .versions[0]
+        .sources["wiki"]
+    )
+    blob = ctx.blobs.path_for(sha)
+    bundle = json.loads(blob.read_bytes())
+    bundle["wikitext"] += " (edited)"
+    blob.chmod(0o644)
+    blob.write_bytes(json.dumps(bundle).encode())
+    bad = audit.verify(ctx, [], published=True)
+    assert bad.exit_code == EXIT_VERIFY
+    assert any("SHA" in o.message for o in bad.outcomes)
