@@ -136,7 +136,9 @@ _RECENT: OrderedDict[tuple[str, int], PdfText] = OrderedDict()
 
 # Pages are independent, so large PDFs are read by a pool of processes (pdfplumber is
 # pure Python and CPU-bound); the line numbers are assigned afterwards, in page order,
-# so the result is identical to a sequential read.
+# so the result is identical to a sequential read. Workers are spawned, not forked: the
+# caller may have threads (a server in a test, a progress display) that a fork would copy
+# mid-lock.
 PARALLEL_MIN_PAGES = 24
 PAGES_PER_TASK = 12
 
@@ -154,7 +156,7 @@ def _extract(data: bytes, what: str, columns: int) -> PdfText:
     if pages < PARALLEL_MIN_PAGES or workers < 2:
         parts = [_read_pages(data, columns, 0, pages)]
     else:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
             parts = list(
                 pool.map(
                     _read_pages,
