@@ -10,12 +10,11 @@ own statement always wins.
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pipeline.backends import ManifestEntry, entries_for, parse_manifest
+from pipeline.backends import ManifestEntry, entries_for, parse_manifest, read_archive_file
 from pipeline.candidates import (
     Fetched,
     candidate_of,
@@ -25,12 +24,13 @@ from pipeline.candidates import (
 )
 from pipeline.context import Context
 from pipeline.errors import (
+    FetchError,
     HashMismatch,
     ParseError,
     UsageError,
     VerificationError,
 )
-from pipeline.models import FetchResult, Source
+from pipeline.models import Source
 from pipeline.outcomes import Outcome, RunSummary, failed
 from pipeline.publish import publish_version
 from pipeline.registry import documents_of
@@ -67,20 +67,6 @@ def plan_import(
     return ordered, rest
 
 
-def _record(
-    source: Source, entry: ManifestEntry, path: Path, sha256: str, size: int
-) -> FetchResult:
-    return FetchResult(
-        source=source.id,
-        url=entry.url or source.url or path.resolve().as_uri(),
-        final_url=path.resolve().as_uri(),
-        status=200,
-        bytes=size,
-        sha256=sha256,
-        retrieved=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    )
-
-
 def import_group(
     ctx: Context, root: Path, document: str, members: list[tuple[Source, ManifestEntry]]
 ) -> Outcome:
@@ -88,17 +74,7 @@ def import_group(
     asserted = members[0][1].version
     items: list[Fetched] = []
     for source, entry in members:
-        path = root / entry.path
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise UsageError(
-                f"{path}: listed in the manifest but unreadable ({exc.strerror})"
-            ) from exc
-        sha256, size = ctx.blobs.add_bytes(data)
-        if sha256 != entry.sha256:
-            raise HashMismatch(str(path), entry.sha256, sha256, f"{root}/manifest.json")
-        items.append(Fetched(source, _record(source, entry, path, sha256, size)))
+        items.append(Fetched(source, read_archive_file(source, entry, root, ctx.blobs)))
     lock = corpus.lock()
     pinned = [pinned_version_of(lock, document, i.source.rendition, i.record.sha256) for i in items]
     ids = [i.source.id for i in items]
@@ -166,7 +142,7 @@ def import_archive(ctx: Context, root: Path, show_progress: bool = True) -> RunS
             progress.update(task, description=f"{document} {version}")
             try:
                 summary.outcomes.append(import_group(ctx, root, document, members))
-            except (HashMismatch, VerificationError, ParseError) as exc:
+            except (HashMismatch, VerificationError, ParseError, FetchError) as exc:
                 summary.outcomes.append(failed(document, exc, version=version))
             progress.advance(task)
     skipped: dict[str, list[ManifestEntry]] = defaultdict(list)

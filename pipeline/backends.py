@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import quote, urlsplit
@@ -23,6 +22,7 @@ from pipeline.blobs import BlobStore
 from pipeline.discover import find_link
 from pipeline.errors import FetchError, HashMismatch, UsageError
 from pipeline.fetch import Fetcher
+from pipeline.httppolicy import utc_now
 from pipeline.models import FetchResult, Source
 
 
@@ -72,10 +72,6 @@ def entries_for(source: Source, entries: list[ManifestEntry]) -> list[ManifestEn
 def _fits(source: Source, entry: ManifestEntry) -> bool:
     # A URL shared by a rules text and its vendoring notes must not pick the notes.
     return source.manifest is None or entry.document == source.manifest.document
-
-
-def now_utc() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Backend(Protocol):
@@ -144,7 +140,7 @@ class LiveBackend:
             status=200,
             bytes=size,
             sha256=sha256,
-            retrieved=now_utc(),
+            retrieved=utc_now(),
         )
 
 
@@ -163,29 +159,40 @@ class MirrorDirBackend:
         matches = entries_for(source, self.entries)
         if not matches:
             return None
-        entry = matches[-1]
-        path = self.root / entry.path
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise FetchError(
-                source.id,
-                str(path),
-                f"cannot read mirror file: {exc.strerror}",
-                "check the mirror folder against its manifest.json",
-            ) from exc
-        sha256, size = self.blobs.add_bytes(data)
-        if sha256 != entry.sha256:
-            raise HashMismatch(str(path), entry.sha256, sha256, "the mirror's manifest.json")
-        return FetchResult(
-            source=source.id,
-            url=entry.url or source.url or path.resolve().as_uri(),
-            final_url=path.resolve().as_uri(),
-            status=200,
-            bytes=size,
-            sha256=sha256,
-            retrieved=now_utc(),
+        return read_archive_file(source, matches[-1], self.root, self.blobs)
+
+
+def read_archive_file(
+    source: Source, entry: ManifestEntry, root: Path, blobs: BlobStore
+) -> FetchResult:
+    """A file of an archive folder into the blob store, checked against the manifest's hash.
+
+    The fetch record names the publisher's URL where the manifest knows it, and the
+    file itself (absolutely) as where the bytes really came from."""
+    path = root / entry.path
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FetchError(
+            source.id,
+            str(path),
+            f"listed in the manifest but unreadable ({exc.strerror})",
+            "check the archive folder against its manifest.json",
+        ) from exc
+    sha256, size = blobs.add_bytes(data)
+    if sha256 != entry.sha256:
+        raise HashMismatch(
+            str(path), entry.sha256, sha256, "checked against the archive's manifest.json"
         )
+    return FetchResult(
+        source=source.id,
+        url=entry.url or source.url or path.resolve().as_uri(),
+        final_url=path.resolve().as_uri(),
+        status=200,
+        bytes=size,
+        sha256=sha256,
+        retrieved=utc_now(),
+    )
 
 
 class MirrorUrlBackend:
