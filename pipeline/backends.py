@@ -92,11 +92,9 @@ class LiveBackend:
             return source.url
         if source.discovery is None:
             raise UsageError(f"source {source.id} has neither a url nor a discovery rule")
-        page = source.discovery.page
-        record = self.fetcher.fetch(
-            f"{source.id}-page", page, allowed_hosts=source.allowed_hosts, expect="html"
+        record, html = self.fetcher.fetch_page(
+            f"{source.id}-page", source.discovery.page, allowed_hosts=source.allowed_hosts
         )
-        html = self.blobs.read(record.sha256)
         return find_link(html, record.final_url, source.discovery.link_pattern, source=source.id)
 
     def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:

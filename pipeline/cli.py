@@ -287,7 +287,7 @@ def diff_cmd(
     def build() -> tuple[Any, Any, Any]:
         entry = store.document_entry(document)
         return (
-            lookup._pair_diff(store, entry, document, old, new),
+            lookup.pair_diff(store, entry, document, old, new),
             store.load_document(document, old),
             store.load_document(document, new),
         )

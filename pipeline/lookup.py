@@ -133,9 +133,10 @@ class HistoryStep:
     change: str = ""
 
 
-def _pair_diff(
+def pair_diff(
     corpus: Corpus, entry: DocumentEntry, document: str, old: str, new: str
 ) -> DocumentDiff:
+    """The diff between two stored versions: the stored one when an update made it, else now."""
     stored = next((d for d in entry.diffs if (d.old, d.new) == (old, new)), None)
     if stored is not None:
         return DocumentDiff.model_validate_json(corpus.read_file(stored.json_file))
@@ -185,7 +186,7 @@ def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
     changes: dict[str, str] = {}
     for i in range(anchor, 0, -1):  # backwards: new id -> old id
         new_v, old_v = versions[i], versions[i - 1]
-        diff = _pair_diff(corpus, entry, document, old_v, new_v)
+        diff = pair_diff(corpus, entry, document, old_v, new_v)
         back = {r.new_id: r.old_id for r in diff.renumbering}
         current = ids[new_v]
         old_id = back.get(current, current) if current else None
@@ -194,7 +195,7 @@ def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
         changes[new_v] = change.cls if change else ("unchanged" if ids[old_v] else "added")
     for i in range(anchor, len(versions) - 1):  # forwards: old id -> new id
         old_v, new_v = versions[i], versions[i + 1]
-        diff = _pair_diff(corpus, entry, document, old_v, new_v)
+        diff = pair_diff(corpus, entry, document, old_v, new_v)
         forward = {r.old_id: r.new_id for r in diff.renumbering}
         current = ids[old_v]
         new_id = forward.get(current, current) if current else None

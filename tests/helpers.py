@@ -44,3 +44,14 @@ def registry_file(folder: Path, sources: list[dict[str, Any]]) -> Path:
     path = folder / "sources.toml"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+def link_archive(folder: Path, entries: list[dict[str, Any]]) -> Path:
+    """An archive folder of real documents: symlinks (never copies) plus a manifest.json."""
+    for entry in entries:
+        target = folder / str(entry["path"])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(SHARED / str(entry["path"]))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "manifest.json").write_text(json.dumps(entries))
+    return folder

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import ROOT, SHARED, corpus_digest
+from helpers import ROOT, SHARED, corpus_digest, link_archive
 
 from pipeline import archive, audit, jobs, lookup
 from pipeline.errors import EXIT_OK, EXIT_VERIFY
@@ -21,12 +21,7 @@ from pipeline.store import Corpus, canonical_json
 @functools.cache
 def imported(root: Path) -> jobs.Context:
     entries = json.loads((SHARED / "manifest.json").read_text())
-    folder = root / "archive"
-    for entry in entries:
-        target = folder / entry["path"]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.symlink_to(SHARED / entry["path"])
-    (folder / "manifest.json").write_text(json.dumps(entries))
+    folder = link_archive(root / "archive", entries)
     ctx = jobs.Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
     summary = archive.import_archive(ctx, folder, show_progress=False)
     assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
@@ -222,12 +217,7 @@ def test_regression_relative_archive_path_for_a_source_without_a_url(
         for e in json.loads((SHARED / "manifest.json").read_text())
         if e["game"] == "riftbound" and e["version"] == "2025-10-01"
     ]
-    folder = tmp_path / "archive"
-    for entry in entries:
-        target = folder / entry["path"]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.symlink_to(SHARED / entry["path"])
-    (folder / "manifest.json").write_text(json.dumps(entries))
+    link_archive(tmp_path / "archive", entries)
     monkeypatch.chdir(tmp_path)
     ctx = jobs.Context(corpus_dir=Path("corpus"), cache_dir=Path("cache"))
     summary = archive.import_archive(ctx, Path("archive"), show_progress=False)

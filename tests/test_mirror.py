@@ -10,7 +10,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import ROOT, SHARED, corpus_digest, registry_file
+from helpers import ROOT, SHARED, corpus_digest, link_archive, registry_file
 from server import Reply, ScriptedServer
 from typer.testing import CliRunner
 
@@ -30,13 +30,7 @@ def manifest_entries(versions: list[str]) -> list[dict[str, object]]:
 
 
 def make_mirror(folder: Path, versions: list[str]) -> Path:
-    entries = manifest_entries(versions)
-    for entry in entries:
-        target = folder / str(entry["path"])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.symlink_to(SHARED / str(entry["path"]))
-    (folder / "manifest.json").write_text(json.dumps(entries))
-    return folder
+    return link_archive(folder, manifest_entries(versions))
 
 
 @pytest.fixture

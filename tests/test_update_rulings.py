@@ -120,18 +120,25 @@ def test_faq_page_with_registry_selectors(tmp_path: Path, server: ScriptedServer
     assert jobs.update(ctx, []).exit_code == EXIT_OK
 
 
-def test_wiki_page_is_fetched_through_the_api_and_its_sha1_checked(
-    tmp_path: Path, server: ScriptedServer
-) -> None:
+WIKI_QUERY = FIXTURES / "wiki/query-Conditional_ability.json"
+WIKI_PAGE = FIXTURES / "wiki/parse-15873.json"
+
+
+def serve_wiki(server: ScriptedServer, query: bytes) -> tuple[str, str, int]:
+    """Serve the MediaWiki query and parse replies; (api URL, query path, revision id)."""
     api = server.url("/api.php")
-    query = (FIXTURES / "wiki/query-Conditional_ability.json").read_bytes()
-    rendered = (FIXTURES / "wiki/parse-15873.json").read_bytes()
-    revid = json.loads(query)["query"]["pages"][0]["revisions"][0]["revid"]
+    revid = int(json.loads(query)["query"]["pages"][0]["revisions"][0]["revid"])
     path = mediawiki.revision_query_url(api, title="Conditional_ability").removeprefix(server.base)
     server.serve(path, Reply(200, query, {"Content-Type": "application/json"}))
     parse_path = mediawiki.parse_url(api, revid).removeprefix(server.base)
-    server.serve(parse_path, Reply(200, rendered, {"Content-Type": "application/json"}))
-    ctx = context(
+    server.serve(
+        parse_path, Reply(200, WIKI_PAGE.read_bytes(), {"Content-Type": "application/json"})
+    )
+    return api, path, revid
+
+
+def wiki_context(tmp_path: Path, api: str) -> jobs.Context:
+    return context(
         tmp_path,
         [
             {
@@ -147,6 +154,14 @@ def test_wiki_page_is_fetched_through_the_api_and_its_sha1_checked(
             }
         ],
     )
+
+
+def test_wiki_page_is_fetched_through_the_api_and_its_sha1_checked(
+    tmp_path: Path, server: ScriptedServer
+) -> None:
+    query = WIKI_QUERY.read_bytes()
+    api, path, revid = serve_wiki(server, query)
+    ctx = wiki_context(tmp_path, api)
     summary = jobs.update(ctx, [])
     assert summary.exit_code == EXIT_CHANGED, summary.outcomes
     doc = Corpus(ctx.corpus_dir).load_document("netrunner/wiki-conditional-ability")
@@ -168,23 +183,9 @@ def test_wiki_page_is_fetched_through_the_api_and_its_sha1_checked(
 def test_verify_published_rechecks_a_stored_wiki_revision(
     tmp_path: Path, server: ScriptedServer
 ) -> None:
-    test_wiki_page_is_fetched_through_the_api_and_its_sha1_checked(tmp_path, server)
-    ctx = context(
-        tmp_path,
-        [
-            {
-                "id": "wiki-conditional-ability",
-                "game": "netrunner",
-                "document": "netrunner/wiki-conditional-ability",
-                "title": "Conditional ability",
-                "family": "fandom-wiki",
-                "rendition": "wiki",
-                "primary": True,
-                "url": server.url("/api.php"),
-                "options": {"title": "Conditional_ability"},
-            }
-        ],
-    )
+    api, _path, _revid = serve_wiki(server, WIKI_QUERY.read_bytes())
+    ctx = wiki_context(tmp_path, api)
+    assert jobs.update(ctx, []).exit_code == EXIT_CHANGED
     ok = audit.verify(ctx, [], published=True, reproduce_json=True)
     assert ok.exit_code == EXIT_OK, [o.message for o in ok.outcomes]
     sha = (
