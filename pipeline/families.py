@@ -18,11 +18,11 @@ from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, Line
 
 FAMILIES = {
-    "fab-cr": "pipeline.parse.fab",
-    "fab-policy": "pipeline.parse.fab_policy",
-    "mtg-cr": "pipeline.parse.mtg",
-    "netrunner-cr": "pipeline.parse.netrunner",
-    "riftbound-cr": "pipeline.parse.riftbound",
+    "fab-cr": "pipeline.parse.fab.cr",
+    "fab-policy": "pipeline.parse.fab.policy",
+    "mtg-cr": "pipeline.parse.mtg.cr",
+    "netrunner-cr": "pipeline.parse.netrunner.cr",
+    "riftbound-cr": "pipeline.parse.riftbound.cr",
     "nrdb-rulings": "pipeline.parse.rulings",
     "faq-html": "pipeline.parse.faq",
     "fandom-wiki": "pipeline.parse.wiki",

@@ -20,7 +20,7 @@ from pipeline.extract.text import (
     normalise_newlines,
     sniff_encoding,
 )
-from pipeline.parse.mtg import SENTINEL
+from pipeline.parse.mtg.cr import SENTINEL
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 MTG = SOURCES / "mtg" / "comprehensive-rules"

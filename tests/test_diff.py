@@ -13,7 +13,7 @@ from pipeline.diff import CHANGE_CLASSES, diff_documents, filter_changes
 from pipeline.diff_text import fold_typography, mask_citations, similarity, word_ops
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, DocumentDiff, GlossaryTerm, Location, ParserInfo, Rule
-from pipeline.parse import mtg
+from pipeline.parse.mtg import cr as mtg
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 

@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from pipeline.diff import CHANGE_CLASSES, diff_documents
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, DocumentDiff, Rule
-from pipeline.parse import fab, mtg
+from pipeline.parse.fab import cr as fab
+from pipeline.parse.mtg import cr as mtg
 from pipeline.report import render_html, render_markdown
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"

@@ -13,8 +13,9 @@ from helpers import SHARED
 
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, Line
-from pipeline.parse import fab, mtg
 from pipeline.parse.errata import KNOWN_DANGLING
+from pipeline.parse.fab import cr as fab
+from pipeline.parse.mtg import cr as mtg
 
 FAB = SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
 MTG = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"

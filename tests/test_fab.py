@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document
-from pipeline.parse import fab
+from pipeline.parse.fab import cr as fab
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 CR_2_14 = SOURCES / "fab" / "comprehensive-rules" / "2.14.0" / "en-fab-cr.txt"

@@ -17,8 +17,8 @@ from pdfgen import SOFT_HYPHEN, Item, Typeset, build_pdf
 from pipeline.errors import ParseError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models import Document, Line
-from pipeline.parse import fab
-from pipeline.parse.fab_layout import Vocabulary, join_blocks, join_wrapped
+from pipeline.parse.fab import cr as fab
+from pipeline.parse.fab.layout import Vocabulary, join_blocks, join_wrapped
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 CR_2_14 = SOURCES / "fab" / "comprehensive-rules" / "2.14.0" / "en-fab-cr.txt"

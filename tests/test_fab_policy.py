@@ -11,7 +11,7 @@ import pytest
 from pipeline.errors import ParseError
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document
-from pipeline.parse import fab_policy
+from pipeline.parse.fab import policy as fab_policy
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources" / "fab"
 TRP = SOURCES / "tournament-rules-and-policy" / "2026-06-10" / "en-fab-trp.txt"

@@ -11,8 +11,8 @@ import pytest
 
 from pipeline.extract.text import decode_text, extract_text_lines
 from pipeline.models import Document
-from pipeline.parse import mtg
-from pipeline.parse.mtg_refs import find_references
+from pipeline.parse.mtg import cr as mtg
+from pipeline.parse.mtg.refs import find_references
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 MTG = SOURCES / "mtg" / "comprehensive-rules"

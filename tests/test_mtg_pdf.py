@@ -15,8 +15,8 @@ import pytest
 from pipeline.extract.pdf import PdfText, extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, Line, Location
-from pipeline.parse import mtg
-from pipeline.parse.mtg_paragraphs import pdf_paragraphs
+from pipeline.parse.mtg import cr as mtg
+from pipeline.parse.mtg.paragraphs import pdf_paragraphs
 from pipeline.verify import compare_renditions
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"

@@ -10,8 +10,8 @@ import pytest
 
 from pipeline.extract.pdf import PdfText, extract_pdf_lines
 from pipeline.models import Document, Line
-from pipeline.parse import netrunner
-from pipeline.parse.netrunner_front import find_references, parse_date
+from pipeline.parse.netrunner import cr as netrunner
+from pipeline.parse.netrunner.front import find_references, parse_date
 
 SOURCES = (
     Path(__file__).resolve().parents[1].parent

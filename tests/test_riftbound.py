@@ -13,8 +13,8 @@ from twocolumn import make_two_column_pdf
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import decode_text, extract_text_lines
 from pipeline.models import Document, Line
-from pipeline.parse import riftbound
-from pipeline.parse.riftbound_records import find_references, match_number
+from pipeline.parse.riftbound import cr as riftbound
+from pipeline.parse.riftbound.records import find_references, match_number
 
 SOURCES = (
     Path(__file__).resolve().parents[1].parent / "shared" / "sources" / "riftbound" / "core-rules"

@@ -30,9 +30,9 @@ from pipeline.parse.common import (
     unique_slugs,
     warn,
 )
-from pipeline.parse.mtg_checks import check_contents, check_numbering
-from pipeline.parse.mtg_paragraphs import Paragraph, pdf_paragraphs, txt_paragraphs
-from pipeline.parse.mtg_refs import find_references
+from pipeline.parse.mtg.checks import check_contents, check_numbering
+from pipeline.parse.mtg.paragraphs import Paragraph, pdf_paragraphs, txt_paragraphs
+from pipeline.parse.mtg.refs import find_references
 
 FAMILY = "mtg-cr"
 PARSER_VERSION = "1.0"

@@ -15,8 +15,8 @@ from __future__ import annotations
 from pipeline.errors import ParseError
 from pipeline.models import Document, Line, ParserInfo, ParseWarning
 from pipeline.parse.common import check_references, check_tree, count_records, record_errata, warn
-from pipeline.parse.fab_layout import read_pdf_blocks
-from pipeline.parse.fab_structure import Block, build_records
+from pipeline.parse.fab.layout import read_pdf_blocks
+from pipeline.parse.fab.structure import Block, build_records
 
 FAMILY = "fab-cr"
 PARSER_VERSION = "1.0"

@@ -30,7 +30,7 @@ from pipeline.parse.common import (
     slugify,
     warn,
 )
-from pipeline.parse.netrunner_front import find_references, join_wrapped, parse_front
+from pipeline.parse.netrunner.front import find_references, join_wrapped, parse_front
 
 FAMILY = "netrunner-cr"
 PARSER_VERSION = "1.0"

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from pipeline.models import Line, ParseWarning
 from pipeline.parse.common import warn
-from pipeline.parse.riftbound_records import (
+from pipeline.parse.riftbound.records import (
     Draft,
     depth_of,
     find_references,

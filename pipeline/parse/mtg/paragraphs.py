@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.models import Line
-from pipeline.parse.mtg_refs import SUBRULE_LETTERS
+from pipeline.parse.mtg.refs import SUBRULE_LETTERS
 
 
 @dataclass

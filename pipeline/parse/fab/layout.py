@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from pipeline.errors import ParseError
 from pipeline.models import Line
-from pipeline.parse.fab_structure import GLOSSARY_ENTRY_RE, LABEL_RE, RULE_RE, SUBRULE_RE, Block
+from pipeline.parse.fab.structure import GLOSSARY_ENTRY_RE, LABEL_RE, RULE_RE, SUBRULE_RE, Block
 
 TITLE_RE = re.compile(r"comprehensive\s+rules", re.IGNORECASE)
 VERSION_RE = re.compile(r"(?<![\d.])(\d+\.\d+\.\d+)(?![\d.])")

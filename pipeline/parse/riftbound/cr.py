@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from pipeline.models import Document, Line, Location, ParserInfo, ParseWarning, Passage
 from pipeline.parse.common import check_references, check_tree, count_records, record_errata, warn
-from pipeline.parse.riftbound_layout import parse_layout
-from pipeline.parse.riftbound_records import Draft, join_parts, match_number, nearest_parent
+from pipeline.parse.riftbound.layout import parse_layout
+from pipeline.parse.riftbound.records import Draft, join_parts, match_number, nearest_parent
 
 FAMILY = "riftbound-cr"
 PARSER_VERSION = "1.0"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pipeline.models import Location, ParseWarning, Rule
 from pipeline.parse.common import warn
-from pipeline.parse.mtg_refs import SUBRULE_LETTERS
+from pipeline.parse.mtg.refs import SUBRULE_LETTERS
 
 
 def _warn_at(code: str, message: str, location: Location) -> ParseWarning:

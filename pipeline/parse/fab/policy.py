@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pipeline.errors import ParseError
 from pipeline.models import Document, Line, Location, ParserInfo, ParseWarning, Rule
 from pipeline.parse.common import check_tree, count_records, warn
-from pipeline.parse.fab_structure import is_title_text
+from pipeline.parse.fab.structure import is_title_text
 
 FAMILY = "fab-policy"
 PARSER_VERSION = "1.0"

@@ -1,0 +1,1 @@
+"""What is fab's own in parsing its documents."""

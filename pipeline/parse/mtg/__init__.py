@@ -1,0 +1,1 @@
+"""What is mtg's own in parsing its documents."""

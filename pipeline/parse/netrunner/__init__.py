@@ -1,0 +1,1 @@
+"""What is netrunner's own in parsing its documents."""

@@ -1,0 +1,1 @@
+"""What is riftbound's own in parsing its documents."""
