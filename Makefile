@@ -48,7 +48,7 @@ check: $(STAMP) system-deps
 	$(BIN)/pytest -q
 
 bench: $(STAMP) system-deps
-	$(BIN)/python -m pipeline.bench --shared $(SHARED)
+	$(BIN)/python -m tests.bench --shared $(SHARED)
 
 clean:
 	rm -rf $(VENV)

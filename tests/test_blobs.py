@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.blobs import BlobStore, check_against_chunks, digest_chunks
 from pipeline.errors import HashMismatch, NotFound
+from pipeline.store.blobs import BlobStore, check_against_chunks, digest_chunks
 
 KNOWN = b"The quick brown fox jumps over the lazy dog"
 KNOWN_SHA = "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"

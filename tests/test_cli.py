@@ -11,9 +11,9 @@ import pytest
 from helpers import ROOT, SHARED
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.errors import EXIT_PARSE
-from pipeline.schemas import render_schemas
+from pipeline.jobs.schemas import render_schemas
 
 FAB = SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
 runner = CliRunner()

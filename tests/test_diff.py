@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.diff import CHANGE_CLASSES, diff_documents, filter_changes
-from pipeline.diff_text import fold_typography, mask_citations, similarity, word_ops
+from pipeline.diff.documents import CHANGE_CLASSES, diff_documents, filter_changes
+from pipeline.diff.text import fold_typography, mask_citations, similarity, word_ops
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, DocumentDiff, GlossaryTerm, Location, ParserInfo, Rule
 from pipeline.parse.mtg import cr as mtg

@@ -21,12 +21,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.diff import CHANGE_CLASSES, diff_documents
+from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
 from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, DocumentDiff, Rule
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
-from pipeline.report import render_html, render_markdown
+from pipeline.report.render import render_html, render_markdown
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 REAL = {

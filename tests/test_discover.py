@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from server import Reply, ScriptedServer
 
-from pipeline.blobs import BlobStore
-from pipeline.discover import find_link, list_links
 from pipeline.errors import DiscoveryError
-from pipeline.fetch import Fetcher, FetchPolicy
+from pipeline.fetch.discover import find_link, list_links
+from pipeline.fetch.http import Fetcher, FetchPolicy
+from pipeline.store.blobs import BlobStore
 
 MTG_PATTERN = r"MagicCompRules.*\.txt$"
 MEDIA = "https://media.wizards.com/2025/downloads"

@@ -9,9 +9,9 @@ from helpers import ROOT
 from typer.main import get_command
 
 from pipeline import errors
-from pipeline.cli import app
-from pipeline.families import FAMILIES
-from pipeline.registry import load_registry
+from pipeline.cli.app import app
+from pipeline.jobs.families import FAMILIES
+from pipeline.registry.loader import load_registry
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 COMMANDS = sorted(get_command(app).commands)  # type: ignore[attr-defined]

@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 from server import Reply, Request, ScriptedServer, redirect
 
-from pipeline.blobs import BlobStore
 from pipeline.errors import FetchError, HashMismatch
-from pipeline.fetch import (
+from pipeline.fetch.http import (
     Fetcher,
     FetchPolicy,
     check_redirect,
@@ -28,6 +27,7 @@ from pipeline.fetch import (
     sniff_problem,
 )
 from pipeline.models import FetchResult
+from pipeline.store.blobs import BlobStore
 
 PDF = b"%PDF-1.7\n" + bytes(range(256)) * 40 + b"\n%%EOF\n"
 HTML = b"\n  <!DOCTYPE html>\n<html><head><title>Page moved</title></head><body>Sorry</body></html>"

@@ -13,9 +13,12 @@ import jsonschema
 import pytest
 from helpers import ROOT, SHARED, corpus_digest, link_archive
 
-from pipeline import archive, audit, jobs, lookup
 from pipeline.errors import EXIT_OK, EXIT_VERIFY
-from pipeline.store import Corpus, canonical_json
+from pipeline.jobs import import_archive as archive
+from pipeline.jobs import show as lookup
+from pipeline.jobs import update as jobs
+from pipeline.jobs import verify as audit
+from pipeline.store.corpus import Corpus, canonical_json
 
 
 @functools.cache
@@ -152,7 +155,7 @@ def test_show_a_five_level_riftbound_rule_with_its_provenance(ctx: jobs.Context)
 def test_diff_between_versions_that_are_not_adjacent(ctx: jobs.Context) -> None:
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     result = CliRunner().invoke(
         app,

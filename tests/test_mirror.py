@@ -14,7 +14,7 @@ from helpers import ROOT, SHARED, corpus_digest, link_archive, registry_file
 from server import Reply, ScriptedServer
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
 
 runner = CliRunner()

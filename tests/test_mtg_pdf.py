@@ -17,7 +17,7 @@ from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, Line, Location
 from pipeline.parse.mtg import cr as mtg
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs
-from pipeline.verify import compare_renditions
+from pipeline.verify.checks import compare_renditions
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 MTG = SOURCES / "mtg" / "comprehensive-rules"

@@ -10,9 +10,9 @@ from typing import ClassVar
 
 import pytest
 
-from pipeline.fetch import FetchPolicy
-from pipeline.notify import send_summary
-from pipeline.outcomes import Outcome, RunSummary
+from pipeline.fetch.http import FetchPolicy
+from pipeline.jobs.notify import send_summary
+from pipeline.jobs.outcomes import Outcome, RunSummary
 
 
 class Hook(BaseHTTPRequestHandler):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from pipeline.diff.reconcile import covers, is_descendant, reconcile
 from pipeline.models import Change, DocumentDiff, PublisherChange
-from pipeline.reconcile import covers, is_descendant, reconcile
 
 
 def make_diff(*changes: Change) -> DocumentDiff:
@@ -79,7 +79,7 @@ def test_nisei_1_1_to_1_2_against_its_summary_of_changes() -> None:
     """The real diff, reconciled with 1.2's own list (figures reported in the README)."""
     from test_netrunner import parsed
 
-    from pipeline.diff import diff_documents
+    from pipeline.diff.documents import diff_documents
 
     old, new = parsed("1.1"), parsed("1.2")
     diff = diff_documents(old, new)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from test_diff import mtg_version
 
-from pipeline.diff import diff_documents
-from pipeline.report import render_html
+from pipeline.diff.documents import diff_documents
+from pipeline.report.render import render_html
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

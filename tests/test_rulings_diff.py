@@ -9,10 +9,10 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from pipeline.diff.rulings import diff_rulings
 from pipeline.extract.tarball import read_tar_members
 from pipeline.models import Document, Ruling
 from pipeline.parse import rulings
-from pipeline.rulings_diff import diff_rulings
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 RULINGS = SOURCES / "netrunner" / "rulings-netrunnerdb"

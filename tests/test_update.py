@@ -14,7 +14,6 @@ import pytest
 from helpers import SHARED, corpus_digest, registry_file
 from server import Reply, ScriptedServer, redirect
 
-from pipeline import jobs
 from pipeline.errors import (
     EXIT_CHANGED,
     EXIT_FETCH,
@@ -24,8 +23,9 @@ from pipeline.errors import (
     EXIT_VERIFY,
     LockHeld,
 )
-from pipeline.fetch import FetchPolicy
-from pipeline.store import Corpus
+from pipeline.fetch.http import FetchPolicy
+from pipeline.jobs import update as jobs
+from pipeline.store.corpus import Corpus
 
 OLD = SHARED / "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
 NEW = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"

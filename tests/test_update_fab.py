@@ -12,11 +12,13 @@ from helpers import corpus_digest, registry_file
 from server import Reply, ScriptedServer
 from test_fab_pdf import content, typeset
 
-from pipeline import audit, jobs, lookup
 from pipeline.errors import EXIT_CHANGED, EXIT_FETCH, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
 from pipeline.extract.poppler import pdftotext
-from pipeline.fetch import FetchPolicy
-from pipeline.store import Corpus
+from pipeline.fetch.http import FetchPolicy
+from pipeline.jobs import show as lookup
+from pipeline.jobs import update as jobs
+from pipeline.jobs import verify as audit
+from pipeline.store.corpus import Corpus
 
 FAST = FetchPolicy(connect_timeout=2, read_timeout=5, deadline=30, retries=1, backoff=0.01)
 

@@ -12,11 +12,14 @@ import pytest
 from helpers import ROOT, SHARED, corpus_digest, registry_file
 from server import Reply, ScriptedServer
 
-from pipeline import audit, jobs, lookup, mediawiki
-from pipeline.console import print_shown
+from pipeline.cli.console import print_shown
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
-from pipeline.fetch import FetchPolicy
-from pipeline.store import Corpus
+from pipeline.fetch import mediawiki
+from pipeline.fetch.http import FetchPolicy
+from pipeline.jobs import show as lookup
+from pipeline.jobs import update as jobs
+from pipeline.jobs import verify as audit
+from pipeline.store.corpus import Corpus
 
 RULINGS = SHARED / "netrunner/rulings-netrunnerdb"
 NEW_TAR = RULINGS / "2024-01-15/netrunnerdb-v2-rulings-2024-01-15.tar.gz"

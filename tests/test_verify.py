@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.errors import HashMismatch
 from pipeline.models import Document, GlossaryTerm, Location, Lock, ParserInfo, Pin, Rule
-from pipeline.verify import (
+from pipeline.verify.checks import (
     PinStatus,
     add_pin,
     check_pin,

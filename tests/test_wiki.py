@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from server import Reply, ScriptedServer
 
-from pipeline import mediawiki
-from pipeline.blobs import BlobStore
 from pipeline.errors import FetchError, HashMismatch, ParseError, VerificationError
 from pipeline.extract.html import read_wiki_bundle
-from pipeline.fetch import Fetcher, FetchPolicy
+from pipeline.fetch import mediawiki
+from pipeline.fetch.http import Fetcher, FetchPolicy
 from pipeline.models import Citation
 from pipeline.parse import wiki
+from pipeline.store.blobs import BlobStore
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "wiki"
 API = "https://netrunner.fandom.com/api.php"

@@ -266,7 +266,7 @@ _BUNDLE_KEYS = ("title", "revid", "sha1", "wikitext", "html")
 
 
 def read_wiki_bundle(data: bytes, *, what: str) -> WikiPage:
-    """A revision bundle (see pipeline.mediawiki) with its rendering split into sections."""
+    """A revision bundle (see pipeline.fetch.mediawiki) with its rendering split into sections."""
     try:
         bundle = json.loads(data)
     except ValueError as exc:
@@ -276,7 +276,7 @@ def read_wiki_bundle(data: bytes, *, what: str) -> WikiPage:
     missing = [k for k in _BUNDLE_KEYS if k not in bundle]
     if missing:
         raise ExtractError(what, f"the bundle lacks {missing}; build it with "
-                                 "pipeline.mediawiki.fetch_revision_bundle")
+                                 "pipeline.fetch.mediawiki.fetch_revision_bundle")
     return WikiPage(title=str(bundle["title"]), revid=int(bundle["revid"]),
                     sha1=str(bundle["sha1"]), wikitext=str(bundle["wikitext"]),
                     sections=mediawiki_sections(str(bundle["html"]), what=what))

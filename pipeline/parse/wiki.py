@@ -1,6 +1,6 @@
 """Wiki rules pages (`fandom-wiki`): a verified MediaWiki revision bundle -> section records.
 
-Input: the bundle `pipeline.mediawiki` builds (revision id, published SHA-1,
+Input: the bundle `pipeline.fetch.mediawiki` builds (revision id, published SHA-1,
 wikitext, rendered HTML). Each section of the rendered page (the lead, then one
 per heading) becomes a Ruling record: `section` is the heading, `text` the
 section's visible text, `text_md` its wikitext as published, and `citations`

@@ -18,12 +18,12 @@ from urllib.parse import quote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from pipeline.blobs import BlobStore
-from pipeline.discover import find_link
 from pipeline.errors import FetchError, HashMismatch, UsageError
-from pipeline.fetch import Fetcher
-from pipeline.httppolicy import utc_now
+from pipeline.fetch.discover import find_link
+from pipeline.fetch.http import Fetcher
+from pipeline.fetch.policy import utc_now
 from pipeline.models import FetchResult, Source
+from pipeline.store.blobs import BlobStore
 
 
 class ManifestEntry(BaseModel):
@@ -116,7 +116,7 @@ class LiveBackend:
     def get_wiki(self, source: Source) -> FetchResult:
         """A MediaWiki page: its revision (SHA-1 checked against the wiki's own) and the
         rendering of that same revision, stored together as one bundle blob."""
-        from pipeline.mediawiki import fetch_revision_bundle
+        from pipeline.fetch.mediawiki import fetch_revision_bundle
 
         api = source.url or ""
 

@@ -3,7 +3,7 @@
 Each measured step runs in a child process of its own, so its peak memory
 (ru_maxrss of that one child) is not mixed with anything else.
 
-    python -m pipeline.bench [--shared ../shared/sources] [--skip-import]
+    python -m tests.bench [--shared ../shared/sources] [--skip-import]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ MTG_NEW_TXT = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 
 PARSE_PDF = """
 import sys
-from pipeline.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import ParseRequest, parse_bytes
 data = open(sys.argv[1], 'rb').read()
 doc = parse_bytes(data, ParseRequest(family='mtg-cr', document='mtg/cr', rendition='pdf'))
 print(len(doc.records), len(doc.glossary), len(doc.warnings))
@@ -34,8 +34,8 @@ print(len(doc.records), len(doc.glossary), len(doc.warnings))
 
 DIFF_TXT = """
 import sys, time
-from pipeline.families import ParseRequest, parse_bytes
-from pipeline.diff import diff_documents
+from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.diff.documents import diff_documents
 def load(p):
     return parse_bytes(open(p, 'rb').read(),
                        ParseRequest(family='mtg-cr', document='mtg/cr', rendition='txt'))

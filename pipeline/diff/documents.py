@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from pipeline.diff_align import Alignment, Item, align_items, align_same_id
-from pipeline.diff_text import number_changes, similarity, tokenize, word_ops
+from pipeline.diff.align import Alignment, Item, align_items, align_same_id
+from pipeline.diff.text import number_changes, similarity, tokenize, word_ops
 from pipeline.models import (
     Change,
     ChangeClass,

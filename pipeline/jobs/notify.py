@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pipeline.errors import FetchError
-from pipeline.fetch import post_json
-from pipeline.httppolicy import FetchPolicy
-from pipeline.outcomes import RunSummary
+from pipeline.fetch.http import post_json
+from pipeline.fetch.policy import FetchPolicy
+from pipeline.jobs.outcomes import RunSummary
 
 
 def send_summary(url: str, summary: RunSummary, policy: FetchPolicy) -> str | None:

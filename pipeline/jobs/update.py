@@ -10,16 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from pipeline.backends import Backend, open_backend
-from pipeline.candidates import (
-    Fetched,
-    adopt_versions,
-    candidate_of,
-    check_group,
-    parse_fetched,
-    store_provenance,
-)
-from pipeline.context import Context, Progress
 from pipeline.errors import (
     EXIT_CHANGED,
     EXIT_FETCH,
@@ -30,13 +20,23 @@ from pipeline.errors import (
     RulesCorpusError,
     VerificationError,
 )
-from pipeline.fetch import Fetcher
+from pipeline.fetch.backends import Backend, open_backend
+from pipeline.fetch.http import Fetcher
+from pipeline.jobs.context import Context, Progress
+from pipeline.jobs.outcomes import Outcome, RunSummary, failed
+from pipeline.jobs.publish import publish_version
+from pipeline.jobs.renditions import (
+    Fetched,
+    adopt_versions,
+    candidate_of,
+    check_group,
+    parse_fetched,
+    store_provenance,
+)
 from pipeline.models import Source
-from pipeline.outcomes import Outcome, RunSummary, failed
-from pipeline.publish import publish_version
-from pipeline.registry import documents_of, select_sources
-from pipeline.store import Corpus, document_dir
-from pipeline.verify import (
+from pipeline.registry.loader import documents_of, select_sources
+from pipeline.store.corpus import Corpus, document_dir
+from pipeline.verify.checks import (
     PinStatus,
     check_pin,
     pinned_version_of,

@@ -19,8 +19,8 @@ PACKAGED = "sources.toml"
 def load_registry(path: Path | None = None) -> list[Source]:
     """Load and validate the registry; every problem names the file and the entry."""
     if path is None:
-        name = f"pipeline/{PACKAGED} (packaged)"
-        text = resources.files("pipeline").joinpath(PACKAGED).read_text(encoding="utf-8")
+        name = f"pipeline/registry/{PACKAGED} (packaged)"
+        text = resources.files("pipeline.registry").joinpath(PACKAGED).read_text(encoding="utf-8")
     else:
         name = str(path)
         try:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from pipeline.diff_text import Scorer, fold_typography, mask_citations, tokenize
+from pipeline.diff.text import Scorer, fold_typography, mask_citations, tokenize
 
 SIMILAR = 0.85
 SPLIT_MARGIN = 0.05

@@ -6,11 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.blobs import BlobStore
-from pipeline.httppolicy import FetchPolicy
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.models import Source
-from pipeline.registry import load_registry
-from pipeline.store import Corpus
+from pipeline.registry.loader import load_registry
+from pipeline.store.blobs import BlobStore
+from pipeline.store.corpus import Corpus
 
 Progress = Callable[[str], None]
 

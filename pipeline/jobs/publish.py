@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.diff import diff_documents
+from pipeline.diff.documents import diff_documents
+from pipeline.diff.reconcile import reconcile
+from pipeline.diff.rulings import diff_rulings
 from pipeline.errors import UsageError
 from pipeline.models import Document, DocumentDiff, FetchResult, Pin
-from pipeline.reconcile import reconcile
-from pipeline.report import render_html, render_markdown
-from pipeline.rulings_diff import diff_rulings
-from pipeline.store import (
+from pipeline.report.render import render_html, render_markdown
+from pipeline.store.corpus import (
     DiffEntry,
     DocumentEntry,
     Transaction,
@@ -24,7 +24,7 @@ from pipeline.store import (
     document_dir,
     version_key,
 )
-from pipeline.verify import add_pin
+from pipeline.verify.checks import add_pin
 
 
 @dataclass

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 
-from pipeline.context import Context
 from pipeline.errors import (
     EXIT_OK,
     EXIT_VERIFY,
@@ -20,11 +19,12 @@ from pipeline.errors import (
     StoreError,
     UsageError,
 )
-from pipeline.families import ParseRequest, parse_bytes
+from pipeline.jobs.context import Context
+from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.outcomes import Outcome, RunSummary
+from pipeline.jobs.publish import Candidate, publish_version
 from pipeline.models import Document, FetchResult, Pin
-from pipeline.outcomes import Outcome, RunSummary
-from pipeline.publish import Candidate, publish_version
-from pipeline.store import Corpus, VersionEntry, canonical_json, document_dir
+from pipeline.store.corpus import Corpus, VersionEntry, canonical_json, document_dir
 
 
 def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha256: str) -> bytes:
@@ -159,8 +159,8 @@ def _check_published(ctx: Context, document: str, item: VersionEntry) -> list[st
     sources = [s for s in ctx.registry() if s.document == document and s.published_sha256_url]
     if not sources:
         return problems
-    from pipeline.jobs import open_fetcher
-    from pipeline.verify import check_published, parse_published_checksums
+    from pipeline.jobs.update import open_fetcher
+    from pipeline.verify.checks import check_published, parse_published_checksums
 
     with open_fetcher(ctx) as fetcher:
         for source in sources:
@@ -186,7 +186,7 @@ def _check_wiki_sha1(ctx: Context, document: str, item: VersionEntry) -> list[st
     sha = item.sources.get("wiki")
     if sha is None or not ctx.blobs.has(sha):
         return []
-    from pipeline.mediawiki import read_bundle
+    from pipeline.fetch.mediawiki import read_bundle
 
     try:
         read_bundle(ctx.blobs.read(sha), what=f"{document} revision {item.version}")

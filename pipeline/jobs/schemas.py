@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from pipeline.jobs.outcomes import Outcome
 from pipeline.models import Document, DocumentDiff, FetchResult, Lock
-from pipeline.outcomes import Outcome
-from pipeline.store import Index
+from pipeline.store.corpus import Index
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "document": Document,

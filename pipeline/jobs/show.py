@@ -6,9 +6,9 @@ import json
 from dataclasses import dataclass, field
 
 from pipeline.errors import NotFound, UsageError
+from pipeline.jobs.publish import diff_versions
 from pipeline.models import Change, Document, DocumentDiff, GlossaryTerm, Rule, Ruling
-from pipeline.publish import diff_versions
-from pipeline.store import Corpus, DocumentEntry
+from pipeline.store.corpus import Corpus, DocumentEntry
 
 Record = Rule | GlossaryTerm | Ruling
 

@@ -12,7 +12,7 @@ import html
 import re
 from collections.abc import Iterable
 
-from pipeline.diff import CHANGE_CLASSES, filter_changes, is_renumbering_noise
+from pipeline.diff.documents import CHANGE_CLASSES, filter_changes, is_renumbering_noise
 from pipeline.models import Change, Document, DocumentDiff, Rule, WordOp
 
 _GROUPS = {"glossary": "Glossary", "ruling": "Rulings"}

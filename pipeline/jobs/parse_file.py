@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.families import FAMILIES, ParseRequest, parse_bytes
+from pipeline.jobs.families import FAMILIES, ParseRequest, parse_bytes
 from pipeline.models import Document, Source, SourceRef
-from pipeline.verify import sha256_bytes
+from pipeline.verify.checks import sha256_bytes
 
 SUFFIXES = {
     ".txt": "txt",

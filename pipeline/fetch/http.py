@@ -24,9 +24,8 @@ import requests
 from urllib3.exceptions import HTTPError as Urllib3Error
 from urllib3.exceptions import ReadTimeoutError
 
-from pipeline.blobs import BlobStore
 from pipeline.errors import FetchError
-from pipeline.httppolicy import (
+from pipeline.fetch.policy import (
     EXPECTATIONS,
     HINT_LATER,
     HINT_MOVED,
@@ -43,6 +42,7 @@ from pipeline.httppolicy import (
     utc_now,
 )
 from pipeline.models import FetchResult
+from pipeline.store.blobs import BlobStore
 
 __all__ = [
     "FetchPolicy",

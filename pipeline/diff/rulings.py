@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.diff_text import similarity_at_least, tokenize, word_ops
+from pipeline.diff.text import similarity_at_least, tokenize, word_ops
 from pipeline.models import Change, Document, DocumentDiff, Ruling
 
 # A rewording that keeps at least this share of the question's words is the same ruling.

@@ -14,15 +14,6 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pipeline.backends import ManifestEntry, entries_for, parse_manifest, read_archive_file
-from pipeline.candidates import (
-    Fetched,
-    candidate_of,
-    check_group,
-    parse_fetched,
-    store_provenance,
-)
-from pipeline.context import Context
 from pipeline.errors import (
     FetchError,
     HashMismatch,
@@ -30,12 +21,21 @@ from pipeline.errors import (
     UsageError,
     VerificationError,
 )
+from pipeline.fetch.backends import ManifestEntry, entries_for, parse_manifest, read_archive_file
+from pipeline.jobs.context import Context
+from pipeline.jobs.outcomes import Outcome, RunSummary, failed
+from pipeline.jobs.publish import publish_version
+from pipeline.jobs.renditions import (
+    Fetched,
+    candidate_of,
+    check_group,
+    parse_fetched,
+    store_provenance,
+)
 from pipeline.models import Source
-from pipeline.outcomes import Outcome, RunSummary, failed
-from pipeline.publish import publish_version
-from pipeline.registry import documents_of
-from pipeline.store import version_key
-from pipeline.verify import check_pin, pinned_version_of
+from pipeline.registry.loader import documents_of
+from pipeline.store.corpus import version_key
+from pipeline.verify.checks import check_pin, pinned_version_of
 
 Group = tuple[str, str]  # (document, version as the manifest names it)
 

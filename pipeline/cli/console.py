@@ -7,9 +7,9 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from pipeline.lookup import HistoryStep, Shown
+from pipeline.jobs.outcomes import RunSummary
+from pipeline.jobs.show import HistoryStep, Shown
 from pipeline.models import GlossaryTerm, Rule, Ruling
-from pipeline.outcomes import RunSummary
 
 STYLES = {
     "new": "green",

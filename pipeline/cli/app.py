@@ -14,10 +14,13 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from pipeline import archive, audit, jobs, lookup
-from pipeline.console import print_history, print_shown, print_summary
+from pipeline.cli.console import print_history, print_shown, print_summary
 from pipeline.errors import EXIT_PARSE, EXIT_USAGE, EXIT_VERIFY, RulesCorpusError
-from pipeline.outcomes import RunSummary
+from pipeline.jobs import import_archive as archive
+from pipeline.jobs import show as lookup
+from pipeline.jobs import update as jobs
+from pipeline.jobs import verify as audit
+from pipeline.jobs.outcomes import RunSummary
 
 app = typer.Typer(
     add_completion=False,
@@ -146,7 +149,7 @@ def parse_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """Parse a local file; print its Document JSON on stdout, warnings on stderr."""
-    from pipeline.parsefile import parse_file
+    from pipeline.jobs.parse_file import parse_file
 
     doc = _run(
         lambda: parse_file(
@@ -171,7 +174,7 @@ def parse_cmd(
 
 
 def _canonical(value: Any) -> bytes:
-    from pipeline.store import canonical_json
+    from pipeline.store.corpus import canonical_json
 
     return canonical_json(value)
 
@@ -199,7 +202,7 @@ def update_cmd(
     ctx = _context(corpus, cache, sources, quiet=as_json)
     summary = _run(lambda: jobs.update(ctx, source or [], mirror=mirror, accept=accept))
     if notify and summary.exit_code != 0:
-        from pipeline.notify import send_summary
+        from pipeline.jobs.notify import send_summary
 
         problem = send_summary(notify, summary, ctx.policy)
         if problem:
@@ -279,7 +282,7 @@ def diff_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """Changes between two stored versions (any two, not only adjacent ones)."""
-    from pipeline.report import render_html, render_markdown
+    from pipeline.report.render import render_html, render_markdown
 
     ctx = _context(corpus, cache, sources)
     store = ctx.corpus
@@ -358,7 +361,7 @@ def schema_cmd(
     folder: Annotated[Path, typer.Option("--dir")] = Path("schemas"),
 ) -> None:
     """Write (or --check) the JSON Schemas of the corpus files."""
-    from pipeline.schemas import stale_schemas, write_schemas
+    from pipeline.jobs.schemas import stale_schemas, write_schemas
 
     if check:
         stale = stale_schemas(folder)

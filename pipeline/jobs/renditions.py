@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.context import Context
 from pipeline.errors import VerificationError
-from pipeline.families import ParseRequest, parse_bytes
+from pipeline.jobs.context import Context
+from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.publish import Candidate
 from pipeline.models import Document, FetchResult, Pin, Source, SourceRef
-from pipeline.publish import Candidate
-from pipeline.store import Transaction, canonical_json, document_dir
-from pipeline.verify import compare_renditions
+from pipeline.store.corpus import Transaction, canonical_json, document_dir
+from pipeline.verify.checks import compare_renditions
 
 
 @dataclass
