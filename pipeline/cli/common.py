@@ -1,0 +1,92 @@
+"""What every command shares: the typer app, the global options, the Context it builds, and
+the one place a library error becomes a clean message and the documented exit code."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from pipeline.cli.console import print_summary
+from pipeline.errors import RulesCorpusError
+from pipeline.jobs.context import Context, Progress
+from pipeline.jobs.outcomes import RunSummary
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Verified, versioned, diffable corpus of trading-card-game rules.",
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+T = TypeVar("T")
+
+CorpusOpt = Annotated[
+    Path | None,
+    typer.Option("--corpus", help="corpus folder [env RULESCORPUS_CORPUS; default ./corpus]"),
+]
+CacheOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache", help="blob store [env RULESCORPUS_CACHE; default ~/.cache/rulescorpus]"
+    ),
+]
+SourcesOpt = Annotated[
+    Path | None,
+    typer.Option("--sources", help="registry file [default: the packaged sources.toml]"),
+]
+_globals: dict[str, Path | None] = {}
+
+
+def make_context(
+    corpus: Path | None, cache: Path | None, sources: Path | None, quiet: bool = False
+) -> Context:
+    corpus = (
+        corpus or _globals.get("corpus") or Path(os.environ.get("RULESCORPUS_CORPUS", "corpus"))
+    )
+    default_cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rulescorpus"
+    cache = (
+        cache or _globals.get("cache") or Path(os.environ.get("RULESCORPUS_CACHE", default_cache))
+    )
+    sources = sources or _globals.get("sources")
+    progress: Progress = (
+        (lambda message: None) if quiet else (lambda message: err.print(f"[dim]{message}[/dim]"))
+    )
+    return Context(corpus_dir=corpus, cache_dir=cache, sources_file=sources, progress=progress)
+
+
+def run_job(call: Callable[[], T]) -> T:
+    try:
+        return call()
+    except RulesCorpusError as exc:
+        err.print(f"error: {exc}", markup=False)
+        raise typer.Exit(exc.exit_code) from exc
+
+
+def finish(summary: RunSummary, report: Path | None = None, as_json: bool = False) -> None:
+    if report is not None:
+        report.write_text(json.dumps(summary.as_json(), indent=2, sort_keys=True) + "\n")
+    if as_json:
+        print(json.dumps(summary.as_json(), indent=2, sort_keys=True))
+    else:
+        print_summary(out, summary)
+    raise typer.Exit(summary.exit_code)
+
+
+@app.callback()
+def main_options(
+    corpus: CorpusOpt = None, cache: CacheOpt = None, sources: SourcesOpt = None
+) -> None:
+    _globals.update(corpus=corpus, cache=cache, sources=sources)
+
+
+
+def canonical(value: Any) -> bytes:
+    from pipeline.store.corpus import canonical_json
+
+    return canonical_json(value)

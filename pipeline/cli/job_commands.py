@@ -1,0 +1,196 @@
+"""The pipeline's commands: sources, fetch, parse, update, import, verify, accept."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipeline.cli.common import (
+    CacheOpt,
+    CorpusOpt,
+    SourcesOpt,
+    app,
+    canonical,
+    err,
+    finish,
+    make_context,
+    out,
+    run_job,
+)
+from pipeline.errors import EXIT_PARSE
+from pipeline.jobs import import_archive as archive
+from pipeline.jobs import update as jobs
+from pipeline.jobs import verify as audit
+
+
+@app.command("sources")
+def sources_cmd(
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """List the registry."""
+    ctx = make_context(corpus, cache, sources)
+    registry = run_job(ctx.registry)
+    if as_json:
+        print(json.dumps([s.model_dump(mode="json") for s in registry], indent=2))
+        return
+    from rich.table import Table
+
+    table = Table(title="registry")
+    for column in ("id", "document", "family", "rendition", "url or discovery page"):
+        table.add_column(column)
+    for s in registry:
+        where = s.url or (f"discover on {s.discovery.page}" if s.discovery else "archive only")
+        table.add_row(s.id, s.document, s.family, s.rendition + (" *" if s.primary else ""), where)
+    out.print(table)
+    out.print("* primary rendition (its records are stored)")
+
+
+@app.command("fetch")
+def fetch_cmd(
+    source: Annotated[list[str] | None, typer.Argument()] = None,
+    mirror: Annotated[str | None, typer.Option(help="folder or URL of an offline mirror")] = None,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Conditional GET of sources into the blob store (the corpus is not touched)."""
+    ctx = make_context(corpus, cache, sources)
+    finish(run_job(lambda: jobs.fetch(ctx, source or [], mirror=mirror)))
+
+
+class Rendition(StrEnum):
+    txt = "txt"
+    pdf = "pdf"
+    html = "html"
+    tar = "tar.gz"
+
+
+@app.command("parse")
+def parse_cmd(
+    file: Path,
+    family: Annotated[str, typer.Option(help="parser family, e.g. fab-cr")],
+    version: Annotated[
+        str | None, typer.Option(help="assert the version (text exports state none)")
+    ] = None,
+    document: Annotated[str | None, typer.Option(help="document id, e.g. fab/cr")] = None,
+    rendition: Annotated[Rendition | None, typer.Option(help="default: from the file name")] = None,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Parse a local file; print its Document JSON on stdout, warnings on stderr."""
+    from pipeline.jobs.parse_file import parse_file
+
+    doc = run_job(
+        lambda: parse_file(
+            file,
+            family,
+            version=version,
+            document=document,
+            rendition=rendition.value if rendition else None,
+            registry=make_context(corpus, cache, sources).registry(),
+        )
+    )
+    sys.stdout.buffer.write(canonical(doc))
+    for warning in doc.warnings:
+        where = f" line {warning.location.line}" if warning.location else ""
+        err.print(f"warning [{warning.code}]{where}: {warning.message}", markup=False)
+    for erratum in doc.publisher_errata:
+        err.print(
+            f"note: publisher erratum: {erratum.record} cites {erratum.cites}: {erratum.reason}",
+            markup=False,
+        )
+    raise typer.Exit(EXIT_PARSE if doc.warnings else 0)
+
+
+
+@app.command("update")
+def update_cmd(
+    source: Annotated[list[str] | None, typer.Argument()] = None,
+    mirror: Annotated[
+        str | None, typer.Option(help="folder or URL of an offline mirror (manifest.json)")
+    ] = None,
+    accept: Annotated[
+        bool, typer.Option(help="publish new versions even when they have parse warnings")
+    ] = False,
+    notify: Annotated[
+        str | None,
+        typer.Option(help="POST the JSON summary to this URL when anything changed or failed"),
+    ] = None,
+    report: Annotated[Path | None, typer.Option(help="also write the JSON summary here")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the JSON summary")] = False,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """The scheduled job: fetch, verify, parse, store and diff. Exit 0/10/20/30/40/75."""
+    ctx = make_context(corpus, cache, sources, quiet=as_json)
+    summary = run_job(lambda: jobs.update(ctx, source or [], mirror=mirror, accept=accept))
+    if notify and summary.exit_code != 0:
+        from pipeline.jobs.notify import send_summary
+
+        problem = send_summary(notify, summary, ctx.policy)
+        if problem:
+            err.print(f"warning: {problem}", markup=False)
+    finish(summary, report, as_json)
+
+
+@app.command("import")
+def import_cmd(
+    archive_dir: Path,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+    report: Annotated[Path | None, typer.Option(help="also write the JSON summary here")] = None,
+) -> None:
+    """Backfill every version listed in ARCHIVE_DIR/manifest.json, oldest first."""
+    ctx = make_context(corpus, cache, sources, quiet=True)
+    finish(run_job(lambda: archive.import_archive(ctx, archive_dir)), report)
+
+
+@app.command("verify")
+def verify_cmd(
+    document: Annotated[list[str] | None, typer.Argument()] = None,
+    reproduce: Annotated[
+        bool, typer.Option(help="re-parse the blobs and compare the JSON byte for byte")
+    ] = False,
+    published: Annotated[bool, typer.Option(help="check publishers' posted checksums")] = False,
+    cross_engine: Annotated[bool, typer.Option(help="check PDF texts against pdftotext")] = False,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Re-hash stored files and blobs, check pins; optionally re-parse and compare."""
+    ctx = make_context(corpus, cache, sources)
+    finish(
+        run_job(
+            lambda: audit.verify(
+                ctx,
+                document or [],
+                reproduce_json=reproduce,
+                published=published,
+                cross_engine=cross_engine,
+            )
+        )
+    )
+
+
+@app.command("accept")
+def accept_cmd(
+    document: str,
+    version: str,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Publish a version that update staged for review."""
+    ctx = make_context(corpus, cache, sources)
+    finish(run_job(lambda: audit.accept(ctx, document, version)))

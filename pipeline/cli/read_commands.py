@@ -1,0 +1,139 @@
+"""The reading commands: diff, show, history, schema."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pipeline.cli.common import (
+    CacheOpt,
+    CorpusOpt,
+    SourcesOpt,
+    app,
+    canonical,
+    err,
+    make_context,
+    out,
+    run_job,
+)
+from pipeline.cli.console import print_history, print_shown
+from pipeline.errors import EXIT_VERIFY
+from pipeline.jobs import show as lookup
+
+
+class DiffFormat(StrEnum):
+    json = "json"
+    md = "md"
+    html = "html"
+
+
+@app.command("diff")
+def diff_cmd(
+    document: str,
+    old: str,
+    new: str,
+    format: Annotated[DiffFormat, typer.Option("--format")] = DiffFormat.md,
+    hide_renumbering: bool = False,
+    hide_reference_only: bool = False,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Changes between two stored versions (any two, not only adjacent ones)."""
+    from pipeline.report.render import render_html, render_markdown
+
+    ctx = make_context(corpus, cache, sources)
+    store = ctx.corpus
+
+    def build() -> tuple[Any, Any, Any]:
+        entry = store.document_entry(document)
+        return (
+            lookup.pair_diff(store, entry, document, old, new),
+            store.load_document(document, old),
+            store.load_document(document, new),
+        )
+
+    result, old_doc, new_doc = run_job(build)
+    if format is DiffFormat.json:
+        sys.stdout.buffer.write(canonical(result))
+    elif format is DiffFormat.md:
+        print(
+            render_markdown(
+                result,
+                old_doc,
+                new_doc,
+                hide_renumbering=hide_renumbering,
+                hide_reference_only=hide_reference_only,
+            ),
+            end="",
+        )
+    else:
+        print(
+            render_html(
+                result,
+                old_doc,
+                new_doc,
+                hide_renumbering=hide_renumbering,
+                hide_reference_only=hide_reference_only,
+            ),
+            end="",
+        )
+
+
+@app.command("show")
+def show_cmd(
+    citation: str,
+    doc: Annotated[str | None, typer.Option("--doc")] = None,
+    version: str | None = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Print a rule (and its subrules) or a ruling, with where its bytes came from."""
+    ctx = make_context(corpus, cache, sources)
+    shown = run_job(lambda: lookup.show(ctx.corpus, citation, doc, version))
+    if as_json:
+        print(json.dumps(shown.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        print_shown(out, shown)
+
+
+@app.command("history")
+def history_cmd(
+    citation: str,
+    doc: Annotated[str, typer.Option("--doc")],
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """The record's text in every stored version, following renumbering."""
+    ctx = make_context(corpus, cache, sources)
+    steps = run_job(lambda: lookup.history(ctx.corpus, citation, doc))
+    print_history(out, citation, doc, steps)
+
+
+@app.command("schema")
+def schema_cmd(
+    check: Annotated[bool, typer.Option(help="fail if schemas/ differs from the models")] = False,
+    folder: Annotated[Path, typer.Option("--dir")] = Path("schemas"),
+) -> None:
+    """Write (or --check) the JSON Schemas of the corpus files."""
+    from pipeline.jobs.schemas import stale_schemas, write_schemas
+
+    if check:
+        stale = stale_schemas(folder)
+        if stale:
+            err.print(
+                f"schemas out of date in {folder}: {', '.join(stale)}; run `rulescorpus schema`"
+            )
+            raise typer.Exit(EXIT_VERIFY)
+        out.print(f"schemas in {folder} match the models")
+        return
+    for name in write_schemas(folder):
+        out.print(f"wrote {folder / name}")
