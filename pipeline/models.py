@@ -146,6 +146,44 @@ class WikiPage:
     sections: list[HtmlSection]
 
 
+@dataclass(frozen=True)
+class SiteBlock:
+    """One block of a rules-site page (pipeline.extract.fab_html): a heading with its anchor,
+    a paragraph, a quoted paragraph (blockquote) or a list item, as a reader sees its text
+    (resource icons written back as the text export's `{r}`-style tokens)."""
+
+    kind: Literal["heading", "paragraph", "quote", "item", "other"]
+    text: str
+    line: int
+    level: int | None = None  # heading level, 1-6
+    anchor: str | None = None  # the heading's id
+    strong: bool = False  # the heading's text (after its number) is all <strong>: a keyword
+    links: tuple[str, ...] = ()  # fragment ids of the in-site links (cross-references)
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """One page of a rules site, in the order the site's index lists it (1-based `page`)."""
+
+    url: str | None
+    page: int
+    title: str | None
+    blocks: list[SiteBlock]
+    stated_version: str | None = None
+    icons: tuple[str, ...] = ()  # `{x}` tokens the page's icon images were written back as
+    unknown_icons: tuple[str, ...] = ()  # images inside the content that are no known icon
+
+
+@dataclass(frozen=True)
+class RulesSite:
+    """The pages of a rules site read from its bundle, in index order, and the pages the
+    index lists that the bundle does not hold."""
+
+    index: str | None
+    pages: list[SitePage]
+    missing: tuple[str, ...] = ()
+
+
 class Location(Model):
     line: int
     page: int | None = None
