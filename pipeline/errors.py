@@ -8,6 +8,7 @@ EXIT_CHANGED = 10
 EXIT_VERIFY = 20
 EXIT_FETCH = 30
 EXIT_PARSE = 40
+EXIT_IO = 74
 EXIT_LOCKED = 75
 EXIT_USAGE = 2
 
@@ -118,6 +119,22 @@ class StoreError(RulesCorpusError):
     """The corpus on disk is not what the index says."""
 
     exit_code = EXIT_VERIFY
+
+
+class StorageIOError(RulesCorpusError):
+    """The operating system refused a write or read (disk full, permissions): exit 74.
+
+    Raised before the commit point, so the corpus and its fetch records are untouched."""
+
+    exit_code = EXIT_IO
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(
+            f"{path}: {problem}; the corpus was left as it was. Free space or fix the "
+            "permissions of that folder, then run the command again"
+        )
 
 
 class LockHeld(RulesCorpusError):

@@ -26,7 +26,7 @@ def imported(root: Path) -> jobs.Context:
     entries = json.loads((SHARED / "manifest.json").read_text())
     folder = link_archive(root / "archive", entries)
     ctx = jobs.Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
-    summary = archive.import_archive(ctx, folder, show_progress=False)
+    summary = archive.import_archive(ctx, folder)
     assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
     return ctx
 
@@ -81,7 +81,7 @@ def test_stored_files_validate_against_the_published_schemas(ctx: jobs.Context) 
 
 def test_importing_again_changes_nothing(ctx: jobs.Context) -> None:
     before = corpus_digest(ctx.corpus_dir)
-    again = archive.import_archive(ctx, ctx.corpus_dir.parent / "archive", show_progress=False)
+    again = archive.import_archive(ctx, ctx.corpus_dir.parent / "archive")
     assert {o.outcome for o in again.outcomes} <= {"unchanged", "skipped"}
     assert corpus_digest(ctx.corpus_dir) == before
 
@@ -223,7 +223,7 @@ def test_regression_relative_archive_path_for_a_source_without_a_url(
     link_archive(tmp_path / "archive", entries)
     monkeypatch.chdir(tmp_path)
     ctx = jobs.Context(corpus_dir=Path("corpus"), cache_dir=Path("cache"))
-    summary = archive.import_archive(ctx, Path("archive"), show_progress=False)
+    summary = archive.import_archive(ctx, Path("archive"))
     assert summary.exit_code == EXIT_OK, summary.outcomes
     corpus = Corpus(Path("corpus"))
     doc = corpus.load_document("riftbound/cr")

@@ -15,6 +15,7 @@ from server import Reply, ScriptedServer
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from pipeline.store.corpus import Corpus
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
 
 runner = CliRunner()
@@ -87,7 +88,11 @@ def test_mirror_folder_serves_the_newest_listed_version(tmp_path: Path, registry
         "2025-07-25",
         "new",
     )
-    doc = json.loads((tmp_path / "corpus/mtg/cr/2025-07-25.json").read_text())
+    doc = json.loads(
+        Corpus(tmp_path / "corpus").read_file(
+            Corpus(tmp_path / "corpus").version_entry("mtg/cr", "2025-07-25").file
+        )
+    )
     assert doc["source"]["url"].endswith("MagicCompRules%2020250725.txt")
 
     before = corpus_digest(tmp_path / "corpus")

@@ -109,7 +109,7 @@ def test_new_version_is_stored_then_nothing_changes(
     assert first.exit_code == EXIT_CHANGED, first.outcomes
     assert [o.outcome for o in first.outcomes] == ["new"]
     assert stored(ctx).index().documents["mtg/cr"].current == "2025-07-25"
-    assert (ctx.corpus_dir / "mtg/cr/2025-07-25.json").exists()
+    assert (ctx.corpus_dir / stored(ctx).version_entry("mtg/cr", "2025-07-25").file).exists()
     before = corpus_digest(ctx.corpus_dir)
     ctx.messages.clear()  # type: ignore[attr-defined]
 

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.console import print_summary
+from pipeline.cli.progress import TerminalProgress, quiet_progress
 from pipeline.errors import RulesCorpusError
 from pipeline.jobs.context import Context, Progress
 from pipeline.jobs.outcomes import RunSummary
@@ -54,9 +55,7 @@ def make_context(
         cache or _globals.get("cache") or Path(os.environ.get("RULESCORPUS_CACHE", default_cache))
     )
     sources = sources or _globals.get("sources")
-    progress: Progress = (
-        (lambda message: None) if quiet else (lambda message: err.print(f"[dim]{message}[/dim]"))
-    )
+    progress: Progress = quiet_progress if quiet else TerminalProgress(err)
     return Context(corpus_dir=corpus, cache_dir=cache, sources_file=sources, progress=progress)
 
 

@@ -152,7 +152,7 @@ def import_cmd(
     report: Annotated[Path | None, typer.Option(help="also write the JSON summary here")] = None,
 ) -> None:
     """Backfill every version listed in ARCHIVE_DIR/manifest.json, oldest first."""
-    ctx = make_context(corpus, cache, sources, quiet=True)
+    ctx = make_context(corpus, cache, sources)
     finish(run_job(lambda: archive.import_archive(ctx, archive_dir)), report)
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.models import Source
@@ -12,7 +14,17 @@ from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
 from pipeline.store.corpus import Corpus
 
-Progress = Callable[[str], None]
+
+class Progress(Protocol):
+    """How a job reports what it is doing; the CLI draws it, library code never does.
+    `done` and `total` are given for work with a known length (a bar)."""
+
+    def __call__(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        ...
+
+
+def no_progress(message: str, done: int | None = None, total: int | None = None) -> None:
+    """The default: a library caller that passes nothing sees nothing."""
 
 
 @dataclass
@@ -23,7 +35,7 @@ class Context:
     cache_dir: Path
     sources_file: Path | None = None
     policy: FetchPolicy = field(default_factory=FetchPolicy)
-    progress: Progress = field(default=lambda message: None)
+    progress: Progress = field(default=no_progress)
 
     @property
     def corpus(self) -> Corpus:
@@ -35,3 +47,13 @@ class Context:
 
     def registry(self) -> list[Source]:
         return load_registry(self.sources_file)
+
+    @contextmanager
+    def run_lock(self) -> Iterator[str]:
+        """The corpus and the cache for this run alone (exit 75 if another run has either).
+        Whatever a killed run left is cleaned up first; yields what was found, or ''."""
+        with self.corpus.locked() as recovery, self.blobs.locked() as partial:
+            notes = [recovery.message] if recovery.message else []
+            if partial:
+                notes.append(f"removed {partial} partial downloads from {self.blobs.tmp}")
+            yield "; ".join(notes)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 from pipeline.errors import (
     FetchError,
     HashMismatch,
@@ -23,15 +21,14 @@ from pipeline.errors import (
 )
 from pipeline.fetch.backends import ManifestEntry, entries_for, parse_manifest, read_archive_file
 from pipeline.jobs.context import Context
-from pipeline.jobs.outcomes import Outcome, RunSummary, failed
-from pipeline.jobs.publish import publish_version
+from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
     candidate_of,
     check_group,
     parse_fetched,
-    store_provenance,
 )
+from pipeline.jobs.versions import add_version
 from pipeline.models import Source
 from pipeline.registry.loader import documents_of
 from pipeline.store.corpus import version_key
@@ -89,9 +86,8 @@ def import_group(
         )
     for item in items:
         ctx.progress(f"parsing {document} {asserted} {item.source.rendition}")
-        item.doc = parse_fetched(ctx, item)
-        if item.doc.version is None:
-            item.doc = parse_fetched(ctx, item, version=asserted)
+        # The manifest's version is a fallback: the document's own statement wins.
+        item.doc = parse_fetched(ctx, item, version=asserted)
     check_group(document, items)
     assert items[0].doc is not None and items[0].doc.version is not None
     version = items[0].doc.version
@@ -102,8 +98,7 @@ def import_group(
         )
     candidate = candidate_of(document, items)
     tx = corpus.transaction()
-    published = publish_version(tx, candidate)
-    store_provenance(tx, candidate, staged=False)
+    published = add_version(tx, candidate)
     tx.commit()
     return Outcome(
         document=document,
@@ -118,33 +113,23 @@ def import_group(
     )
 
 
-def import_archive(ctx: Context, root: Path, show_progress: bool = True) -> RunSummary:
+def import_archive(ctx: Context, root: Path) -> RunSummary:
     manifest = root / "manifest.json"
     if not manifest.exists():
         raise UsageError(f"{root}: no manifest.json; an archive folder lists its files there")
     entries = parse_manifest(manifest.read_bytes(), str(manifest))
     groups, rest = plan_import(ctx.registry(), entries)
     summary = RunSummary("import")
-    corpus = ctx.corpus
-    with (
-        corpus.locked(),
-        Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            disable=not show_progress,
-            transient=True,
-        ) as progress,
-    ):
-        task = progress.add_task("importing", total=len(groups))
-        for (document, version), members in groups:
-            progress.update(task, description=f"{document} {version}")
+    with ctx.run_lock() as recovered:
+        if recovered:
+            summary.outcomes.append(recovery_outcome(recovered))
+        for done, ((document, version), members) in enumerate(groups):
+            ctx.progress(f"importing {document} {version}", done, len(groups))
             try:
                 summary.outcomes.append(import_group(ctx, root, document, members))
             except (HashMismatch, VerificationError, ParseError, FetchError) as exc:
                 summary.outcomes.append(failed(document, exc, version=version))
-            progress.advance(task)
+        ctx.progress("imported", len(groups), len(groups))
     skipped: dict[str, list[ManifestEntry]] = defaultdict(list)
     for entry in rest:
         skipped[f"{entry.game}/{entry.document} ({entry.format})"].append(entry)

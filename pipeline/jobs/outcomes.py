@@ -58,6 +58,11 @@ def failed(
     )
 
 
+def recovery_outcome(message: str) -> Outcome:
+    """What the run found and cleaned up from an interrupted one (not a failure)."""
+    return Outcome(document="*", outcome="recovered", message=message)
+
+
 @dataclass
 class RunSummary:
     command: str

@@ -11,7 +11,6 @@ from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest, parse_bytes
 from pipeline.jobs.publish import Candidate
 from pipeline.models import Document, FetchResult, Pin, Source, SourceRef
-from pipeline.store.corpus import Transaction, canonical_json, document_dir
 from pipeline.verify.checks import compare_renditions
 
 
@@ -73,20 +72,15 @@ def check_pinned_ref(item: Fetched, data: bytes) -> None:
         )
 
 
-def adopt_versions(ctx: Context, items: list[Fetched]) -> None:
-    """A rendition that states no version takes the one another rendition of the same run
-    states, but only when the two agree record for record (the FaB text export)."""
-    stated = [i for i in items if i.doc is not None and i.doc.version is not None]
-    for item in items:
-        if item.doc is None or item.doc.version is not None:
-            continue
-        for other in stated:
-            assert other.doc is not None
-            if not compare_renditions(
-                other.doc, item.doc, other.source.rendition, item.source.rendition
-            ):
-                item.doc = parse_fetched(ctx, item, version=other.doc.version)
-                break
+def parse_all(ctx: Context, items: list[Fetched]) -> None:
+    """Parse every rendition once. A rendition that states no version (the FaB text export)
+    takes the one a rendition parsed before it states, as a fallback its own statement
+    would override; check_group then proves the renditions agree record for record."""
+    fallback: str | None = None
+    for item in sorted(items, key=lambda i: i.source.rendition == "txt"):
+        ctx.progress(f"parsing {item.source.id}")
+        item.doc = parse_fetched(ctx, item, version=fallback)
+        fallback = fallback or item.doc.version
 
 
 def check_group(document: str, items: list[Fetched]) -> None:
@@ -130,23 +124,4 @@ def candidate_of(document: str, items: list[Fetched]) -> Candidate:
         doc=doc,
         pins=pins,
         fetches=[i.record for i in items],
-    )
-
-
-def store_provenance(tx: Transaction, candidate: Candidate, staged: bool) -> None:
-    """Retrieval times and final URLs live here, never in the version's own JSON."""
-    base = document_dir(candidate.document)
-    folder = f"staged/{base}" if staged else base
-    version = candidate.doc.version
-    tx.put(
-        f"{folder}/provenance/{version}.json",
-        canonical_json(
-            {
-                "document": candidate.document,
-                "version": version,
-                "parser": candidate.doc.parser.model_dump(mode="json"),
-                "fetches": [r.model_dump(mode="json") for r in candidate.fetches],
-                "pins": [p.model_dump(mode="json") for p in candidate.pins],
-            }
-        ),
     )

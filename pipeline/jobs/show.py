@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from pipeline.errors import NotFound, UsageError
-from pipeline.jobs.publish import diff_versions
+from pipeline.jobs.versions import diff_versions
 from pipeline.models import Change, Document, DocumentDiff, GlossaryTerm, Rule, Ruling
 from pipeline.store.corpus import Corpus, DocumentEntry
 
@@ -101,14 +100,8 @@ def show(
             f"{citation} in {document} {doc.version}",
             "check the number, or try `rulescorpus history` for older versions",
         )
-    fetches: list[dict[str, object]] = []
-    entry = corpus.document_entry(document).entry(doc.version)
-    if entry is not None:
-        prov = corpus.root / entry.file.replace(
-            f"/{doc.version}.json", f"/provenance/{doc.version}.json"
-        )
-        if prov.exists():
-            fetches = json.loads(prov.read_bytes()).get("fetches", [])
+    provenance = corpus.load_provenance(document, doc.version) or {}
+    fetches: list[dict[str, object]] = list(provenance.get("fetches", []))
     return Shown(
         document,
         doc.version,

@@ -23,19 +23,18 @@ from pipeline.errors import (
 from pipeline.fetch.backends import Backend, open_backend
 from pipeline.fetch.http import Fetcher
 from pipeline.jobs.context import Context, Progress
-from pipeline.jobs.outcomes import Outcome, RunSummary, failed
-from pipeline.jobs.publish import publish_version
+from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
-    adopt_versions,
     candidate_of,
     check_group,
-    parse_fetched,
-    store_provenance,
+    parse_all,
 )
+from pipeline.jobs.versions import add_version
 from pipeline.models import Source
 from pipeline.registry.loader import documents_of, select_sources
-from pipeline.store.corpus import Corpus, document_dir
+from pipeline.store.corpus import Corpus
+from pipeline.store.layout import document_dir
 from pipeline.verify.checks import (
     PinStatus,
     check_pin,
@@ -115,10 +114,7 @@ def update_document(
             *outcomes,
         ]
     try:
-        for item in fetched:
-            ctx.progress(f"parsing {item.source.id}")
-            item.doc = parse_fetched(ctx, item)
-        adopt_versions(ctx, fetched)
+        parse_all(ctx, fetched)
         outcomes[:0] = _store_groups(ctx, document, fetched, accept)
     except (VerificationError, HashMismatch, ParseError) as exc:
         outcomes.insert(0, failed(document, exc, ids))
@@ -158,8 +154,7 @@ def _store_groups(
         candidate = candidate_of(document, items)
         warnings = len(candidate.doc.warnings)
         staged = warnings > 0 and not accept
-        published = publish_version(tx, candidate, status="staged" if staged else "published")
-        store_provenance(tx, candidate, staged)
+        published = add_version(tx, candidate, status="staged" if staged else "published")
         outcomes.append(
             Outcome(
                 document=document,
@@ -222,8 +217,9 @@ def update(
     """The scheduled job: fetch, verify, parse, store and diff every selected document."""
     summary = RunSummary("update")
     sources = [s for s in select_sources(ctx.registry(), wanted)]
-    corpus = ctx.corpus
-    with corpus.locked(), open_fetcher(ctx) as fetcher:
+    with ctx.run_lock() as recovered, open_fetcher(ctx) as fetcher:
+        if recovered:
+            summary.outcomes.append(recovery_outcome(recovered))
         try:
             backend = open_backend(mirror, fetcher, ctx.blobs)
         except FetchError as exc:

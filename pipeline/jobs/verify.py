@@ -7,7 +7,6 @@ and with --reproduce re-parses the blobs and compares the JSON byte for byte.
 
 from __future__ import annotations
 
-import json
 import re
 
 from pipeline.errors import (
@@ -21,10 +20,11 @@ from pipeline.errors import (
 )
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest, parse_bytes
-from pipeline.jobs.outcomes import Outcome, RunSummary
-from pipeline.jobs.publish import Candidate, publish_version
+from pipeline.jobs.outcomes import Outcome, RunSummary, failed
+from pipeline.jobs.publish import Candidate
+from pipeline.jobs.versions import add_version
 from pipeline.models import Document, FetchResult, Pin
-from pipeline.store.corpus import Corpus, VersionEntry, canonical_json, document_dir
+from pipeline.store.corpus import Corpus, VersionEntry, canonical_json
 
 
 def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha256: str) -> bytes:
@@ -35,10 +35,10 @@ def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha25
         document=stored.document,
         rendition=rendition,
         what=f"{stored.document} {stored.version} ({sha256[:12]})",
+        version=stored.version,
     )
+    # The stored version is only a fallback (the text export states none): parsed once.
     doc = parse_bytes(data, request)
-    if doc.version is None:  # the text export: the version was asserted when it was stored
-        doc = parse_bytes(data, ParseRequest(**{**request.__dict__, "version": stored.version}))
     doc = doc.model_copy(update={"source": stored.source, "renditions": stored.renditions})
     return canonical_json(doc)
 
@@ -149,6 +149,8 @@ def verify(
                     message="\n".join(problems),
                 )
             )
+        if published:
+            summary.outcomes.extend(check_attestations(ctx, document))
     return summary
 
 
@@ -182,6 +184,64 @@ def _check_published(ctx: Context, document: str, item: VersionEntry) -> list[st
     return problems
 
 
+def check_attestations(ctx: Context, document: str) -> list[Outcome]:
+    """Web pages the registry names (`attestation_pages`) that publish a SHA-256 for a
+    source's URL: one outcome per source, page and URL. A URL that a newer version reuses
+    (a "latest" link) is checked with that version's bytes only: it no longer serves the
+    older ones."""
+    sources = [s for s in ctx.registry() if s.document == document and s.attestation_pages]
+    if not sources:
+        return []
+    from pipeline.jobs.update import open_fetcher
+    from pipeline.store.corpus import version_key
+    from pipeline.verify.attestations import Verdict, check_attestation
+
+    pins = sorted(
+        (p for p in ctx.corpus.lock().pins if p.document == document and p.url),
+        key=lambda p: version_key(p.version),
+    )
+    verdicts = {
+        Verdict.MATCH: ("verified", EXIT_OK),
+        Verdict.MISMATCH: ("verify-failed", EXIT_VERIFY),
+        Verdict.NONE: ("skipped", EXIT_OK),
+    }
+    outcomes: list[Outcome] = []
+    with open_fetcher(ctx) as fetcher:
+        for source in sources:
+            newest = {p.url: p for p in pins if p.rendition == source.rendition}
+            for number, page_url in enumerate(source.attestation_pages, 1):
+                try:
+                    record = fetcher.fetch(
+                        f"{source.id}-attestation-{number}", page_url, expect="html"
+                    )
+                    page = ctx.blobs.read(record.sha256)
+                except RulesCorpusError as exc:
+                    outcomes.append(failed(document, exc, [source.id]))
+                    continue
+                for url, pin in sorted(newest.items()):
+                    assert url is not None
+                    check = check_attestation(
+                        page,
+                        record.final_url,
+                        url,
+                        pin.sha256,
+                        rendition=source.rendition,
+                        content_type=record.content_type,
+                    )
+                    outcome, code = verdicts[check.verdict]
+                    outcomes.append(
+                        Outcome(
+                            document=document,
+                            sources=[source.id],
+                            version=pin.version,
+                            outcome=outcome,
+                            exit_code=code,
+                            message=check.message,
+                        )
+                    )
+    return outcomes
+
+
 def _check_wiki_sha1(ctx: Context, document: str, item: VersionEntry) -> list[str]:
     sha = item.sources.get("wiki")
     if sha is None or not ctx.blobs.has(sha):
@@ -199,7 +259,7 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
     """Publish a version that update staged because its parse had warnings."""
     corpus = ctx.corpus
     summary = RunSummary("accept")
-    with corpus.locked():
+    with ctx.run_lock():
         entry = corpus.document_entry(document)
         item = entry.entry(version)
         if item is None or item.status != "staged":
@@ -208,9 +268,9 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
                 + (", ".join(v.version for v in entry.versions if v.status == "staged") or "none")
             )
         doc = Document.model_validate_json(corpus.read_file(item.file, item.sha256))
-        base = f"staged/{document_dir(document)}"
-        prov_file = f"{base}/provenance/{version}.json"
-        prov = json.loads(corpus.read_file(prov_file))
+        prov = corpus.load_provenance(document, version)
+        if prov is None:
+            raise UsageError(f"{document} {version}: the staged version has no provenance file")
         candidate = Candidate(
             document=document,
             family=entry.family,
@@ -220,10 +280,8 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
             fetches=[FetchResult.model_validate(f) for f in prov["fetches"]],
         )
         tx = corpus.transaction()
-        published = publish_version(tx, candidate)
-        tx.put(f"{document_dir(document)}/provenance/{version}.json", canonical_json(prov))
-        tx.remove(item.file)
-        tx.remove(prov_file)
+        # The published entry replaces the staged one; the commit removes the staged files.
+        published = add_version(tx, candidate)
         tx.commit()
     summary.outcomes.append(
         Outcome(

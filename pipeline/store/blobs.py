@@ -17,9 +17,14 @@ import os
 import re
 import tempfile
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from pipeline.errors import HashMismatch, NotFound
+import filelock
+
+from pipeline.errors import HashMismatch, LockHeld, NotFound
+from pipeline.store.files import FILE_MODE, fsync_dir, io_errors, remove_temporaries
+from pipeline.store.layout import TEMP_PREFIX
 
 CHUNK_SIZE = 1 << 16
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
@@ -74,8 +79,9 @@ class BlobStore:
         self.objects = self.root / "sha256"
         self.tmp = self.root / "tmp"
         # Created up front so a failed write never leaves a new folder behind.
-        self.objects.mkdir(parents=True, exist_ok=True)
-        self.tmp.mkdir(parents=True, exist_ok=True)
+        with io_errors(self.root):
+            self.objects.mkdir(parents=True, exist_ok=True)
+            self.tmp.mkdir(parents=True, exist_ok=True)
 
     def path_for(self, sha256: str) -> Path:
         """Where the blob with this digest lives (whether or not it exists)."""
@@ -99,25 +105,51 @@ class BlobStore:
         """
         hasher = hashlib.sha256()
         size = 0
-        fd, tmp_name = tempfile.mkstemp(prefix="blob-", suffix=".part", dir=self.tmp)
+        with io_errors(self.tmp):
+            fd, tmp_name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".part", dir=self.tmp)
         tmp_path = Path(tmp_name)
         try:
+            # Only the writes are the disk's errors (exit 74); a failing chunk source (a
+            # dropped connection, a size cap) raises its own error unchanged.
             with os.fdopen(fd, "wb") as handle:
                 for chunk in chunks:
                     hasher.update(chunk)
                     size += len(chunk)
-                    handle.write(chunk)
-                handle.flush()
-                os.fsync(handle.fileno())
+                    with io_errors(tmp_path):
+                        handle.write(chunk)
+                with io_errors(tmp_path):
+                    handle.flush()
+                    os.fsync(handle.fileno())
             sha256 = hasher.hexdigest()
             target = self.path_for(sha256)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            # Replacing an existing blob rewrites identical bytes, and heals one altered on disk.
-            os.replace(tmp_path, target)
+            with io_errors(target):
+                os.chmod(tmp_path, FILE_MODE)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                # Replacing an existing blob rewrites identical bytes, and heals an altered one.
+                os.replace(tmp_path, target)
+                fsync_dir(target.parent)
         except BaseException:
             tmp_path.unlink(missing_ok=True)
             raise
         return sha256, size
+
+    @contextmanager
+    def locked(self) -> Iterator[int]:
+        """Exclusive use of the cache for a run (exit 75 if another run has it); yields the
+        number of partial downloads a killed run had left, which it removes."""
+        lock = filelock.FileLock(str(self.root / ".lock"), timeout=0)
+        try:
+            lock.acquire()
+        except filelock.Timeout as exc:
+            raise LockHeld(str(self.root / ".lock")) from exc
+        try:
+            yield self.remove_temporaries()
+        finally:
+            lock.release()
+
+    def remove_temporaries(self) -> int:
+        """Delete partial downloads a killed run left in tmp/ (call under the run lock)."""
+        return remove_temporaries(self.tmp)
 
     def check(self, sha256: str) -> int:
         """Re-hash a stored blob without loading it whole; return its size."""

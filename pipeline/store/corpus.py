@@ -1,28 +1,22 @@
-"""The corpus on disk: canonical JSON, an index, the lock, all-or-nothing publishes.
+"""The corpus on disk: canonical JSON, an index, all-or-nothing commits, the run lock.
 
-Layout (documented for downstream tools in corpus/README.md):
-
-    index.json                         documents, versions, current version, file digests
-    lock.json                          pins: (document, rendition, version) -> sha256, bytes
-    fetch/<source>.json                the last fetch record of each source
-    <game>/<doc>/<version>.json        one Document per version
-    <game>/<doc>/aliases/<version>.json  old citation id -> id in that version
-    <game>/<doc>/diffs/<old>..<new>.json|.md|.html   the diff between two versions
-    staged/<game>/<doc>/<version>.json a version waiting for `rulescorpus accept`
-
-index.json is written last: a reader that trusts the index never sees half a
-publish, and a run that fails before committing leaves every byte as it was.
+Paths come from `store.layout` (the one module that knows them). Every file but
+the index is immutable and named by its own digest; `index.json` is the commit
+point, written last with write-temp, fsync, rename, fsync of the folder. A run
+that dies at any instant leaves either the old index (its new files are
+unreferenced leftovers) or the new one (its superseded files are); `recover`,
+run at the start of every locked command, removes both kinds and says which
+state it found.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,7 +24,9 @@ import filelock
 from pydantic import BaseModel, Field, ValidationError
 
 from pipeline.errors import LockHeld, NotFound, StoreError
-from pipeline.models import Document, FetchResult, Lock, Model
+from pipeline.models import Document, FetchResult, Lock, Model, Pin
+from pipeline.store import layout
+from pipeline.store.files import remove_temporaries, write_new, write_replacing
 
 
 def canonical_json(value: BaseModel | dict[str, Any] | list[Any]) -> bytes:
@@ -47,10 +43,15 @@ def version_key(version: str) -> tuple[tuple[int, str], ...]:
     )
 
 
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 class VersionEntry(Model):
     version: str
     file: str
     sha256: str = Field(description="SHA-256 of the stored JSON file")
+    bytes: int | None = Field(default=None, description="size of the stored JSON file")
     status: Literal["published", "staged"] = "published"
     published: str | None = None
     effective: str | None = None
@@ -62,6 +63,7 @@ class VersionEntry(Model):
         default_factory=dict, description="rendition -> SHA-256 of the bytes it was parsed from"
     )
     aliases: str | None = None
+    provenance: str | None = Field(default=None, description="the version's provenance file")
 
 
 class DiffEntry(Model):
@@ -86,65 +88,86 @@ class DocumentEntry(Model):
         return next((v for v in self.versions if v.version == version), None)
 
 
+INDEX_FORMAT = 2
+
+
 class Index(Model):
-    format: int = 1
+    format: int = INDEX_FORMAT
     documents: dict[str, DocumentEntry] = Field(default_factory=dict)
+    pins: list[Pin] = Field(default_factory=list, description="the lock (lock.json is a copy)")
+    fetch: dict[str, str] = Field(
+        default_factory=dict, description="source id -> file of its last fetch record"
+    )
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def referenced_files(index: Index) -> set[str]:
+    """Every file the index names: what the corpus is."""
+    names = set(index.fetch.values())
+    for entry in index.documents.values():
+        for item in entry.versions:
+            names.add(item.file)
+            names.update(n for n in (item.aliases, item.provenance) if n)
+        for diff in entry.diffs:
+            names.update((diff.json_file, diff.markdown, diff.html))
+    return names
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What `recover` found: the leftovers of an interrupted or superseded commit."""
+
+    temporaries: int = 0
+    unreferenced: int = 0
+    lock_refreshed: bool = False
+
+    @property
+    def message(self) -> str:
+        if not (self.temporaries or self.unreferenced or self.lock_refreshed):
+            return ""
+        state = (
+            "the last commit completed (lock.json refreshed from index.json)"
+            if self.lock_refreshed
+            else "the corpus is the state index.json names"
+        )
+        return (
+            f"recovered from an interrupted run: removed {self.temporaries} temporary and "
+            f"{self.unreferenced} unreferenced files; {state}"
+        )
 
 
 class Corpus:
-    """Read access to a corpus folder, and transactions that publish into it."""
+    """Read access to a corpus folder, and transactions that commit into it."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
 
     # ------------------------------------------------------------------ reading
 
-    def _load(self, name: str, model: type[Model], default: Model) -> Any:
-        path = self.root / name
+    def index(self) -> Index:
+        path = self.root / layout.INDEX
         if not path.exists():
-            return default
+            return Index()
         try:
-            return model.model_validate_json(path.read_bytes())
+            index = Index.model_validate_json(path.read_bytes())
         except (ValidationError, ValueError) as exc:
             raise StoreError(
-                f"{path} is not a valid {model.__name__}: {exc}; restore it from version "
-                "control or a backup"
+                f"{path} is not a valid index: {exc}; restore it from a backup or re-import"
             ) from exc
-
-    def index(self) -> Index:
-        result: Index = self._load("index.json", Index, Index())
-        return result
+        if index.format != INDEX_FORMAT:
+            raise StoreError(
+                f"{path} has format {index.format}, this rulescorpus reads {INDEX_FORMAT}; "
+                "rebuild the corpus with `rulescorpus import`"
+            )
+        return index
 
     def lock(self) -> Lock:
-        """Pins for versions the index lists: a pin without its version is ignored."""
-        lock: Lock = self._load("lock.json", Lock, Lock())
-        index = self.index()
-        pins = [
-            p
-            for p in lock.pins
-            if (doc := index.documents.get(p.document)) is not None and doc.entry(p.version)
-        ]
-        return Lock(pins=pins)
+        return Lock(pins=list(self.index().pins))
 
     def fetch_record(self, source_id: str) -> FetchResult | None:
-        path = self.root / "fetch" / f"{source_id}.json"
-        if not path.exists():
+        name = self.index().fetch.get(source_id)
+        if name is None:
             return None
-        return FetchResult.model_validate_json(path.read_bytes())
+        return FetchResult.model_validate_json(self.read_file(name))
 
     def document_entry(self, document: str) -> DocumentEntry:
         entry = self.index().documents.get(document)
@@ -154,26 +177,39 @@ class Corpus:
         return entry
 
     def read_file(self, relative: str, expected_sha256: str | None = None) -> bytes:
+        """A file the index names; its bytes are checked against the digest in its name (and
+        against `expected_sha256` when given), so a corrupted file is never read as data."""
         path = self.root / relative
-        if not path.exists():
-            raise StoreError(f"{path} is listed in index.json but missing; re-run update")
-        data = path.read_bytes()
-        if expected_sha256 is not None:
-            got = hashlib.sha256(data).hexdigest()
-            if got != expected_sha256:
-                raise StoreError(
-                    f"{path} changed since it was stored: index.json says {expected_sha256}, "
-                    f"the file hashes to {got}"
-                )
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise StoreError(
+                f"{path} is listed in index.json but missing; run `rulescorpus verify` and "
+                "re-import the document"
+            ) from exc
+        got = sha256_hex(data)
+        named = layout.digest_in_name(relative)
+        if (expected_sha256 is not None and got != expected_sha256) or (
+            named is not None and not got.startswith(named)
+        ):
+            raise StoreError(
+                f"{path} changed since it was stored: index.json says "
+                f"{expected_sha256 or named}, the file hashes to {got}; restore it from a "
+                "backup or re-import the document"
+            )
         return data
 
-    def load_document(self, document: str, version: str | None = None) -> Document:
+    def version_entry(self, document: str, version: str | None = None) -> VersionEntry:
         entry = self.document_entry(document)
         version = version or entry.current
         item = entry.entry(version) if version else None
         if item is None:
             known = ", ".join(v.version for v in entry.versions)
             raise NotFound(f"version {version} of {document}", f"stored versions: {known}")
+        return item
+
+    def load_document(self, document: str, version: str | None = None) -> Document:
+        item = self.version_entry(document, version)
         return Document.model_validate_json(self.read_file(item.file, item.sha256))
 
     def load_aliases(self, document: str, version: str) -> dict[str, str]:
@@ -183,62 +219,134 @@ class Corpus:
         data: dict[str, str] = json.loads(self.read_file(item.aliases))
         return data
 
+    def load_provenance(self, document: str, version: str) -> dict[str, Any] | None:
+        item = self.document_entry(document).entry(version)
+        if item is None or item.provenance is None:
+            return None
+        data: dict[str, Any] = json.loads(self.read_file(item.provenance))
+        return data
+
     # ------------------------------------------------------------------ writing
 
     @contextmanager
-    def locked(self) -> Iterator[None]:
-        """Exclusive lock for the whole run; a second run exits 75 at once."""
+    def locked(self) -> Iterator[Recovery]:
+        """Exclusive lock for the whole run (a second run exits 75 at once); recovers first."""
         self.root.mkdir(parents=True, exist_ok=True)
-        lock = filelock.FileLock(str(self.root / ".lock"), timeout=0)
+        lock = filelock.FileLock(str(self.root / layout.RUN_LOCK), timeout=0)
         try:
             lock.acquire()
         except filelock.Timeout as exc:
-            raise LockHeld(str(self.root / ".lock")) from exc
+            raise LockHeld(str(self.root / layout.RUN_LOCK)) from exc
         try:
-            yield
+            yield self.recover()
         finally:
             lock.release()
+
+    def recover(self) -> Recovery:
+        """Remove what an interrupted commit left and bring lock.json in line with the index.
+
+        Only temporary files and digest-named files the index does not name are removed;
+        anything else a person put in the folder is left alone."""
+        temporaries = remove_temporaries(self.root)
+        index = self.index()
+        keep = referenced_files(index)
+        unreferenced = 0
+        for path in sorted(self.root.rglob("*")):
+            relative = path.relative_to(self.root).as_posix()
+            if path.is_file() and layout.is_managed(relative) and relative not in keep:
+                path.unlink()
+                unreferenced += 1
+        lock_bytes = canonical_json(Lock(pins=index.pins))
+        lock_path = self.root / layout.LOCK
+        refreshed = False
+        if index.documents and (not lock_path.exists() or lock_path.read_bytes() != lock_bytes):
+            write_replacing(lock_path, lock_bytes)
+            refreshed = True
+        return Recovery(temporaries, unreferenced, refreshed)
 
     def transaction(self) -> Transaction:
         return Transaction(self)
 
 
-def document_dir(document: str) -> str:
-    return document.strip("/")
-
-
 class Transaction:
-    """Collects every write of a publish; commit() writes them, index.json last."""
+    """Collects every write of a commit; `commit()` writes them, then the index, last."""
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self.index = corpus.index()
-        raw_lock: Lock = corpus._load("lock.json", Lock, Lock())
-        self.lock = raw_lock
+        self.before = corpus.index()
+        self.index = self.before.model_copy(deep=True)
         self.files: dict[str, bytes] = {}
-        self.removals: set[str] = set()
 
-    def put(self, relative: str, data: bytes) -> str:
+    @property
+    def lock(self) -> Lock:
+        return Lock(pins=list(self.index.pins))
+
+    @lock.setter
+    def lock(self, value: Lock) -> None:
+        self.index.pins = list(value.pins)
+
+    def put(self, name_for: Any, data: bytes) -> tuple[str, str]:
+        """Add a file named by `name_for(digest)`; returns (relative path, digest)."""
+        digest = sha256_hex(data)
+        relative: str = name_for(digest)
         self.files[relative] = data
-        return hashlib.sha256(data).hexdigest()
-
-    def remove(self, relative: str) -> None:
-        """Delete a file once the new index no longer points at it (after the index write)."""
-        self.removals.add(relative)
+        return relative, digest
 
     def put_fetch_record(self, record: FetchResult) -> None:
-        self.put(f"fetch/{record.source}.json", canonical_json(record))
+        relative, _ = self.put(
+            lambda d: layout.fetch_file(record.source, d), canonical_json(record)
+        )
+        self.index.fetch[record.source] = relative
+
+    def read_file(self, relative: str, expected_sha256: str | None = None) -> bytes:
+        """A file as this transaction will leave it (written here, or already stored)."""
+        if relative in self.files:
+            return self.files[relative]
+        return self.corpus.read_file(relative, expected_sha256)
+
+    def load_document(self, document: str, version: str) -> Document:
+        item = self.index.documents[document].entry(version)
+        if item is None:
+            raise NotFound(f"version {version} of {document}")
+        return Document.model_validate_json(self.read_file(item.file, item.sha256))
+
+    def load_aliases(self, document: str, version: str) -> dict[str, str]:
+        item = self.index.documents[document].entry(version)
+        if item is None or item.aliases is None:
+            return {}
+        data: dict[str, str] = json.loads(self.read_file(item.aliases))
+        return data
 
     @property
     def dirty(self) -> bool:
-        return bool(self.files or self.removals) or self.index != self.corpus.index()
+        return self.index != self.before
 
     def commit(self) -> None:
+        """Write new files, prove everything the new index names is there, then the index."""
         if not self.dirty:
             return
-        for relative in sorted(self.files):
-            _atomic_write(self.corpus.root / relative, self.files[relative])
-        _atomic_write(self.corpus.root / "lock.json", canonical_json(self.lock))
-        _atomic_write(self.corpus.root / "index.json", canonical_json(self.index))
-        for relative in sorted(self.removals - set(self.files)):
-            (self.corpus.root / relative).unlink(missing_ok=True)
+        root = self.corpus.root
+        keep = referenced_files(self.index)
+        for relative in sorted(keep & set(self.files)):
+            write_new(root / relative, self.files[relative])
+        for relative in sorted(keep):
+            self._check_present(relative)
+        write_replacing(root / layout.INDEX, canonical_json(self.index))
+        # After the commit point: the derived copy and the superseded files. A kill here
+        # leaves a state `recover` completes.
+        write_replacing(root / layout.LOCK, canonical_json(self.lock))
+        for relative in sorted(referenced_files(self.before) - keep):
+            if layout.is_managed(relative):
+                (root / relative).unlink(missing_ok=True)
+
+    def _check_present(self, relative: str) -> None:
+        path = self.corpus.root / relative
+        expected = self.files.get(relative)
+        if expected is not None:
+            if path.read_bytes() != expected:
+                raise StoreError(f"{path} does not hold what was just written; check the disk")
+        elif not path.exists():
+            raise StoreError(
+                f"{path} is named by index.json but missing; run `rulescorpus verify` and "
+                "re-import the document"
+            )

@@ -1,0 +1,47 @@
+"""Progress on the terminal: the one place a job's progress reports are drawn (rich)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+
+class TerminalProgress:
+    """A bar for work of known length, a dim line for everything else (on stderr)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
+
+    def __call__(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        if total is None or done is None:
+            self.console.print(f"[dim]{message}[/dim]", highlight=False)
+            return
+        if self.bar is None:
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(message, total=total)
+        assert self.task is not None
+        self.bar.update(self.task, description=message, completed=done, total=total)
+        if done >= total:
+            self.bar.stop()
+            self.bar = None
+
+
+def quiet_progress(message: str, done: int | None = None, total: int | None = None) -> None:
+    """For --json runs: nothing on the terminal but the JSON."""

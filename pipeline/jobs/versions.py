@@ -1,0 +1,97 @@
+"""Adding one version to the corpus: store it, diff it against the version before it, render
+the reports, store those and the alias table. The one sequence `update`, `import` and
+`accept` share, so every way in produces the same artefacts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.diff.documents import diff_documents
+from pipeline.diff.reconcile import reconcile
+from pipeline.diff.rulings import diff_rulings
+from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
+from pipeline.models import Document, DocumentDiff
+from pipeline.report.render import render_html, render_markdown
+from pipeline.store.corpus import Transaction, version_key
+
+
+@dataclass
+class Published:
+    document: str
+    version: str
+    status: str
+    diff: DocumentDiff | None = None
+    previous: str | None = None
+
+
+def diff_versions(family: str, old: Document, new: Document) -> DocumentDiff:
+    """The diff between two stored versions, reconciled with the publisher's change list."""
+    if family == "nrdb-rulings":
+        return diff_rulings(old, new)
+    result = diff_documents(old, new)
+    if new.publisher_changes:
+        result = result.model_copy(
+            update={"reconciliation": reconcile(new.publisher_changes, result)}
+        )
+    return result
+
+
+def compose_aliases(
+    previous: dict[str, str], result: DocumentDiff, new_ids: set[str]
+) -> dict[str, str]:
+    """Old citation ids (of any earlier version) -> the id that carries them in the new version."""
+    step = {entry.old_id: entry.new_id for entry in result.renumbering}
+    aliases: dict[str, str] = {}
+    for old, via in previous.items():
+        target = step.get(via, via)
+        if target in new_ids and old not in new_ids:
+            aliases[old] = target
+    for old, new in step.items():
+        if old not in new_ids and new in new_ids:
+            aliases[old] = new
+    return dict(sorted(aliases.items()))
+
+
+def record_ids(doc: Document) -> set[str]:
+    return {r.id for r in doc.records} | {g.id for g in doc.glossary} | {r.id for r in doc.rulings}
+
+
+def previous_version(tx: Transaction, document: str, version: str) -> str | None:
+    """The newest published version before `version`, when `version` is the newest one
+    (a backfilled older version is stored without a diff: history is built oldest first)."""
+    entry = tx.index.documents.get(document)
+    if entry is None:
+        return None
+    if entry.current is not None and version_key(version) < version_key(entry.current):
+        return None
+    older = [
+        v.version
+        for v in entry.versions
+        if v.status == "published" and version_key(v.version) < version_key(version)
+    ]
+    return max(older, key=version_key) if older else None
+
+
+def add_version(tx: Transaction, candidate: Candidate, status: Status = "published") -> Published:
+    """Store the candidate and, when published, its diff from the version before it."""
+    previous = previous_version(tx, candidate.document, candidate.doc.version or "")
+    item = store_version(tx, candidate, status)
+    result = Published(candidate.document, item.version, status)
+    if status != "published" or previous is None:
+        return result
+    old = tx.load_document(candidate.document, previous)
+    new = candidate.doc
+    result.diff = diff_versions(candidate.family, old, new)
+    result.previous = previous
+    store_diff(
+        tx,
+        candidate.document,
+        result.diff,
+        render_markdown(result.diff, old, new),
+        render_html(result.diff, old, new),
+    )
+    aliases = compose_aliases(
+        tx.load_aliases(candidate.document, previous), result.diff, record_ids(new)
+    )
+    store_aliases(tx, candidate.document, item.version, aliases)
+    return result

@@ -1,0 +1,99 @@
+"""Durable file writes shared by the corpus and the blob store.
+
+A write goes to a temporary file beside its target, is flushed and fsynced,
+renamed into place, and the folder is fsynced so the rename itself survives a
+power cut. Files get the mode the process umask allows (0644 by default), like
+any other tool's output, not mkstemp's 0600. The operating system's refusals
+(disk full, permissions) become StorageIOError naming the path (exit 74).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from pipeline.errors import StorageIOError
+from pipeline.store.layout import TEMP_PREFIX
+
+
+def _umask() -> int:
+    # os.umask can only be read by setting it; done once, before any thread writes.
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+FILE_MODE = 0o666 & ~_umask()
+
+
+@contextmanager
+def io_errors(path: Path) -> Iterator[None]:
+    """Turn the operating system's refusal into the documented exit 74, naming the path."""
+    try:
+        yield
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        if exc.errno == errno.ENOSPC:
+            reason = "no space left on the device"
+        raise StorageIOError(str(path), reason) from exc
+
+
+def fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=path.suffix)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, FILE_MODE)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def write_replacing(path: Path, data: bytes) -> None:
+    """Atomically replace `path` with `data` (for the commit point and its copies)."""
+    with io_errors(path):
+        tmp = _write_temp(path, data)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        fsync_dir(path.parent)
+
+
+def write_new(path: Path, data: bytes) -> None:
+    """Write an immutable, digest-named file. Already there with these bytes: nothing to do.
+    There with other bytes: the stored copy was damaged, and the right bytes replace it."""
+    with io_errors(path):
+        if path.exists() and path.read_bytes() == data:
+            return
+    write_replacing(path, data)
+
+
+def remove_temporaries(root: Path) -> int:
+    """Delete temporary files a killed run left anywhere under `root`; their count."""
+    if not root.exists():
+        return 0
+    removed = 0
+    for path in sorted(root.rglob(f"{TEMP_PREFIX}*")):
+        if path.is_file():
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
