@@ -13,6 +13,13 @@ EXIT_LOCKED = 75
 EXIT_USAGE = 2
 
 
+def _rebuild(cls: type[RulesCorpusError], message: str, state: dict[str, object]) -> Exception:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
+
+
 class RulesCorpusError(Exception):
     """Base of every error the pipeline raises on purpose."""
 
@@ -24,6 +31,11 @@ class RulesCorpusError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Subclasses take structured fields, not the message: rebuild from the fields, so an
+        # error raised in a parse child process reaches the parent unchanged.
+        return (_rebuild, (type(self), self.message, dict(self.__dict__)))
 
 
 class UsageError(RulesCorpusError):

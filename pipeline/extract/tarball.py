@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 import tarfile
+import zlib
 from collections.abc import Callable
 
 from pipeline.errors import ExtractError
@@ -45,6 +46,85 @@ def clean_member_path(name: str, *, what: str, strip_components: int = 0) -> str
     return "/".join(parts) if parts else None
 
 
+# pax ('x', 'g') and GNU long-name ('L', 'K') headers hold metadata the tarfile module reads
+# whole into memory before any member limit applies: a 1 MiB archive can declare 1 GiB.
+_METADATA_TYPES = frozenset(b"xgLK")
+MAX_METADATA_BYTES = 1 * MiB
+BLOCK = 512
+
+
+def check_tar_headers(
+    data: bytes, *, what: str, max_total_bytes: int, max_metadata_bytes: int = MAX_METADATA_BYTES
+) -> None:
+    """Walk the raw headers of a .tar.gz, decompressing as it goes, before tarfile does.
+
+    Refuses metadata headers over `max_metadata_bytes` and archives whose members add up to
+    more than `max_total_bytes`, without ever holding more than one block of data beyond
+    what has been read: the defence against pax-header and gzip bombs."""
+    stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    buffer = bytearray()
+    skip = 0  # bytes of member data still to pass over
+    declared = 0
+    view = memoryview(data)
+    for start in range(0, len(data), 1 << 16):
+        try:
+            buffer += stream.decompress(view[start : start + (1 << 16)], 1 << 20)
+            while stream.unconsumed_tail:
+                buffer += stream.decompress(stream.unconsumed_tail, 1 << 20)
+                skip, declared = _walk_headers(
+                    buffer, skip, declared, what, max_total_bytes, max_metadata_bytes
+                )
+        except zlib.error as exc:
+            raise ExtractError(what, f"not a readable gzip tar archive: {exc}") from exc
+        skip, declared = _walk_headers(
+            buffer, skip, declared, what, max_total_bytes, max_metadata_bytes
+        )
+
+
+def _walk_headers(
+    buffer: bytearray, skip: int, declared: int, what: str, max_total: int, max_metadata: int
+) -> tuple[int, int]:
+    while True:
+        if skip:
+            step = min(skip, len(buffer))
+            del buffer[:step]
+            skip -= step
+            if skip:
+                return skip, declared
+        if len(buffer) < BLOCK:
+            return 0, declared
+        header = bytes(buffer[:BLOCK])
+        del buffer[:BLOCK]
+        if header == bytes(BLOCK):
+            continue
+        size = _header_size(header, what)
+        kind = header[156]
+        if kind in _METADATA_TYPES and size > max_metadata:
+            raise ExtractError(
+                what,
+                f"archive has a {chr(kind)!r} metadata header of {size} bytes (limit "
+                f"{max_metadata}); refusing it as a decompression bomb",
+            )
+        declared += size
+        if declared > max_total:
+            raise ExtractError(
+                what,
+                f"archive members add up to more than {max_total} bytes; refusing it "
+                "(raise the source's max_bytes in the registry if the archive is genuine)",
+            )
+        skip = -(-size // BLOCK) * BLOCK
+
+
+def _header_size(header: bytes, what: str) -> int:
+    field = header[124:136]
+    if field[0] & 0x80:  # GNU base-256 for sizes over 8 GiB: never a rules archive
+        raise ExtractError(what, "archive declares a member over 8 GiB; refusing it")
+    try:
+        return int(field.rstrip(b"\0 ").strip() or b"0", 8)
+    except ValueError as exc:
+        raise ExtractError(what, f"archive header has a corrupt size field {field!r}") from exc
+
+
 def read_tar_members(
     data: bytes,
     *,
@@ -54,6 +134,7 @@ def read_tar_members(
     max_members: int = 20000,
     max_total_bytes: int = 256 * MiB,
     max_member_bytes: int = 64 * MiB,
+    max_archive_bytes: int = 1024 * MiB,
 ) -> dict[str, bytes]:
     """Regular files of a .tar.gz held in memory, {clean path: bytes}, sorted by path.
 
@@ -63,6 +144,7 @@ def read_tar_members(
     read, so they are harmless and skipped. Limits are checked against the
     sizes the headers declare, before any member's bytes are read.
     """
+    check_tar_headers(data, what=what, max_total_bytes=max_archive_bytes)
     try:
         archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:gz")  # noqa: SIM115 - `with` below
     except (tarfile.TarError, OSError, EOFError) as exc:

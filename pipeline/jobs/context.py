@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pipeline.fetch.policy import FetchPolicy
+from pipeline.jobs.sandbox import ParseLimits
 from pipeline.models import Source
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
@@ -36,6 +37,7 @@ class Context:
     sources_file: Path | None = None
     policy: FetchPolicy = field(default_factory=FetchPolicy)
     progress: Progress = field(default=no_progress)
+    limits: ParseLimits = field(default_factory=ParseLimits.from_env)
 
     @property
     def corpus(self) -> Corpus:

@@ -9,17 +9,31 @@ from pydantic import Field
 from pipeline.errors import (
     EXIT_CHANGED,
     EXIT_FETCH,
+    EXIT_IO,
+    EXIT_LOCKED,
     EXIT_OK,
     EXIT_PARSE,
+    EXIT_USAGE,
     EXIT_VERIFY,
     RulesCorpusError,
 )
 from pipeline.models import Model
 
 # When several documents end differently, the run's exit code is the most
-# severe: a verification failure may mean tampering, so it outranks a parse
-# problem, which outranks an unreachable site, which outranks news.
-SEVERITY = (EXIT_VERIFY, EXIT_PARSE, EXIT_FETCH, EXIT_CHANGED, EXIT_OK)
+# severe: a registry or usage error means nothing was checked; a verification
+# failure may mean tampering, so it outranks an I/O error, a parse problem, an
+# unreachable site, and news. Any code not listed ranks above them all, so no
+# failure can ever sum up to 0.
+SEVERITY = (
+    EXIT_USAGE,
+    EXIT_LOCKED,
+    EXIT_VERIFY,
+    EXIT_IO,
+    EXIT_PARSE,
+    EXIT_FETCH,
+    EXIT_CHANGED,
+    EXIT_OK,
+)
 
 
 class Outcome(Model):
@@ -38,7 +52,14 @@ class Outcome(Model):
     warnings: int = 0
 
 
-FAILURES = {EXIT_VERIFY: "verify-failed", EXIT_PARSE: "parse-failed", EXIT_FETCH: "fetch-failed"}
+FAILURES = {
+    EXIT_VERIFY: "verify-failed",
+    EXIT_PARSE: "parse-failed",
+    EXIT_FETCH: "fetch-failed",
+    EXIT_IO: "io-failed",
+    EXIT_USAGE: "usage-error",
+    EXIT_LOCKED: "locked",
+}
 
 
 def failed(
@@ -71,6 +92,9 @@ class RunSummary:
     @property
     def exit_code(self) -> int:
         codes = {o.exit_code for o in self.outcomes}
+        unknown = sorted(codes - set(SEVERITY))
+        if unknown:
+            return unknown[-1]
         return next((code for code in SEVERITY if code in codes), EXIT_OK)
 
     def as_json(self) -> dict[str, object]:

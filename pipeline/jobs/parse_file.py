@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.jobs.families import FAMILIES, ParseRequest, parse_bytes
+from pipeline.jobs.families import FAMILIES, ParseRequest
+from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models import Document, Source, SourceRef
 from pipeline.verify.checks import sha256_bytes
 
@@ -64,6 +65,6 @@ def parse_file(
         version=version,
         options=options,
     )
-    doc = parse_bytes(data, request)
+    doc = parse_isolated(data, request)
     ref = SourceRef(url=None, sha256=sha256_bytes(data), bytes=len(data), rendition=rendition)
     return doc.model_copy(update={"source": ref, "renditions": [ref]})

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from pipeline.errors import VerificationError
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.publish import Candidate
+from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models import Document, FetchResult, Pin, Source, SourceRef
 from pipeline.verify.checks import compare_renditions
 
@@ -43,7 +44,7 @@ def parse_fetched(ctx: Context, item: Fetched, version: str | None = None) -> Do
         version=version or pinned_version(item),
         options=dict(item.source.options),
     )
-    doc = parse_bytes(data, request)
+    doc = parse_isolated(data, request, ctx.limits)
     return doc.model_copy(update={"source": source_ref(item.source, item.record)})
 
 

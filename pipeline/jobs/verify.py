@@ -19,9 +19,10 @@ from pipeline.errors import (
     UsageError,
 )
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed
 from pipeline.jobs.publish import Candidate
+from pipeline.jobs.sandbox import parse_isolated
 from pipeline.jobs.versions import add_version
 from pipeline.models import Document, FetchResult, Pin
 from pipeline.store.corpus import Corpus, VersionEntry, canonical_json
@@ -38,7 +39,7 @@ def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha25
         version=stored.version,
     )
     # The stored version is only a fallback (the text export states none): parsed once.
-    doc = parse_bytes(data, request)
+    doc = parse_isolated(data, request, ctx.limits)
     doc = doc.model_copy(update={"source": stored.source, "renditions": stored.renditions})
     return canonical_json(doc)
 
