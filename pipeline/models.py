@@ -54,6 +54,11 @@ class Source(Model):
     discovery: Discovery | None = None
     allowed_hosts: list[str] = Field(default_factory=list)
     published_sha256_url: str | None = None
+    attestation_pages: list[str] = Field(
+        default_factory=list,
+        description="web pages that publish a SHA-256 for this source's URL (checked by "
+        "`verify --published`)",
+    )
     max_bytes: int = 64 * 1024 * 1024
     primary: bool = Field(
         default=False, description="the rendition whose records are stored for the document"
