@@ -10,9 +10,17 @@ from pathlib import Path
 import pytest
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents, filter_changes
-from pipeline.diff.text import fold_typography, mask_citations, similarity, word_ops
+from pipeline.diff.text import mask_citations, similarity, word_ops
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document, DocumentDiff, GlossaryTerm, Location, ParserInfo, Rule
+from pipeline.models import (
+    Document,
+    DocumentDiff,
+    GlossaryTerm,
+    Location,
+    ParserInfo,
+    Rule,
+    fold_typography,
+)
 from pipeline.parse.mtg import cr as mtg
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
@@ -21,9 +29,15 @@ SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 # --------------------------------------------------------------------------- builders
 
 
-def rule(rule_id: str, text: str = "", *, title: str | None = None,
-         examples: tuple[str, ...] = (), parent: str | None = None,
-         references: tuple[str, ...] = ()) -> Rule:
+def rule(
+    rule_id: str,
+    text: str = "",
+    *,
+    title: str | None = None,
+    examples: tuple[str, ...] = (),
+    parent: str | None = None,
+    references: tuple[str, ...] = (),
+) -> Rule:
     """An MTG-shaped record: cr:1 chapter, cr:100 section, cr:100.1 rule, cr:100.1a subrule."""
     number = rule_id.removeprefix("cr:")
     if re.fullmatch(r"\d", number):
@@ -34,26 +48,46 @@ def rule(rule_id: str, text: str = "", *, title: str | None = None,
         kind, depth, auto = "rule", 2, "cr:" + number.split(".")[0]
     else:
         kind, depth, auto = "subrule", 3, "cr:" + number[:-1]
-    return Rule(id=rule_id, number=number, kind=kind, parent=parent or auto, depth=depth,
-                title=title, text=text, examples=list(examples), references=list(references),
-                location=Location(line=1))
+    return Rule(
+        id=rule_id,
+        number=number,
+        kind=kind,
+        parent=parent or auto,
+        depth=depth,
+        title=title,
+        text=text,
+        examples=list(examples),
+        references=list(references),
+        location=Location(line=1),
+    )
 
 
 def term(name: str, definition: str) -> GlossaryTerm:
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    return GlossaryTerm(id=f"glossary:{slug}", term=name, definition=definition,
-                        location=Location(line=1))
+    return GlossaryTerm(
+        id=f"glossary:{slug}", term=name, definition=definition, location=Location(line=1)
+    )
 
 
-def document(*records: Rule, glossary: tuple[GlossaryTerm, ...] = (),
-             version: str = "1") -> Document:
-    return Document(game="mtg", document="mtg/cr", title="Rules", version=version,
-                    parser=ParserInfo(family="mtg-cr", version="1.0"), records=list(records),
-                    glossary=list(glossary))
+def document(
+    *records: Rule, glossary: tuple[GlossaryTerm, ...] = (), version: str = "1"
+) -> Document:
+    return Document(
+        game="mtg",
+        document="mtg/cr",
+        title="Rules",
+        version=version,
+        parser=ParserInfo(family="mtg-cr", version="1.0"),
+        records=list(records),
+        glossary=list(glossary),
+    )
 
 
-HEAD = (rule("cr:1", title="Game Concepts"), rule("cr:100", title="General"),
-        rule("cr:101", title="Golden Rules"))
+HEAD = (
+    rule("cr:1", title="Game Concepts"),
+    rule("cr:100", title="General"),
+    rule("cr:101", title="Golden Rules"),
+)
 TEXTS = [
     "Each player draws seven cards at the start of the game before anything else happens.",
     "A player who has no cards left in their library loses the next time state is checked.",
@@ -75,8 +109,13 @@ def changes_by_class(diff: DocumentDiff) -> dict[str, list[tuple[str | None, str
 
 def test_inserting_mid_section_renumbers_instead_of_rewording() -> None:
     old = document(*HEAD[:2], *(rule(f"cr:100.{i + 1}", t) for i, t in enumerate(TEXTS[:3])))
-    new = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[3]),
-                   rule("cr:100.3", TEXTS[1]), rule("cr:100.4", TEXTS[2]))
+    new = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[3]),
+        rule("cr:100.3", TEXTS[1]),
+        rule("cr:100.4", TEXTS[2]),
+    )
     diff = diff_documents(old, new)
     # cr:100.2 exists in both with different text, yet it is not a rewording: the old
     # text lives on at cr:100.3, and a new rule took the number.
@@ -85,111 +124,225 @@ def test_inserting_mid_section_renumbers_instead_of_rewording() -> None:
         "renumbered": [("cr:100.2", "cr:100.3"), ("cr:100.3", "cr:100.4")],
     }
     assert [(e.old_id, e.new_id, e.method, e.similarity) for e in diff.renumbering] == [
-        ("cr:100.2", "cr:100.3", "exact-text", 1.0), ("cr:100.3", "cr:100.4", "exact-text", 1.0)]
+        ("cr:100.2", "cr:100.3", "exact", 1.0),
+        ("cr:100.3", "cr:100.4", "exact", 1.0),
+    ]
 
 
 def test_subrules_of_a_renumbered_rule_follow_it_even_when_reworded() -> None:
-    old = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[1]),
-                   rule("cr:100.2a", "Short subrule text here."))
-    new = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[3]),
-                   rule("cr:100.3", TEXTS[1]),
-                   rule("cr:100.3a", "Entirely different words now stand in this place."))
+    old = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[1]),
+        rule("cr:100.2a", "A short subrule stands here under its parent rule."),
+    )
+    new = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[3]),
+        rule("cr:100.3", TEXTS[1]),
+        rule("cr:100.3a", "A short subrule now says other things under its parent."),
+    )
     diff = diff_documents(old, new)
     sub = next(e for e in diff.renumbering if e.old_id == "cr:100.2a")
-    assert (sub.new_id, sub.method) == ("cr:100.3a", "parent-renumbered")
+    # Under 0.7 of its words in common, the place in the tree backs the pairing, and the
+    # pairing says so: a weak one, for a reader to check.
+    assert (sub.new_id, sub.method, sub.weak) == ("cr:100.3a", "structural", True)
     change = next(c for c in diff.changes if c.old_id == "cr:100.2a")
-    assert (change.cls, change.text_change) == ("renumbered", "reworded")
+    assert (change.cls, change.text_change, change.method) == (
+        "renumbered",
+        "reworded",
+        "structural",
+    )
+    assert change.evidence == "under cr:100.3, similarity 0.5263"
     # A rewording hidden behind a renumbering is still shown when renumbering is hidden.
     assert change in filter_changes(diff, hide_renumbering=True)
 
 
-def test_a_rule_moved_to_another_section_is_moved_and_its_subrules_renumbered() -> None:
-    old = document(*HEAD, rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[1]),
-                   rule("cr:100.2a", TEXTS[4]), rule("cr:101.1", TEXTS[2]))
-    new = document(*HEAD, rule("cr:100.1", TEXTS[0]), rule("cr:101.1", TEXTS[2]),
-                   rule("cr:101.2", TEXTS[1]), rule("cr:101.2a", TEXTS[4]))
+def test_the_place_in_the_tree_never_forces_a_pair() -> None:
+    old = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[1]),
+        rule("cr:100.2a", "Short subrule text here."),
+    )
+    new = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[3]),
+        rule("cr:100.3", TEXTS[1]),
+        rule("cr:100.3a", "Entirely different words now stand in this place."),
+    )
     assert changes_by_class(diff_documents(old, new)) == {
-        "moved": [("cr:100.2", "cr:101.2")], "renumbered": [("cr:100.2a", "cr:101.2a")]}
+        "added": [(None, "cr:100.2"), (None, "cr:100.3a")],
+        "renumbered": [("cr:100.2", "cr:100.3")],
+        "removed": [("cr:100.2a", None)],
+    }
+
+
+def test_a_rule_moved_to_another_section_is_moved_and_its_subrules_renumbered() -> None:
+    old = document(
+        *HEAD,
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[1]),
+        rule("cr:100.2a", TEXTS[4]),
+        rule("cr:101.1", TEXTS[2]),
+    )
+    new = document(
+        *HEAD,
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:101.1", TEXTS[2]),
+        rule("cr:101.2", TEXTS[1]),
+        rule("cr:101.2a", TEXTS[4]),
+    )
+    assert changes_by_class(diff_documents(old, new)) == {
+        "moved": [("cr:100.2", "cr:101.2")],
+        "renumbered": [("cr:100.2a", "cr:101.2a")],
+    }
 
 
 def test_text_spread_over_two_rules_is_a_split_and_the_reverse_a_merge() -> None:
     whole = f"{TEXTS[0]} {TEXTS[1]}"
     one = document(*HEAD[:2], rule("cr:100.1", whole), rule("cr:100.2", TEXTS[2]))
-    two = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[1]),
-                   rule("cr:100.3", TEXTS[2]))
+    two = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[1]),
+        rule("cr:100.3", TEXTS[2]),
+    )
     split = diff_documents(one, two)
     assert [(c.cls, c.old_ids, c.new_ids, c.text_change) for c in split.changes] == [
-        ("split", ["cr:100.1"], ["cr:100.1", "cr:100.2"], None), ("renumbered", [], [], None)]
+        ("split", ["cr:100.1"], ["cr:100.1", "cr:100.2"], None),
+        ("renumbered", [], [], None),
+    ]
     assert (split.changes[1].old_id, split.changes[1].new_id) == ("cr:100.2", "cr:100.3")
     merge = diff_documents(two, one)
     assert next((c.cls, c.old_ids, c.new_ids) for c in merge.changes) == (
-        "merged", ["cr:100.1", "cr:100.2"], ["cr:100.1"])
+        "merged",
+        ["cr:100.1", "cr:100.2"],
+        ["cr:100.1"],
+    )
     # Splits and merges are not one-to-one, so they stay out of the renumbering map.
     assert [(e.old_id, e.new_id) for e in merge.renumbering] == [("cr:100.3", "cr:100.2")]
 
 
 def test_a_rewritten_rule_in_place_is_reworded_with_a_word_diff() -> None:
     old = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[1]))
-    new = document(*HEAD[:2], rule("cr:100.1", TEXTS[0].replace("seven", "eight")),
-                   rule("cr:100.2", "Nothing of the old sentence survives in this one."))
+    new = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0].replace("seven", "eight")),
+        rule("cr:100.2", "Nothing of the old sentence survives in this one."),
+    )
     diff = diff_documents(old, new)
-    assert changes_by_class(diff) == {"reworded": [("cr:100.1", "cr:100.1"),
-                                                   ("cr:100.2", "cr:100.2")]}
+    # The same number holding a text with nothing in common is a different rule: the old
+    # one is removed and a new one added, never a "rewording".
+    assert changes_by_class(diff) == {
+        "reworded": [("cr:100.1", "cr:100.1")],
+        "removed": [("cr:100.2", None)],
+        "added": [(None, "cr:100.2")],
+    }
     first = diff.changes[0]
+    assert (first.method, first.weak) == ("similar", False)
     assert [(w.op, w.text) for w in first.words] == [
-        ("equal", "Each player draws"), ("delete", "seven"), ("insert", "eight"),
-        ("equal", "cards at the start of the game before anything else happens.")]
+        ("equal", "Each player draws"),
+        ("delete", "seven"),
+        ("insert", "eight"),
+        ("equal", "cards at the start of the game before anything else happens."),
+    ]
     assert first.similarity == round(2 * 14 / 30, 4)
+
+
+def test_min_similarity_tightens_the_pairing() -> None:
+    old = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[1]))
+    new = document(
+        *HEAD[:2], rule("cr:100.1", TEXTS[0].replace("seven", "eight")), rule("cr:100.2", TEXTS[1])
+    )
+    assert changes_by_class(diff_documents(old, new))["reworded"] == [("cr:100.1", "cr:100.1")]
+    strict = diff_documents(old, new, min_similarity=0.95)
+    assert strict.min_similarity == 0.95
+    assert changes_by_class(strict) == {
+        "removed": [("cr:100.1", None)],
+        "added": [(None, "cr:100.1")],
+    }
 
 
 def test_content_classes_typography_reference_examples() -> None:
     base = "A player’s hand — see rule 101.2 — holds cards… until played."
-    old = document(*HEAD[:2],
-                   rule("cr:100.1", base), rule("cr:100.2", base + " Two."),
-                   rule("cr:100.3", TEXTS[0], examples=("Example: one.",)),
-                   rule("cr:100.4", "Refer to 903, as it stays in force."),
-                   rule("cr:100.5", "A deck holds at least 60 cards in constructed play."))
-    new = document(*HEAD[:2],
-                   rule("cr:100.1",
-                        "A player's hand - see rule 101.2 - holds cards ... until played."),
-                   rule("cr:100.2", base.replace("101.2", "101.3") + " Two."),
-                   rule("cr:100.3", TEXTS[0], examples=("Example: two.",)),
-                   rule("cr:100.4", "Refer to 904, as it stays in force."),
-                   rule("cr:100.5", "A deck holds at least 40 cards in constructed play."))
+    old = document(
+        *HEAD[:2],
+        rule("cr:100.1", base),
+        rule("cr:100.2", base + " Two."),
+        rule("cr:100.3", TEXTS[0], examples=("Example: one.",)),
+        rule("cr:100.4", "Refer to 903, as it stays in force."),
+        rule("cr:100.5", "A deck holds at least 60 cards in constructed play."),
+    )
+    new = document(
+        *HEAD[:2],
+        rule("cr:100.1", "A player's hand - see rule 101.2 - holds cards ... until played."),
+        rule("cr:100.2", base.replace("101.2", "101.3") + " Two."),
+        rule("cr:100.3", TEXTS[0], examples=("Example: two.",)),
+        rule("cr:100.4", "Refer to 904, as it stays in force."),
+        rule("cr:100.5", "A deck holds at least 40 cards in constructed play."),
+    )
     diff = diff_documents(old, new)
     assert [(c.cls, c.old_id) for c in diff.changes] == [
-        ("typography-only", "cr:100.1"), ("reference-only", "cr:100.2"),
+        ("typography-only", "cr:100.1"),
+        ("reference-only", "cr:100.2"),
         ("example-or-note-only", "cr:100.3"),
         # a bare number with no 'rule' before it is a reference only if the renumbering
         # says so: nothing renumbered 903, so this is a rewording, like 60 -> 40 cards
-        ("reworded", "cr:100.4"), ("reworded", "cr:100.5")]
+        ("reworded", "cr:100.4"),
+        ("reworded", "cr:100.5"),
+    ]
 
 
 def test_a_bare_cited_number_that_follows_the_renumbering_is_reference_only() -> None:
-    old = document(rule("cr:9", title="Casual"), rule("cr:903", title="Commander"),
-                   rule("cr:903.1", TEXTS[0]),
-                   rule("cr:100", title="General", parent="cr:9"),
-                   rule("cr:100.1", "Refer to 903.1 and, as it stays in force, also 903."))
-    new = document(rule("cr:9", title="Casual"), rule("cr:903", title="Oathbreaker"),
-                   rule("cr:904", title="Commander"), rule("cr:904.1", TEXTS[0]),
-                   rule("cr:100", title="General", parent="cr:9"),
-                   rule("cr:100.1", "Refer to 904.1 and, as it stays in force, also 904."))
+    old = document(
+        rule("cr:9", title="Casual"),
+        rule("cr:903", title="Commander"),
+        rule("cr:903.1", TEXTS[0]),
+        rule("cr:100", title="General", parent="cr:9"),
+        rule("cr:100.1", "Refer to 903.1 and, as it stays in force, also 903."),
+    )
+    new = document(
+        rule("cr:9", title="Casual"),
+        rule("cr:903", title="Oathbreaker"),
+        rule("cr:904", title="Commander"),
+        rule("cr:904.1", TEXTS[0]),
+        rule("cr:100", title="General", parent="cr:9"),
+        rule("cr:100.1", "Refer to 904.1 and, as it stays in force, also 904."),
+    )
     diff = diff_documents(old, new)
     assert ("reference-only", "cr:100.1") in [(c.cls, c.old_id) for c in diff.changes]
     assert {(e.old_id, e.new_id) for e in diff.renumbering} == {
-        ("cr:903", "cr:904"), ("cr:903.1", "cr:904.1")}
+        ("cr:903", "cr:904"),
+        ("cr:903.1", "cr:904.1"),
+    }
 
 
 def test_glossary_terms_are_compared_by_term_and_listed_after_rules() -> None:
-    old = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]),
-                   glossary=(term("Token", "A marker. See rule 100.1."), term("Gone", "Old."),
-                             term("Deck", "The cards a player starts with.")))
-    new = document(*HEAD[:2], rule("cr:100.1", TEXTS[1]),
-                   glossary=(term("Token", "A marker. See rule 100.2."), term("Deck", "The "
-                             "cards a player brings."), term("Fresh", "New.")))
+    old = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        glossary=(
+            term("Token", "A marker. See rule 100.1."),
+            term("Gone", "Old."),
+            term("Deck", "The cards a player starts with."),
+        ),
+    )
+    new = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[1]),
+        glossary=(
+            term("Token", "A marker. See rule 100.2."),
+            term("Deck", "The cards a player brings."),
+            term("Fresh", "New."),
+        ),
+    )
     diff = diff_documents(old, new)
     assert [(c.cls, c.old_id, c.new_id) for c in diff.changes] == [
-        ("reworded", "cr:100.1", "cr:100.1"),
+        ("removed", "cr:100.1", None),
+        ("added", None, "cr:100.1"),
         ("reference-only", "glossary:token", "glossary:token"),
         ("removed", "glossary:gone", None),  # where it stood: after 'token'
         ("reworded", "glossary:deck", "glossary:deck"),
@@ -199,11 +352,19 @@ def test_glossary_terms_are_compared_by_term_and_listed_after_rules() -> None:
 
 def test_removed_records_sit_where_they_were_and_output_is_json_with_class() -> None:
     old = document(*HEAD[:2], *(rule(f"cr:100.{i + 1}", t) for i, t in enumerate(TEXTS)))
-    new = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[1]),
-                   rule("cr:100.3", TEXTS[3]), rule("cr:100.4", TEXTS[4]))
+    new = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[1]),
+        rule("cr:100.3", TEXTS[3]),
+        rule("cr:100.4", TEXTS[4]),
+    )
     diff = diff_documents(old, new)
     assert [(c.cls, c.old_id) for c in diff.changes] == [
-        ("removed", "cr:100.3"), ("renumbered", "cr:100.4"), ("renumbered", "cr:100.5")]
+        ("removed", "cr:100.3"),
+        ("renumbered", "cr:100.4"),
+        ("renumbered", "cr:100.5"),
+    ]
     data = json.loads(diff.model_dump_json(by_alias=True))
     assert data["changes"][0]["class"] == "removed" and "cls" not in data["changes"][0]
     assert list(data["summary"]) == list(CHANGE_CLASSES)
@@ -211,11 +372,19 @@ def test_removed_records_sit_where_they_were_and_output_is_json_with_class() -> 
 
 
 def test_filter_changes_hides_only_what_was_asked() -> None:
-    old = document(*HEAD[:2], *(rule(f"cr:100.{i + 1}", t) for i, t in enumerate(TEXTS[:3])),
-                   rule("cr:100.4", "See rule 100.3."))
-    new = document(*HEAD[:2], rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[3]),
-                   rule("cr:100.3", TEXTS[1]), rule("cr:100.4", TEXTS[2]),
-                   rule("cr:100.5", "See rule 100.4."))
+    old = document(
+        *HEAD[:2],
+        *(rule(f"cr:100.{i + 1}", t) for i, t in enumerate(TEXTS[:3])),
+        rule("cr:100.4", "See rule 100.3."),
+    )
+    new = document(
+        *HEAD[:2],
+        rule("cr:100.1", TEXTS[0]),
+        rule("cr:100.2", TEXTS[3]),
+        rule("cr:100.3", TEXTS[1]),
+        rule("cr:100.4", TEXTS[2]),
+        rule("cr:100.5", "See rule 100.4."),
+    )
     diff = diff_documents(old, new)
     assert [c.cls for c in diff.changes] == ["added", "renumbered", "renumbered", "renumbered"]
     assert diff.changes[-1].text_change == "reference-only"
@@ -229,13 +398,20 @@ def test_filter_changes_hides_only_what_was_asked() -> None:
 
 def test_typography_folding_and_citation_masking() -> None:
     assert fold_typography("“It’s” — a test…  ok , [...] x") == fold_typography(
-        "\"It's\" - a test... ok, … x")
+        '"It\'s" - a test... ok, … x'
+    )
     assert fold_typography("60 cards") != fold_typography("40 cards")
     assert mask_citations("See rules 601.2a–h and 903, and section 8.") == (
-        "See rules #–h and #, and section #.")
+        "See rules #–h and #, and section #."
+    )
     assert mask_citations("[1.0.1a] and 20 life") == "[#] and 20 life"
     assert [(w.op, w.text) for w in word_ops(["a", "b", "c"], ["a", "x", "y", "c", "d"])] == [
-        ("equal", "a"), ("delete", "b"), ("insert", "x y"), ("equal", "c"), ("insert", "d")]
+        ("equal", "a"),
+        ("delete", "b"),
+        ("insert", "x y"),
+        ("equal", "c"),
+        ("insert", "d"),
+    ]
     assert similarity(["a", "b", "c"], ["a", "b", "d"]) == 0.6667
 
 
@@ -257,23 +433,29 @@ def test_real_mtg_diff_names_the_changes_a_reader_can_check() -> None:
     # 603.2e was folded into 603.2d, so 603.2f-i each moved up one letter.
     merged = by_new["cr:603.2d"]
     assert (merged.cls, merged.old_ids, merged.text_change) == (
-        "merged", ["cr:603.2d", "cr:603.2e"], "reworded")
+        "merged",
+        ["cr:603.2d", "cr:603.2e"],
+        "reworded",
+    )
     shifted = {e.old_id: (e.new_id, e.method) for e in diff.renumbering}
-    assert shifted["cr:603.2f"] == ("cr:603.2e", "exact-text")
-    assert shifted["cr:603.2i"] == ("cr:603.2h", "exact-text")
-    assert shifted["cr:614.12b"] == ("cr:614.12c", "exact-text")
+    assert shifted["cr:603.2f"] == ("cr:603.2e", "exact")
+    assert shifted["cr:603.2i"] == ("cr:603.2h", "exact")
+    assert shifted["cr:614.12b"] == ("cr:614.12c", "exact")
     assert by_new["cr:614.12b"].cls == "added"
     # The glossary entry for 'becomes' cites 603.2f, now 603.2e: only the number moved.
     becomes = by_old["glossary:becomes"]
     assert becomes.cls == "reference-only"
     assert [(w.op, w.text) for w in becomes.words if w.op != "equal"] == [
-        ("delete", "603.2f."), ("insert", "603.2e.")]
+        ("delete", "603.2f."),
+        ("insert", "603.2e."),
+    ]
     assert [(w.op, w.text) for w in by_old["cr:405.4"].words if w.op != "equal"] == [
-        ("delete", "person"), ("insert", "player")]
+        ("delete", "person"),
+        ("insert", "player"),
+    ]
 
 
-@pytest.mark.parametrize(("older", "newer"), [("20250725", "20251114"),
-                                               ("20240607", "20251114")])
+@pytest.mark.parametrize(("older", "newer"), [("20250725", "20251114"), ("20240607", "20251114")])
 def test_real_mtg_diff_accounts_for_every_record(older: str, newer: str) -> None:
     """Between any two versions: an id that vanished is renumbered, moved, split, merged
     or removed; a text that survives verbatim under another id is in the renumbering map;
@@ -283,7 +465,8 @@ def test_real_mtg_diff_accounts_for_every_record(older: str, newer: str) -> None
     new_ids = {r.id for r in new.records}
     gone = [r for r in old.records if r.id not in new_ids]
     accounted = {c.old_id for c in diff.changes if c.old_id} | {
-        i for c in diff.changes for i in c.old_ids}
+        i for c in diff.changes for i in c.old_ids
+    }
     assert all(r.id in accounted for r in gone)
     text_count: dict[str, int] = {}
     for r in [*old.records, *new.records]:

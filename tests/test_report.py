@@ -41,7 +41,7 @@ def test_markdown_changelog_is_grouped_with_word_marks_and_summary() -> None:
     assert "- **renumbered** `cr:100.2` → `cr:100.3` (similarity 1; text unchanged)" in lines
     # Rule text is escaped so its brackets and stars are not read as Markdown.
     assert "Pay {2}\\*: the cost \\<b\\>is\\</b\\> \\[cost\\] & more" in md
-    assert "## Renumbering map" in lines and "| `cr:100.3` | `cr:100.4` | exact-text | 1 |" in lines
+    assert "## Renumbering map" in lines and "| `cr:100.3` | `cr:100.4` | exact | 1 |" in lines
 
 
 def test_hiding_renumbering_and_reference_only_keeps_the_map_and_says_so() -> None:

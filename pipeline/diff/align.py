@@ -1,91 +1,52 @@
 """Align the records of two document versions: which old record became which new one.
 
-Renumbering is the hard part. Insert a rule mid-section and every later sibling
-shifts: old cr:1.2.4 lives at cr:1.2.5 and a different rule now sits at cr:1.2.4.
-So a shared id proves nothing once the text differs. Records are paired in tiers,
-each tier only among those still unpaired, from the most to the least certain:
+Content first. A shared number proves nothing: insert a rule mid-section and every
+later sibling shifts, so old cr:1.2.4 lives at cr:1.2.5 and a different rule now
+holds cr:1.2.4. Records are therefore paired globally by what they say, and the
+number and the place in the tree (parent, position) only break ties between equal
+candidates, pair identical texts, and back a pairing that the text already
+supports; they never force one. Tiers, each among the records still unpaired:
 
-1. level by level, top down, only where the parents correspond: same id and identical
-   content (unchanged); then equal content, typography-folded content, content with
-   cited numbers masked, and same title and text (examples or notes differ). Going top
-   down pairs a parent before its children choose between identical candidates (MTG
-   723.1a-c and 723.2a-c are word for word the same);
-2. the same keys across levels and parents (moves, a rule that became a subrule);
-3. splits and merges (one record's text spread over 2-3 consecutive siblings);
-4. similar content (token similarity >= 0.85) among candidates sharing rare words;
-5. children of a renumbered parent keep their suffix (cr:1.2.4a -> cr:1.2.5a);
-6. a shared id whose parents correspond (a rewording in place).
+1. equal content: exact, then typography folded, then cited numbers masked, then
+   title and text only (examples or notes differ). A content found once on each side
+   pairs at once; a content found several times is held for its copies and paired
+   after the similar tier, when the parents are known (identical texts such as
+   Netrunner's "A checkpoint occurs." follow their parent, then the number);
+2. splits and merges (one record's text spread over 2-3 consecutive siblings);
+3. similar content: word similarity of the masked, lower-cased texts at or above
+   `min_similarity` (0.7 by default), best first, ties to the structural preference;
+4. headings by their children: a record whose subrules mostly moved under one new
+   record is that record, however its own few words changed (Riftbound's
+   "The Trash" became "Trashes");
+5. structure: the same number (or the same suffix under a renumbered parent) with
+   the parents corresponding and similarity at or above `structural_floor` (0.5).
 
-Whatever is left is added or removed. Ties prefer a parent that maps onto the new
-parent, then the same id, then the nearest position.
+Whatever is left is added or removed: a number that now holds a different rule is a
+renumbering plus an addition, not a rewording. Every pairing carries its method and
+its evidence, so a report can show the weak ones.
 """
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections import Counter, defaultdict
+from collections.abc import Callable
 
-from pipeline.diff.text import Scorer, fold_typography, mask_citations, tokenize
+from pipeline.diff.groups import find_groups
+from pipeline.diff.items import Alignment, Item, Pair, RareIndex
+from pipeline.diff.text import Scorer
 
-SIMILAR = 0.85
-SPLIT_MARGIN = 0.05
-MIN_PIECE_TOKENS = 3
-RARE_TOKENS = 4
-MAX_PIECES = 3
+SIMILAR = 0.7
+STRUCTURAL = 0.5
+SHORT, SHORT_SIMILAR = 10, 0.85
 
-_WORD = re.compile(r"[^\w#]+")
-
-
-class Item:
-    """One comparable record: a rule or a glossary term, reduced to what the diff needs.
-    The normalised forms are computed on first use: most records are unchanged and
-    paired by id and content alone, which keeps a 3,000-rule diff well under a second."""
-
-    def __init__(self, pos: int, id_: str, number: str, parent: str | None, depth: int,
-                 title: str, text: str, extras: Sequence[str], references: Sequence[str]) -> None:
-        self.pos, self.id, self.number, self.parent, self.depth = pos, id_, number, parent, depth
-        self.fields: tuple[str, ...] = (title, text, *extras)
-        self.references = tuple(references)
-        self.content = (title, text, tuple(extras), self.references)
-
-    @cached_property
-    def tokens(self) -> list[str]:
-        return tokenize(" ".join(f for f in self.fields if f))
-
-    @cached_property
-    def folded(self) -> tuple[str, ...]:
-        return tuple(fold_typography(f) for f in self.fields)
-
-    @cached_property
-    def masked(self) -> tuple[str, ...]:
-        return tuple(mask_citations(f) for f in self.folded)
-
-    @cached_property
-    def masked_tokens(self) -> list[str]:
-        return tokenize(" ".join(f for f in self.masked if f))
-
-    @cached_property
-    def words(self) -> frozenset[str]:
-        """Lower-cased words without punctuation, for the rare-word candidate index."""
-        return frozenset(w for w in (_WORD.sub("", t).lower() for t in self.masked_tokens) if w)
-
-
-@dataclass
-class Alignment:
-    """The pairing: old position -> (new position, method); splits and merges apart."""
-
-    pairs: dict[int, tuple[int, str]] = field(default_factory=dict)
-    new_taken: dict[int, int] = field(default_factory=dict)
-    splits: list[tuple[int, list[int]]] = field(default_factory=list)
-    merges: list[tuple[list[int], int]] = field(default_factory=list)
-    old_in_group: set[int] = field(default_factory=set)
-    new_in_group: set[int] = field(default_factory=set)
+# How a pairing was made, from the most to the least certain.
+EXACT, TYPOGRAPHY, MASKED, SAME_TEXT = "exact", "typography", "masked", "same-text"
+SIMILAR_TEXT, CHILDREN, STRUCTURE = "similar", "children", "structural"
+CONTENT_METHODS = (EXACT, TYPOGRAPHY, MASKED, SAME_TEXT)
 
 
 Key = Callable[[Item], object]
+Preference = tuple[bool, bool, int, bool, int, int, int]
 
 
 class _Aligner:
@@ -94,29 +55,31 @@ class _Aligner:
         self.new_by_id: dict[str, Item] = {}
         for item in new:
             self.new_by_id.setdefault(item.id, item)
-        self.old_at: dict[int, list[Item]] = defaultdict(list)
-        self.new_at: dict[int, list[Item]] = defaultdict(list)
-        for item in old:
-            self.old_at[item.depth].append(item)
-        for item in new:
-            self.new_at[item.depth].append(item)
+        self.old_children = _children(old)
+        self.new_children = _children(new)
         self.result = Alignment()
         self.id_map: dict[str, str] = {}
         self.new_ids_taken: set[str] = set()
+        self.reserved_old: set[int] = set()
+        self.reserved_new: set[int] = set()
 
     # ------------------------------------------------------------------ state
-    def free_old(self, depth: int | None = None) -> list[Item]:
-        r = self.result
-        items = self.old if depth is None else self.old_at[depth]
-        return [o for o in items if o.pos not in r.pairs and o.pos not in r.old_in_group]
+    def is_free_old(self, o: Item) -> bool:
+        return o.pos not in self.result.pairs and o.pos not in self.result.old_in_group
 
-    def free_new(self, depth: int | None = None) -> list[Item]:
-        r = self.result
-        items = self.new if depth is None else self.new_at[depth]
-        return [n for n in items if n.pos not in r.new_taken and n.pos not in r.new_in_group]
+    def is_free_new(self, n: Item) -> bool:
+        return n.pos not in self.result.new_taken and n.pos not in self.result.new_in_group
 
-    def pair(self, o: Item, n: Item, method: str) -> None:
-        self.result.pairs[o.pos] = (n.pos, method)
+    def free_old(self) -> list[Item]:
+        return [o for o in self.old if self.is_free_old(o)]
+
+    def free_new(self) -> list[Item]:
+        return [n for n in self.new if self.is_free_new(n)]
+
+    def pair(
+        self, o: Item, n: Item, method: str, score: float | None = None, evidence: str = ""
+    ) -> None:
+        self.result.pairs[o.pos] = Pair(n.pos, method, score, evidence)
         self.result.new_taken[n.pos] = o.pos
         self.id_map.setdefault(o.id, n.id)
         self.new_ids_taken.add(n.id)
@@ -129,67 +92,124 @@ class _Aligner:
             return mapped == n.parent
         return o.parent == n.parent and n.parent not in self.new_ids_taken
 
-    def preference(self, o: Item, n: Item) -> tuple[bool, bool, int, int, int]:
-        return (self.parent_consistent(o, n), o.id == n.id, -abs(o.pos - n.pos), -o.pos, -n.pos)
+    def same_suffix(self, o: Item, n: Item) -> bool:
+        """The same id, or the same last step under the parent's new home."""
+        if o.id == n.id:
+            return True
+        if o.parent is None or n.parent is None or not o.id.startswith(o.parent):
+            return False
+        return self.id_map.get(o.parent) == n.parent and n.id == n.parent + o.id[len(o.parent) :]
+
+    def children_agree(self, o: Item, n: Item) -> int:
+        """How many of the old record's subrules are paired with subrules of the new one."""
+        count = 0
+        for kid in self.old_children.get(o.id, []):
+            pair = self.result.pairs.get(kid.pos)
+            if pair is not None and self.new[pair.new].parent == n.id:
+                count += 1
+        return count
+
+    def preference(self, o: Item, n: Item) -> Preference:
+        """Structure breaks ties: the parent corresponds, then the same number (or suffix),
+        then subrules paired under it, then the same depth, then the nearest position;
+        positions make it total."""
+        return (
+            self.parent_consistent(o, n),
+            self.same_suffix(o, n),
+            self.children_agree(o, n),
+            o.depth == n.depth,
+            -abs(o.pos - n.pos),
+            -o.pos,
+            -n.pos,
+        )
+
+    def take_greedy(
+        self,
+        ordered: list[tuple[Item, Item]],
+        method: str,
+        scores: dict[tuple[int, int], float] | None = None,
+    ) -> None:
+        for o, n in ordered:
+            if self.is_free_old(o) and self.is_free_new(n):
+                self.pair(o, n, method, (scores or {}).get((o.pos, n.pos)))
 
     # ------------------------------------------------------------------ tiers
-    def match_same_id_identical(self, depth: int) -> None:
-        for o in self.free_old(depth):
-            n = self.new_by_id.get(o.id)
-            if n is not None and n.pos not in self.result.new_taken and n.content == o.content \
-                    and self.parent_consistent(o, n):
-                self.pair(o, n, "same-id")
-
-    def match_by_key(self, key: Key, method: str, depth: int | None = None) -> None:
-        """Pair records with equal keys. Within a level (depth given) only pairs whose
-        parents correspond; across levels anything, ties going to the best preference."""
+    def match_equal(self, key: Key, method: str) -> list[tuple[list[Item], list[Item]]]:
+        """Pair contents found once on each side; return the groups with several copies,
+        whose members are held back from the similar tier for their own copies."""
         groups: dict[object, tuple[list[Item], list[Item]]] = {}
-        for o in self.free_old(depth):
+        for o in self.free_old():
             k = key(o)
-            if k:
+            if k and o.pos not in self.reserved_old:
                 groups.setdefault(k, ([], []))[0].append(o)
-        for n in self.free_new(depth):
+        for n in self.free_new():
             k = key(n)
-            if k in groups:
+            if k in groups and n.pos not in self.reserved_new:
                 groups[k][1].append(n)
-        ambiguous: list[tuple[list[Item], list[Item]]] = []
+        held: list[tuple[list[Item], list[Item]]] = []
+        score = 1.0 if method == EXACT else None
         for olds, news in groups.values():
-            if len(olds) == 1 and len(news) == 1 and (
-                    depth is None or self.parent_consistent(olds[0], news[0])):
-                self.pair(olds[0], news[0], method)
-            elif news:
-                ambiguous.append((olds, news))
-        ambiguous.sort(key=lambda g: (min(i.depth for i in g[0]), g[0][0].pos))
-        for olds, news in ambiguous:
-            candidates = sorted(((self.preference(o, n), o, n) for o in olds for n in news
-                                 if depth is None or self.parent_consistent(o, n)),
-                                key=lambda c: c[0], reverse=True)
+            if len(olds) > 1 or len(news) > 1:
+                # A copy still at its own number under its own parent is unchanged there.
+                for o in olds:
+                    same = self.new_by_id.get(o.id)
+                    if same is not None and same in news and self.parent_consistent(o, same):
+                        self.pair(o, same, method, score)
+                olds = [o for o in olds if self.is_free_old(o)]
+                news = [n for n in news if self.is_free_new(n)]
+            if len(olds) == 1 and len(news) == 1:
+                self.pair(olds[0], news[0], method, score)
+            elif olds and news:
+                held.append((olds, news))
+                self.reserved_old.update(o.pos for o in olds)
+                self.reserved_new.update(n.pos for n in news)
+        return held
+
+    def match_held(
+        self, held: list[tuple[list[Item], list[Item], str]], last: bool = False
+    ) -> None:
+        """Copies of one content: parents first, and a copy pairs only with a copy whose
+        parent corresponds (the closest number and position decide between those). On the
+        `last` pass a single copy left on each side pairs too (there is no choice to make);
+        any other leftover is no evidence of anything and stays for the structural tier."""
+        held.sort(key=lambda g: (min(i.depth for i in g[0]), g[0][0].pos))
+        for olds, news, method in held:
+            candidates = sorted(
+                (
+                    (self.preference(o, n), o, n)
+                    for o in olds
+                    for n in news
+                    if self.parent_consistent(o, n)
+                ),
+                key=lambda c: c[0],
+                reverse=True,
+            )
             self.take_greedy([(o, n) for _, o, n in candidates], method)
+            left_old = [o for o in olds if self.is_free_old(o)]
+            left_new = [n for n in news if self.is_free_new(n)]
+            if last and len(left_old) == 1 and len(left_new) == 1:
+                self.pair(
+                    left_old[0],
+                    left_new[0],
+                    method,
+                    None,
+                    "the one copy of this text left on each side",
+                )
 
-    def take_greedy(self, ordered: list[tuple[Item, Item]], method: str) -> None:
-        for o, n in ordered:
-            if o.pos not in self.result.pairs and n.pos not in self.result.new_taken:
-                self.pair(o, n, method)
-
-    def match_similar(self) -> None:
-        olds, news = self.free_old(), self.free_new()
-        index = _RareIndex(news)
-        scored: list[tuple[float, tuple[bool, bool, int, int, int], Item, Item]] = []
-        for o in olds:
-            scorer = Scorer(o.masked_tokens)
-            for n in index.candidates(o):
-                sim = scorer.at_least(n.masked_tokens, SIMILAR)
-                if sim is not None:
-                    scored.append((sim, self.preference(o, n), o, n))
-        scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-        self.take_greedy([(o, n) for _, _, o, n in scored], "similar-text")
+    def release(self) -> None:
+        self.reserved_old.clear()
+        self.reserved_new.clear()
 
     def match_groups(self) -> None:
         """Splits (one old over consecutive new siblings) and merges (the reverse)."""
         for old_side in (True, False):
             singles = self.free_old() if old_side else self.free_new()
             pieces = self.free_new() if old_side else self.free_old()
-            for single, group in _find_groups(singles, pieces):
+            reserved = self.reserved_old if old_side else self.reserved_new
+            reserved_pieces = self.reserved_new if old_side else self.reserved_old
+            singles = [s for s in singles if s.pos not in reserved]
+            pieces = [p for p in pieces if p.pos not in reserved_pieces]
+            for single, group in find_groups(singles, pieces):
                 if old_side:
                     self.result.splits.append((single.pos, [p.pos for p in group]))
                     self.result.old_in_group.add(single.pos)
@@ -199,119 +219,149 @@ class _Aligner:
                     self.result.new_in_group.add(single.pos)
                     self.result.old_in_group.update(p.pos for p in group)
 
-    def match_parent_renumbered(self) -> None:
-        for o in sorted(self.free_old(), key=lambda i: (i.depth, i.pos)):
-            if o.parent is None or o.pos in self.result.pairs:
+    def match_similar(self, threshold: float) -> None:
+        olds = [o for o in self.free_old() if o.pos not in self.reserved_old]
+        news = [n for n in self.free_new() if n.pos not in self.reserved_new]
+        index = RareIndex(news)
+        scored: list[tuple[float, Preference, Item, Item]] = []
+        for o in olds:
+            scorer = Scorer(o.key_tokens)
+            for n in index.candidates(o):
+                sim = scorer.at_least(n.key_tokens, threshold)
+                if sim is None:
+                    continue
+                preference = self.preference(o, n)
+                # One word in a short sentence is a large share of it ("this turn" and
+                # "this combat" effects): away from its parent a short text needs more.
+                if (
+                    not preference[0]
+                    and max(len(o.key_tokens), len(n.key_tokens)) < SHORT
+                    and sim < SHORT_SIMILAR
+                ):
+                    continue
+                scored.append((sim, preference, o, n))
+        # Scores within a hundredth are a tie, and structure decides it.
+        scored.sort(key=lambda s: (round(s[0], 2), s[1], s[0]), reverse=True)
+        for sim, _, o, n in scored:
+            if self.is_free_old(o) and self.is_free_new(n):
+                self.pair(o, n, SIMILAR_TEXT, sim)
+
+    def match_by_children(self) -> None:
+        """A record whose subrules mostly moved under one new record is that record."""
+        for o in sorted(self.free_old(), key=lambda i: (-i.depth, i.pos)):
+            kids = self.old_children.get(o.id, [])
+            if not kids or not self.is_free_old(o):
                 continue
-            mapped = self.id_map.get(o.parent)
-            if mapped is None or mapped == o.parent or not o.id.startswith(o.parent):
+            votes: Counter[int] = Counter()
+            paired = 0
+            for kid in kids:
+                pair = self.result.pairs.get(kid.pos)
+                parent = self.new[pair.new].parent if pair is not None else None
+                target = self.new_by_id.get(parent) if parent is not None else None
+                if target is not None:
+                    paired += 1
+                    votes[target.pos] += 1
+            if not votes:
                 continue
-            n = self.new_by_id.get(mapped + o.id[len(o.parent):])
-            if n is not None and n.pos not in self.result.new_taken \
-                    and n.pos not in self.result.new_in_group and n.parent == mapped:
-                self.pair(o, n, "parent-renumbered")
+            best = max(votes, key=lambda p: (votes[p], self.preference(o, self.new[p])))
+            n, count = self.new[best], votes[best]
+            # Most of the subrules that survive went there, and they are a fair share of all.
+            if (
+                not self.is_free_new(n)
+                or count < min(2, len(kids))
+                or 2 * count <= paired
+                or 3 * count < len(kids)
+            ):
+                continue
+            score = Scorer(o.key_tokens).at_least(n.key_tokens, 0.0)
+            self.pair(
+                o, n, CHILDREN, score, f"{count} of its {len(kids)} subrules moved under {n.id}"
+            )
 
-    def match_same_id(self) -> None:
+    def home_of(self, o: Item) -> str | None:
+        """Where the old record's parent lives now: its pairing, else where most of its
+        paired siblings went, else the same id if that is still free."""
+        if o.parent is None:
+            return None
+        mapped = self.id_map.get(o.parent)
+        if mapped is not None:
+            return mapped
+        votes: Counter[str] = Counter()
+        siblings = self.old_children.get(o.parent, [])
+        for sib in siblings:
+            pair = self.result.pairs.get(sib.pos)
+            parent = self.new[pair.new].parent if pair is not None else None
+            if parent is not None:
+                votes[parent] += 1
+        if votes:
+            best, count = max(votes.items(), key=lambda v: (v[1], v[0] == o.parent, v[0]))
+            if count >= 2 and 2 * count > sum(votes.values()):
+                return best
+        return o.parent if o.parent not in self.new_ids_taken else None
+
+    def match_structure(self, floor: float) -> None:
+        """Under the parent's new home (or, at the top, at the same number), the free record
+        with the most text in common, if it shares at least `floor` of its words: a
+        rewording in place, not a different rule."""
         for o in sorted(self.free_old(), key=lambda i: (i.depth, i.pos)):
-            n = self.new_by_id.get(o.id)
-            if n is not None and n.pos not in self.result.new_taken \
-                    and n.pos not in self.result.new_in_group and self.parent_consistent(o, n):
-                self.pair(o, n, "same-id")
+            home = self.home_of(o)
+            if o.parent is None:
+                same = self.new_by_id.get(o.id)
+                candidates = [same] if same is not None and same.parent is None else []
+            elif home is None:
+                continue
+            else:
+                candidates = self.new_children.get(home, [])
+            scorer = Scorer(o.key_tokens)
+            best: tuple[float, Preference, Item] | None = None
+            for n in candidates:
+                if not self.is_free_new(n):
+                    continue
+                score = scorer.at_least(n.key_tokens, floor)
+                if score is None:
+                    continue
+                entry = (score, self.preference(o, n), n)
+                if best is None or entry[:2] > best[:2]:
+                    best = entry
+            if best is not None:
+                score, _, n = best
+                where = "same number" if o.id == n.id else f"under {n.parent or 'the top'}"
+                self.pair(o, n, STRUCTURE, score, f"{where}, similarity {score:g}")
 
 
-class _RareIndex:
-    """Candidate restriction: a record can only be similar to one sharing a rare word."""
-
-    def __init__(self, items: list[Item]) -> None:
-        self.postings: dict[str, list[Item]] = defaultdict(list)
-        for item in items:
-            for word in item.words:  # postings stay in document order whatever this order
-                self.postings[word].append(item)
-
-    def candidates(self, item: Item) -> list[Item]:
-        words = sorted((w for w in item.words if w in self.postings),
-                       key=lambda w: (len(self.postings[w]), w))
-        seen: dict[int, Item] = {}
-        for word in words[:RARE_TOKENS]:
-            for other in self.postings[word]:
-                seen.setdefault(other.pos, other)
-        return [seen[p] for p in sorted(seen)]
-
-
-def _sibling_runs(items: list[Item]) -> list[list[Item]]:
-    """Free items grouped by parent, each group in document order."""
-    runs: dict[str | None, list[Item]] = {}
+def _children(items: list[Item]) -> dict[str, list[Item]]:
+    out: dict[str, list[Item]] = defaultdict(list)
     for item in items:
-        runs.setdefault(item.parent, []).append(item)
-    return list(runs.values())
+        if item.parent is not None:
+            out[item.parent].append(item)
+    return out
 
 
-def _find_groups(singles: list[Item], pieces: list[Item]) -> list[tuple[Item, list[Item]]]:
-    """Each single whose text is best explained by 2-3 consecutive free siblings on the
-    other side, clearly better than by any one of them alone."""
-    index = _RareIndex(pieces)
-    window_of: dict[int, list[list[Item]]] = defaultdict(list)
-    for run in _sibling_runs(pieces):
-        for size in range(2, MAX_PIECES + 1):
-            for start in range(len(run) - size + 1):
-                window = run[start:start + size]
-                for member in window:
-                    window_of[member.pos].append(window)
-    scored: list[tuple[float, int, Item, list[Item]]] = []
-    for single in singles:
-        windows: dict[tuple[int, ...], list[Item]] = {}
-        for candidate in index.candidates(single):
-            for window in window_of.get(candidate.pos, []):
-                windows.setdefault(tuple(p.pos for p in window), window)
-        size = len(single.masked_tokens)
-        scorer = Scorer(single.masked_tokens)
-        for key in sorted(windows):
-            window = windows[key]
-            lengths = [len(p.masked_tokens) for p in window]
-            total = sum(lengths)
-            if min(lengths) < MIN_PIECE_TOKENS or 2 * min(size, total) < SIMILAR * (size + total):
-                continue
-            joined = [t for p in window for t in p.masked_tokens]
-            sim = 1.0 if joined == single.masked_tokens else scorer.at_least(joined, SIMILAR)
-            if sim is None:
-                continue
-            # A window that rebuilds the text exactly is a split even when one piece holds
-            # nearly all of it (a short first sentence cut off a rule with long examples).
-            if sim == 1.0 or not any(scorer.at_least(p.masked_tokens, sim - SPLIT_MARGIN)
-                                     for p in window):
-                scored.append((sim, -single.pos, single, window))
-    scored.sort(key=lambda s: (s[0], s[1], [-p.pos for p in s[3]]), reverse=True)
-    used_single: set[int] = set()
-    used_piece: set[int] = set()
-    found: list[tuple[Item, list[Item]]] = []
-    for _, _, single, window in scored:
-        if single.pos in used_single or any(p.pos in used_piece for p in window):
-            continue
-        used_single.add(single.pos)
-        used_piece.update(p.pos for p in window)
-        found.append((single, window))
-    return found
-
-
-def align_items(old: list[Item], new: list[Item]) -> tuple[Alignment, dict[str, str]]:
-    """Pair old and new records; returns the alignment and the old id -> new id map."""
+def align_items(
+    old: list[Item], new: list[Item], *, min_similarity: float | None = None
+) -> tuple[Alignment, dict[str, str]]:
+    """Pair old and new records; returns the alignment and the old id -> new id map.
+    `min_similarity` replaces both similarity thresholds (the similar tier's 0.7 and the
+    structural tier's 0.5): raise it to accept fewer, surer pairings."""
+    similar = SIMILAR if min_similarity is None else min_similarity
+    floor = STRUCTURAL if min_similarity is None else min_similarity
     aligner = _Aligner(old, new)
     tiers: list[tuple[Key, str]] = [
-        (lambda i: i.content if any(i.fields) else None, "exact-text"),
-        (lambda i: i.folded if any(i.folded) else None, "normalised-text"),
-        (lambda i: i.masked if any(i.masked) else None, "masked-references"),
-        (lambda i: i.masked[:2] if any(i.masked[:2]) else None, "same-text"),
+        (lambda i: i.content if any(i.fields) else None, EXACT),
+        (lambda i: i.folded if any(i.folded) else None, TYPOGRAPHY),
+        (lambda i: i.masked if any(i.masked) else None, MASKED),
+        (lambda i: i.masked[:2] if any(i.masked[:2]) else None, SAME_TEXT),
     ]
-    for depth in sorted({i.depth for i in old} | {i.depth for i in new}):
-        aligner.match_same_id_identical(depth)
-        for key, method in tiers:
-            aligner.match_by_key(key, method, depth)
-    for key, method in tiers:  # then across levels: a rule that became a subrule
-        aligner.match_by_key(key, method)
+    held: list[tuple[list[Item], list[Item], str]] = []
+    for key, method in tiers:
+        held += [(olds, news, method) for olds, news in aligner.match_equal(key, method)]
     aligner.match_groups()
-    aligner.match_similar()
-    aligner.match_parent_renumbered()
-    aligner.match_same_id()
+    aligner.match_similar(similar)
+    aligner.match_held(held)
+    aligner.match_by_children()
+    aligner.match_held(held, last=True)  # copies whose parent only the children tier placed
+    aligner.release()
+    aligner.match_structure(floor)
     return aligner.result, aligner.id_map
 
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from pipeline.diff.align import Alignment, Item, align_items, align_same_id
+from pipeline.diff.align import CHILDREN, SIMILAR_TEXT, STRUCTURE, align_items, align_same_id
+from pipeline.diff.items import Alignment, Item
 from pipeline.diff.text import number_changes, similarity, tokenize, word_ops
 from pipeline.models import (
     Change,
@@ -35,12 +36,24 @@ CHANGE_CLASSES: tuple[ChangeClass, ...] = get_args(ChangeClass)
 # Renumbered changes whose text changed no more than this are the noise a reader hides.
 _RENUMBERING_NOISE: tuple[ChangeClass | None, ...] = (None, "typography-only", "reference-only")
 _RULES, _GLOSSARY = 0, 1
+# A pairing made on similarity, children or structure below this is flagged for a reader.
+WEAK_BELOW = 0.85
+_JUDGED = (SIMILAR_TEXT, CHILDREN, STRUCTURE)
 
 
 def rule_items(records: list[Rule]) -> list[Item]:
     return [
-        Item(pos, r.id, r.number, r.parent, r.depth, r.title or "", r.text,
-                   [*r.examples, *r.notes, *r.bullets], r.references)
+        Item(
+            pos,
+            r.id,
+            r.number,
+            r.parent,
+            r.depth,
+            r.title or "",
+            r.text,
+            [*r.examples, *r.notes, *r.bullets],
+            r.references,
+        )
         for pos, r in enumerate(records)
     ]
 
@@ -98,71 +111,151 @@ def _anchor(pos: int, alignment: Alignment) -> int:
     preceding old record that has one."""
     for p in range(pos - 1, -1, -1):
         if p in alignment.pairs:
-            return alignment.pairs[p][0]
+            return alignment.pairs[p].new
     return -1
 
 
-def _collect(part: int, old: list[Item], new: list[Item], alignment: Alignment,
-             id_map: dict[str, str], numbers: dict[str, str],
-             renumbering: list[tuple[int, RenumberEntry]]) -> list[_Ordered]:
+def is_weak(method: str, score: float | None) -> bool:
+    """A pairing a reader should check: made on similarity, children or structure, and
+    with less than WEAK_BELOW of the words in common."""
+    return method in _JUDGED and (score is None or score < WEAK_BELOW)
+
+
+def _collect(
+    part: int,
+    old: list[Item],
+    new: list[Item],
+    alignment: Alignment,
+    id_map: dict[str, str],
+    numbers: dict[str, str],
+    renumbering: list[tuple[int, RenumberEntry]],
+) -> list[_Ordered]:
     out: list[_Ordered] = []
-    for o_pos, (n_pos, method) in alignment.pairs.items():
+    for o_pos, paired in alignment.pairs.items():
+        n_pos, method = paired.new, paired.method
         o, n = old[o_pos], new[n_pos]
         content = classify_content(o, n, numbers)
         sim = 1.0 if content is None else similarity(o.tokens, n.tokens)
+        weak = is_weak(method, paired.score)
+        evidence = paired.evidence or None
         key = (part, n_pos, 0, o_pos)
         if o.id == n.id:
             if content is not None:
-                out.append(_Ordered(key, Change(cls=content, old_id=o.id, new_id=n.id,
-                                                similarity=sim,
-                                                words=word_ops(o.tokens, n.tokens))))
+                out.append(
+                    _Ordered(
+                        key,
+                        Change(
+                            cls=content,
+                            old_id=o.id,
+                            new_id=n.id,
+                            similarity=sim,
+                            method=method,
+                            weak=weak,
+                            evidence=evidence,
+                            words=word_ops(o.tokens, n.tokens),
+                        ),
+                    )
+                )
             continue
-        renumbering.append((n_pos, RenumberEntry(old_id=o.id, new_id=n.id, method=method,
-                                                 similarity=sim)))
+        renumbering.append(
+            (
+                n_pos,
+                RenumberEntry(old_id=o.id, new_id=n.id, method=method, similarity=sim, weak=weak),
+            )
+        )
         parent_ok = (o.parent is None and n.parent is None) or (
-            o.parent is not None and id_map.get(o.parent, o.parent) == n.parent)
-        out.append(_Ordered(key, Change(cls="renumbered" if parent_ok else "moved",
-                                        old_id=o.id, new_id=n.id, similarity=sim,
-                                        text_change=content,
-                                        words=word_ops(o.tokens, n.tokens))))
+            o.parent is not None and id_map.get(o.parent, o.parent) == n.parent
+        )
+        out.append(
+            _Ordered(
+                key,
+                Change(
+                    cls="renumbered" if parent_ok else "moved",
+                    old_id=o.id,
+                    new_id=n.id,
+                    similarity=sim,
+                    text_change=content,
+                    method=method,
+                    weak=weak,
+                    evidence=evidence,
+                    words=word_ops(o.tokens, n.tokens),
+                ),
+            )
+        )
     for o_pos, n_list in alignment.splits:
         o, group = old[o_pos], [new[p] for p in n_list]
         joined = [t for g in group for t in g.tokens]
-        out.append(_Ordered((part, n_list[0], 0, o_pos), Change(
-            cls="split", old_id=o.id, old_ids=[o.id], new_ids=[g.id for g in group],
-            similarity=similarity(o.tokens, joined), text_change=_classify_joined(o, group),
-            words=word_ops(o.tokens, joined))))
+        out.append(
+            _Ordered(
+                (part, n_list[0], 0, o_pos),
+                Change(
+                    cls="split",
+                    old_id=o.id,
+                    old_ids=[o.id],
+                    new_ids=[g.id for g in group],
+                    method="split",
+                    similarity=similarity(o.tokens, joined),
+                    text_change=_classify_joined(o, group),
+                    words=word_ops(o.tokens, joined),
+                ),
+            )
+        )
     for o_list, n_pos in alignment.merges:
         group, n = [old[p] for p in o_list], new[n_pos]
         joined = [t for g in group for t in g.tokens]
-        out.append(_Ordered((part, n_pos, 0, o_list[0]), Change(
-            cls="merged", new_id=n.id, old_ids=[g.id for g in group], new_ids=[n.id],
-            similarity=similarity(joined, n.tokens), text_change=_classify_joined(n, group),
-            words=word_ops(joined, n.tokens))))
+        out.append(
+            _Ordered(
+                (part, n_pos, 0, o_list[0]),
+                Change(
+                    cls="merged",
+                    new_id=n.id,
+                    old_ids=[g.id for g in group],
+                    new_ids=[n.id],
+                    method="merge",
+                    similarity=similarity(joined, n.tokens),
+                    text_change=_classify_joined(n, group),
+                    words=word_ops(joined, n.tokens),
+                ),
+            )
+        )
     for o in old:
         if o.pos not in alignment.pairs and o.pos not in alignment.old_in_group:
-            out.append(_Ordered((part, _anchor(o.pos, alignment), 1, o.pos), Change(
-                cls="removed", old_id=o.id, words=word_ops(o.tokens, []))))
+            out.append(
+                _Ordered(
+                    (part, _anchor(o.pos, alignment), 1, o.pos),
+                    Change(cls="removed", old_id=o.id, words=word_ops(o.tokens, [])),
+                )
+            )
     for n in new:
         if n.pos not in alignment.new_taken and n.pos not in alignment.new_in_group:
-            out.append(_Ordered((part, n.pos, 0, -1), Change(
-                cls="added", new_id=n.id, words=word_ops([], n.tokens))))
+            out.append(
+                _Ordered(
+                    (part, n.pos, 0, -1),
+                    Change(cls="added", new_id=n.id, words=word_ops([], n.tokens)),
+                )
+            )
     return out
 
 
-def diff_documents(old: Document, new: Document) -> DocumentDiff:
-    """Every change from `old` to `new` (any two versions), sorted in new-document order."""
+def diff_documents(
+    old: Document, new: Document, *, min_similarity: float | None = None
+) -> DocumentDiff:
+    """Every change from `old` to `new` (any two versions), sorted in new-document order.
+    `min_similarity` raises (or lowers) the similarity a pairing made on similarity or
+    structure needs; None keeps the defaults (0.7 similar, 0.5 structural)."""
     old_rules, new_rules = rule_items(old.records), rule_items(new.records)
-    alignment, id_map = align_items(old_rules, new_rules)
+    alignment, id_map = align_items(old_rules, new_rules, min_similarity=min_similarity)
     numbers = {
-        old_rules[o].number: new_rules[n].number
-        for o, (n, _) in alignment.pairs.items() if old_rules[o].id != new_rules[n].id
+        old_rules[o].number: new_rules[p.new].number
+        for o, p in alignment.pairs.items()
+        if old_rules[o].id != new_rules[p.new].id
     }
     renumbering: list[tuple[int, RenumberEntry]] = []
     ordered = _collect(_RULES, old_rules, new_rules, alignment, id_map, numbers, renumbering)
     old_terms, new_terms = glossary_items(old.glossary), glossary_items(new.glossary)
-    ordered += _collect(_GLOSSARY, old_terms, new_terms, align_same_id(old_terms, new_terms),
-                        {}, numbers, [])
+    ordered += _collect(
+        _GLOSSARY, old_terms, new_terms, align_same_id(old_terms, new_terms), {}, numbers, []
+    )
     ordered.sort(key=lambda o: o.key)
     changes = [o.change for o in ordered]
     summary = {cls: 0 for cls in CHANGE_CLASSES}
@@ -175,6 +268,7 @@ def diff_documents(old: Document, new: Document) -> DocumentDiff:
         summary=summary,
         changes=changes,
         renumbering=[entry for _, entry in sorted(renumbering, key=lambda r: r[0])],
+        min_similarity=min_similarity,
     )
 
 
@@ -183,12 +277,14 @@ def is_renumbering_noise(change: Change) -> bool:
     return change.cls == "renumbered" and change.text_change in _RENUMBERING_NOISE
 
 
-def filter_changes(diff: DocumentDiff, hide_renumbering: bool = False,
-                   hide_reference_only: bool = False) -> list[Change]:
+def filter_changes(
+    diff: DocumentDiff, hide_renumbering: bool = False, hide_reference_only: bool = False
+) -> list[Change]:
     """The changes a reader asked to see. A renumbered rule that was also reworded stays
     visible; moves, splits and merges always do. The JSON keeps everything."""
     return [
-        c for c in diff.changes
+        c
+        for c in diff.changes
         if not (hide_renumbering and is_renumbering_noise(c))
         and not (hide_reference_only and c.cls == "reference-only")
     ]

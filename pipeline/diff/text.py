@@ -1,5 +1,6 @@
-"""Text comparison for the diff: typography folding, cited-number masking, token
-similarity and word-level edit scripts. Pure functions of strings.
+"""Text comparison for the diff: cited-number masking, token similarity and word-level
+edit scripts. Pure functions of strings. What counts as typography is defined once, in
+`pipeline.models.fold_typography`, for the diff and the rendition check alike.
 
 Tokens are whitespace-separated words, so a word diff reads like the document
 and a rendering can rebuild the text by joining tokens with single spaces.
@@ -13,19 +14,6 @@ from difflib import SequenceMatcher
 
 from pipeline.models import WordOp
 
-# Every quote mark folds to one character: swapping ‘’ for “” or ' is typography.
-_QUOTES = "‘’‚‛“”„‟«»‹›′″`'\""
-_DASHES = "‐‑‒–—―−"
-_FOLD = str.maketrans(
-    {**{c: '"' for c in _QUOTES}, **{c: "-" for c in _DASHES}, "\u00a0": " ", "\u2009": " ",
-     "\u202f": " ", "\u200b": "", "\u200c": "", "\u200d": "", "\ufeff": "", "…": "..."}
-)
-_BRACKETED_ELLIPSIS = re.compile(r"\[\s*\.\.\.\s*\]")
-_SPACE_RUN = re.compile(r"\s+")
-_SPACE_BEFORE_PUNCT = re.compile(r" ([.,;:!?)\]}])")
-_SPACE_AFTER_OPEN = re.compile(r"([(\[{]) ")
-_SPACED_DASH = re.compile(r" ?- ?")
-
 # A dotted number (702.19c, 1.0.1a, 383.4.c.2.a) is a citation wherever it stands;
 # a bare number (903, section 8) only in a list introduced by rule/section.
 _DOTTED = re.compile(r"(?<![\w.])\d+(?:\.[0-9a-z]+)+")
@@ -38,15 +26,6 @@ _DIGITS = re.compile(r"\d+[a-z]?")
 _NUMBER_TOKEN = re.compile(r"^[\[(]?(\d+(?:\.[0-9a-z]+)*)[\])]?[.,;:]*[\])]?[.,;:]*$")
 
 MASK = "#"
-
-
-def fold_typography(text: str) -> str:
-    """The text with quotes, dashes, ellipses, whitespace and punctuation spacing made uniform."""
-    folded = _BRACKETED_ELLIPSIS.sub("...", text.translate(_FOLD))
-    folded = _SPACE_RUN.sub(" ", folded).strip()
-    folded = _SPACE_BEFORE_PUNCT.sub(r"\1", folded)
-    folded = _SPACE_AFTER_OPEN.sub(r"\1", folded)
-    return _SPACED_DASH.sub("-", folded)
 
 
 def mask_citations(text: str) -> str:

@@ -10,7 +10,7 @@ import re
 from enum import Enum
 
 from pipeline.errors import HashMismatch
-from pipeline.models import Document, Lock, Pin
+from pipeline.models import Document, Lock, Pin, fold_typography
 
 _CHUNK = 1024 * 1024
 
@@ -113,41 +113,10 @@ def check_published(what: str, sha256: str, published: dict[str, str], file_name
 
 # --------------------------------------------------------------------------- renditions
 
-_TYPOGRAPHY = str.maketrans(
-    {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201a": "'",
-        "\u2032": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u2033": '"',
-        "\u2013": "-",
-        "\u2014": "-",
-        "\u2212": "-",
-        "\u00ad": None,
-        "\u00a0": " ",
-        "\u2009": " ",
-        "\u202f": " ",
-    }
-)
-_SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?)\]])")
-_SPACE_AFTER_OPEN = re.compile(r"([(\[])\s+")
-_SPACES = re.compile(r"\s+")
-
-
 def normalise_typography(text: str) -> str:
-    """Text with only typographic differences folded away.
-
-    Curly vs straight quotes, ellipsis vs three dots, dashes, non-breaking and
-    repeated spaces, and the space a PDF extraction leaves before punctuation
-    after a reference (`[1.0.1a] .`). Words and numbers are never touched.
-    """
-    text = text.translate(_TYPOGRAPHY).replace("\u2026", "...").replace("[...]", "...")
-    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
-    text = _SPACE_AFTER_OPEN.sub(r"\1", text)
-    return _SPACES.sub(" ", text).strip()
+    """Text with only typographic differences folded away: the one definition the diff's
+    typography-only class uses too (`pipeline.models.fold_typography`)."""
+    return fold_typography(text)
 
 
 def _record_texts(doc: Document) -> dict[str, list[str]]:

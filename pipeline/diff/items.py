@@ -1,0 +1,110 @@
+"""What the aligner compares: records reduced to their comparable forms, the pairing it
+builds, and the rare-word index that keeps similarity search cheap. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from pipeline.diff.text import mask_citations, tokenize
+from pipeline.models import fold_typography
+
+RARE_TOKENS = 4
+_WORD = re.compile(r"[^\w#]+")
+
+
+class Item:
+    """One comparable record: a rule or a glossary term, reduced to what the diff needs.
+    The normalised forms are computed on first use: most records are unchanged and
+    paired on content alone, which keeps a 3,000-rule diff well under a second."""
+
+    def __init__(
+        self,
+        pos: int,
+        id_: str,
+        number: str,
+        parent: str | None,
+        depth: int,
+        title: str,
+        text: str,
+        extras: Sequence[str],
+        references: Sequence[str],
+    ) -> None:
+        self.pos, self.id, self.number, self.parent, self.depth = pos, id_, number, parent, depth
+        self.fields: tuple[str, ...] = (title, text, *extras)
+        self.references = tuple(references)
+        self.content = (title, text, tuple(extras), self.references)
+
+    @cached_property
+    def tokens(self) -> list[str]:
+        return tokenize(" ".join(f for f in self.fields if f))
+
+    @cached_property
+    def folded(self) -> tuple[str, ...]:
+        return tuple(fold_typography(f) for f in self.fields)
+
+    @cached_property
+    def masked(self) -> tuple[str, ...]:
+        return tuple(mask_citations(f) for f in self.folded)
+
+    @cached_property
+    def masked_tokens(self) -> list[str]:
+        return tokenize(" ".join(f for f in self.masked if f))
+
+    @cached_property
+    def key_tokens(self) -> list[str]:
+        """What similarity compares: masked tokens, lower-cased (a publisher's new
+        capital, 'Created' for 'created', is not a different word)."""
+        return [t.lower() for t in self.masked_tokens]
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """Lower-cased words without punctuation, for the rare-word candidate index."""
+        return frozenset(w for w in (_WORD.sub("", t) for t in self.key_tokens) if w)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One pairing: the new position, how it was made, its score and its evidence."""
+
+    new: int
+    method: str
+    score: float | None = None
+    evidence: str = ""
+
+
+@dataclass
+class Alignment:
+    """The pairing: old position -> Pair; splits and merges apart."""
+
+    pairs: dict[int, Pair] = field(default_factory=dict)
+    new_taken: dict[int, int] = field(default_factory=dict)
+    splits: list[tuple[int, list[int]]] = field(default_factory=list)
+    merges: list[tuple[list[int], int]] = field(default_factory=list)
+    old_in_group: set[int] = field(default_factory=set)
+    new_in_group: set[int] = field(default_factory=set)
+
+
+class RareIndex:
+    """Candidate restriction: a record can only be similar to one sharing a rare word."""
+
+    def __init__(self, items: list[Item]) -> None:
+        self.postings: dict[str, list[Item]] = defaultdict(list)
+        for item in items:
+            for word in item.words:  # postings stay in document order whatever this order
+                self.postings[word].append(item)
+
+    def candidates(self, item: Item) -> list[Item]:
+        words = sorted(
+            (w for w in item.words if w in self.postings), key=lambda w: (len(self.postings[w]), w)
+        )
+        seen: dict[int, Item] = {}
+        for word in words[:RARE_TOKENS]:
+            for other in self.postings[word]:
+                seen.setdefault(other.pos, other)
+        return [seen[p] for p in sorted(seen)]
+
+
