@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +49,16 @@ def registry_file(folder: Path, sources: list[dict[str, Any]]) -> Path:
 
 
 def link_archive(folder: Path, entries: list[dict[str, Any]]) -> Path:
-    """An archive folder of real documents: symlinks (never copies) plus a manifest.json."""
+    """An archive folder of real documents plus a manifest.json. Hard links, not symbolic
+    ones: a mirror refuses a symbolic link that leads out of its folder."""
     for entry in entries:
         target = folder / str(entry["path"])
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.symlink_to(SHARED / str(entry["path"]))
+        source = SHARED / str(entry["path"])
+        try:
+            os.link(source, target)
+        except OSError:  # another file system: a copy is the only way
+            shutil.copyfile(source, target)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "manifest.json").write_text(json.dumps(entries))
     return folder

@@ -166,9 +166,19 @@ def read_archive_file(
     """A file of an archive folder into the blob store, checked against the manifest's hash.
 
     The fetch record names the publisher's URL where the manifest knows it, and the
-    file itself (absolutely) as where the bytes really came from."""
-    path = root / entry.path
+    file itself (absolutely) as where the bytes really came from. The path must stay inside
+    the folder and the file within the source's size limit, both checked before a byte is
+    read: a manifest is input like any other."""
+    path = confined_path(root, entry.path, source.id)
     try:
+        size = path.stat().st_size
+        if size > source.max_bytes:
+            raise FetchError(
+                source.id,
+                str(path),
+                f"the file has {size} bytes, over the source's limit of {source.max_bytes}",
+                "if the document really grew, raise max_bytes for this source in the registry",
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise FetchError(
@@ -191,6 +201,29 @@ def read_archive_file(
         sha256=sha256,
         retrieved=utc_now(),
     )
+
+
+def confined_path(root: Path, relative: str, source: str) -> Path:
+    """`root / relative`, refused unless it names a file inside `root`: no absolute path, no
+    `..`, no symbolic link (anywhere on the way) that leads out of the folder."""
+    parts = Path(relative).parts
+    if Path(relative).is_absolute() or ".." in parts or not parts:
+        raise FetchError(
+            source,
+            relative,
+            "the manifest path is absolute or climbs out of the archive folder with '..'",
+            "a manifest lists files inside its own folder; check manifest.json",
+        )
+    base = root.resolve()
+    resolved = (root / relative).resolve()
+    if not resolved.is_relative_to(base):
+        raise FetchError(
+            source,
+            relative,
+            f"the manifest path leads outside {base} (through a symbolic link)",
+            "a manifest lists files inside its own folder; check manifest.json",
+        )
+    return resolved
 
 
 class MirrorUrlBackend:

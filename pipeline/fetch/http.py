@@ -386,6 +386,13 @@ class Fetcher:
             if sock is not None and sock.fileno() != -1:
                 # Closed once the last bytes are read; then the next read1 just returns b"".
                 sock.settimeout(max(0.001, min(self.policy.read_timeout, remaining)))
+            if length is not None and _buffered_past(resp, length - raw.tell()):
+                # http.client stops at Content-Length and drops the rest: a body longer
+                # than announced is a broken or tampered response, never a version.
+                raise _Retry(
+                    f"the server sent more than the {length} bytes its Content-Length "
+                    f"announced{job.at(current)}"
+                )
             try:
                 chunk = raw.read1(READ_SIZE, decode_content=True)
             except ReadTimeoutError:
@@ -415,6 +422,20 @@ class Fetcher:
         received = raw.tell()
         if length is not None and received < length:
             raise _Retry(_truncated(received, length) + job.at(current))
+
+
+
+def _buffered_past(resp: requests.Response, remaining: int) -> bool:
+    """More bytes already received than the announced body has left (CPython internals, as
+    `_socket_of`: http.client's buffered reader). peek() waits like the read that follows."""
+    buffered = getattr(getattr(resp.raw, "_fp", None), "fp", None)
+    peek = getattr(buffered, "peek", None)
+    if peek is None or remaining < 0:
+        return remaining < 0
+    try:
+        return len(peek(remaining + 1)) > remaining
+    except (TimeoutError, OSError, ValueError):
+        return False
 
 
 def _truncated(received: int, length: int) -> str:
