@@ -386,7 +386,7 @@ class Fetcher:
             if sock is not None and sock.fileno() != -1:
                 # Closed once the last bytes are read; then the next read1 just returns b"".
                 sock.settimeout(max(0.001, min(self.policy.read_timeout, remaining)))
-            if length is not None and _buffered_past(resp, length - raw.tell()):
+            if length is not None and _buffered_past(resp, sock, length - raw.tell()):
                 # http.client stops at Content-Length and drops the rest: a body longer
                 # than announced is a broken or tampered response, never a version.
                 raise _Retry(
@@ -425,17 +425,24 @@ class Fetcher:
 
 
 
-def _buffered_past(resp: requests.Response, remaining: int) -> bool:
+def _buffered_past(resp: requests.Response, sock: socket.socket | None, remaining: int) -> bool:
     """More bytes already received than the announced body has left (CPython internals, as
-    `_socket_of`: http.client's buffered reader). peek() waits like the read that follows."""
+    `_socket_of`: http.client's buffered reader). Never waits: the socket is polled
+    non-blocking, which SocketIO answers with "nothing yet" instead of a timeout."""
+    if remaining < 0:
+        return True
     buffered = getattr(getattr(resp.raw, "_fp", None), "fp", None)
     peek = getattr(buffered, "peek", None)
-    if peek is None or remaining < 0:
-        return remaining < 0
+    if peek is None or sock is None or sock.fileno() == -1:
+        return False
+    timeout = sock.gettimeout()
+    sock.setblocking(False)
     try:
         return len(peek(remaining + 1)) > remaining
-    except (TimeoutError, OSError, ValueError):
+    except (OSError, ValueError):
         return False
+    finally:
+        sock.settimeout(timeout)
 
 
 def _truncated(received: int, length: int) -> str:
