@@ -22,6 +22,7 @@ from pipeline.cli.common import (
     out,
     run_job,
 )
+from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.errors import EXIT_PARSE
 from pipeline.jobs import import_archive as archive
 from pipeline.jobs import update as jobs
@@ -111,7 +112,6 @@ def parse_cmd(
     raise typer.Exit(EXIT_PARSE if doc.warnings else 0)
 
 
-
 @app.command("update")
 def update_cmd(
     source: Annotated[list[str] | None, typer.Argument()] = None,
@@ -127,6 +127,7 @@ def update_cmd(
     ] = None,
     report: Annotated[Path | None, typer.Option(help="also write the JSON summary here")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the JSON summary")] = False,
+    sqlite: SqliteOpt = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
@@ -134,6 +135,7 @@ def update_cmd(
     """The scheduled job: fetch, verify, parse, store and diff. Exit 0/10/20/30/40/75."""
     ctx = make_context(corpus, cache, sources, quiet=as_json)
     summary = run_job(lambda: jobs.update(ctx, source or [], mirror=mirror, accept=accept))
+    refresh_sqlite(ctx, sqlite, summary)
     if notify and summary.exit_code != 0:
         from pipeline.jobs.notify import send_summary
 
@@ -150,10 +152,13 @@ def import_cmd(
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
     report: Annotated[Path | None, typer.Option(help="also write the JSON summary here")] = None,
+    sqlite: SqliteOpt = None,
 ) -> None:
     """Backfill every version listed in ARCHIVE_DIR/manifest.json, oldest first."""
     ctx = make_context(corpus, cache, sources)
-    finish(run_job(lambda: archive.import_archive(ctx, archive_dir)), report)
+    summary = run_job(lambda: archive.import_archive(ctx, archive_dir))
+    refresh_sqlite(ctx, sqlite, summary)
+    finish(summary, report)
 
 
 @app.command("verify")

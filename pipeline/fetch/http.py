@@ -66,6 +66,9 @@ class _Retry(Exception):
         self.retry_after = retry_after
 
 
+HINT_RUN_DEADLINE = "raise `update --deadline`, or fetch fewer sources per run"
+
+
 class _Refused(Exception):
     """A failure no retry will fix; becomes a FetchError naming the source."""
 
@@ -133,9 +136,16 @@ def _content_length(resp: requests.Response) -> int | None:
 class Fetcher:
     """Downloads URLs into a BlobStore under a FetchPolicy. Reuse one for many fetches."""
 
-    def __init__(self, blobs: BlobStore, policy: FetchPolicy = FetchPolicy()) -> None:
+    def __init__(
+        self,
+        blobs: BlobStore,
+        policy: FetchPolicy = FetchPolicy(),
+        run_deadline_at: float | None = None,
+    ) -> None:
         self.blobs = blobs
         self.policy = policy
+        # time.monotonic() by which the whole run must end: no download outlives it.
+        self.run_deadline_at = run_deadline_at
         self._session = requests.Session()
         self._session.headers["User-Agent"] = policy.user_agent
         # The publisher's exact bytes are what gets hashed, so ask for no transfer compression.
@@ -175,14 +185,21 @@ class Fetcher:
         if expect is not None and expect not in EXPECTATIONS:
             raise ValueError(f"unknown rendition to expect: {expect!r}")
         origin = urlsplit(url).hostname or ""
+        deadline_at = time.monotonic() + self.policy.deadline
+        if self.run_deadline_at is not None and self.run_deadline_at < deadline_at:
+            deadline_at = self.run_deadline_at
+            if deadline_at <= time.monotonic():
+                raise FetchError(
+                    source_id, url, "not fetched: the run's deadline had passed", HINT_RUN_DEADLINE
+                )
         job = _Job(
             source_id,
             url,
             (*allowed_hosts, origin),
             expect,
             previous,
-            time.monotonic() + self.policy.deadline,
-            self.policy.deadline,
+            deadline_at,
+            round(deadline_at - time.monotonic(), 1),
             self.policy.max_bytes if max_bytes is None else max_bytes,
         )
         try:
@@ -422,7 +439,6 @@ class Fetcher:
         received = raw.tell()
         if length is not None and received < length:
             raise _Retry(_truncated(received, length) + job.at(current))
-
 
 
 def _buffered_past(resp: requests.Response, sock: socket.socket | None, remaining: int) -> bool:

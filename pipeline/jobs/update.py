@@ -7,6 +7,7 @@ and never touches what is already stored.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -18,6 +19,7 @@ from pipeline.errors import (
     HashMismatch,
     ParseError,
     RulesCorpusError,
+    StoreError,
     VerificationError,
 )
 from pipeline.fetch.backends import Backend, open_backend
@@ -102,6 +104,10 @@ def update_document(
     outcomes = [fetch_failed] if failures else []
     if all(v is not None for v in known.values()):
         version = known[fetched[0].source.id]
+        try:
+            records = _stored_records(corpus, document, version)
+        except StoreError as exc:
+            return [failed(document, exc, ids, version)]
         _remember_validators(corpus, fetched)
         return [
             Outcome(
@@ -109,7 +115,7 @@ def update_document(
                 sources=ids,
                 version=version,
                 outcome="unchanged",
-                records=_stored_records(corpus, document, version),
+                records=records,
             ),
             *outcomes,
         ]
@@ -197,27 +203,47 @@ def _remember_validators(corpus: Corpus, fetched: list[Fetched]) -> None:
 
 
 def _stored_records(corpus: Corpus, document: str, version: str | None) -> int | None:
+    """The stored version's record count, after proving its file is what the index says
+    (size and SHA-256): "unchanged" must never vouch for a corrupted corpus (exit 20)."""
     entry = corpus.index().documents.get(document)
     item = entry.entry(version) if entry and version else None
-    return (item.records or item.rulings) if item else None
+    if item is None:
+        return None
+    data = corpus.read_file(item.file, item.sha256)
+    if item.bytes is not None and len(data) != item.bytes:
+        raise StoreError(
+            f"{corpus.root / item.file} has {len(data)} bytes, index.json says {item.bytes}"
+        )
+    return item.records or item.rulings
 
 
 @contextmanager
-def open_fetcher(ctx: Context) -> Iterator[Fetcher]:
-    fetcher = Fetcher(ctx.blobs, ctx.policy)
+def open_fetcher(ctx: Context, run_deadline_at: float | None = None) -> Iterator[Fetcher]:
+    fetcher = Fetcher(ctx.blobs, ctx.policy, run_deadline_at)
     try:
         yield fetcher
     finally:
         fetcher.close()
 
 
+# A scheduled job must end: a host that rate-limits every source cannot hold it for hours.
+DEFAULT_DEADLINE = 3600.0
+
+
 def update(
-    ctx: Context, wanted: list[str], *, mirror: str | None = None, accept: bool = False
+    ctx: Context,
+    wanted: list[str],
+    *,
+    mirror: str | None = None,
+    accept: bool = False,
+    deadline: float = DEFAULT_DEADLINE,
 ) -> RunSummary:
-    """The scheduled job: fetch, verify, parse, store and diff every selected document."""
+    """The scheduled job: fetch, verify, parse, store and diff every selected document,
+    within `deadline` seconds; documents not reached by then are reported as not fetched."""
     summary = RunSummary("update")
     sources = [s for s in select_sources(ctx.registry(), wanted)]
-    with ctx.run_lock() as recovered, open_fetcher(ctx) as fetcher:
+    deadline_at = time.monotonic() + deadline
+    with ctx.run_lock() as recovered, open_fetcher(ctx, deadline_at) as fetcher:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
         try:
@@ -226,11 +252,25 @@ def update(
             summary.outcomes.append(failed("*", exc))
             return summary
         for document, group in documents_of(sources).items():
+            if time.monotonic() >= deadline_at:
+                summary.outcomes.append(not_reached(document, group, deadline))
+                continue
             try:
                 summary.outcomes.extend(update_document(ctx, backend, document, group, accept))
             except RulesCorpusError as exc:
                 summary.outcomes.append(failed(document, exc))
     return summary
+
+
+def not_reached(document: str, sources: list[Source], deadline: float) -> Outcome:
+    return Outcome(
+        document=document,
+        sources=[s.id for s in sources],
+        outcome="fetch-failed",
+        exit_code=EXIT_FETCH,
+        message=f"not fetched: the run's {deadline:g} s deadline passed before this document "
+        "was reached (raise `update --deadline`)",
+    )
 
 
 def fetch(ctx: Context, wanted: list[str], *, mirror: str | None = None) -> RunSummary:

@@ -23,7 +23,13 @@ from pathlib import Path
 import filelock
 
 from pipeline.errors import HashMismatch, LockHeld, NotFound
-from pipeline.store.files import FILE_MODE, fsync_dir, io_errors, remove_temporaries
+from pipeline.store.files import (
+    FILE_MODE,
+    durable_step,
+    fsync_dir,
+    io_errors,
+    remove_temporaries,
+)
 from pipeline.store.layout import TEMP_PREFIX
 
 CHUNK_SIZE = 1 << 16
@@ -119,6 +125,7 @@ class BlobStore:
                         handle.write(chunk)
                 with io_errors(tmp_path):
                     handle.flush()
+                    durable_step(f"fsync {tmp_path}")
                     os.fsync(handle.fileno())
             sha256 = hasher.hexdigest()
             target = self.path_for(sha256)
@@ -126,6 +133,7 @@ class BlobStore:
                 os.chmod(tmp_path, FILE_MODE)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 # Replacing an existing blob rewrites identical bytes, and heals an altered one.
+                durable_step(f"rename {target}")
                 os.replace(tmp_path, target)
                 fsync_dir(target.parent)
         except BaseException:

@@ -29,6 +29,20 @@ def _umask() -> int:
 
 FILE_MODE = 0o666 & ~_umask()
 
+# Fault injection for the crash campaign (`make faults`) and its regression tests: with
+# RULESCORPUS_CRASH_AT=N the process dies like `kill -9` (no cleanup, no finally blocks)
+# just before its Nth durable step (a rename or an fsync). Never set in production.
+_CRASH_AT = int(os.environ.get("RULESCORPUS_CRASH_AT", "0") or 0)
+_steps = 0
+
+
+def durable_step(label: str) -> None:
+    """Count a rename or fsync; the fault-injection point of the crash campaign."""
+    global _steps
+    _steps += 1
+    if _CRASH_AT and _steps >= _CRASH_AT:
+        os._exit(137)
+
 
 @contextmanager
 def io_errors(path: Path) -> Iterator[None]:
@@ -43,6 +57,7 @@ def io_errors(path: Path) -> Iterator[None]:
 
 
 def fsync_dir(folder: Path) -> None:
+    durable_step(f"fsync {folder}")
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -58,6 +73,7 @@ def _write_temp(path: Path, data: bytes) -> Path:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            durable_step(f"fsync {tmp}")
             os.fsync(handle.fileno())
         os.chmod(tmp, FILE_MODE)
     except BaseException:
@@ -71,6 +87,7 @@ def write_replacing(path: Path, data: bytes) -> None:
     with io_errors(path):
         tmp = _write_temp(path, data)
         try:
+            durable_step(f"rename {path}")
             os.replace(tmp, path)
         except BaseException:
             tmp.unlink(missing_ok=True)
