@@ -1,0 +1,442 @@
+"""`rulescorpus export sqlite PATH`: the corpus as one SQLite database (sqlite-utils).
+
+Tables: documents, versions, records, glossary, rulings, ruling_cards, passages,
+diffs, changes, renumbering, aliases, provenance, pins and lineages, with foreign
+keys; FTS5 indexes on record text, glossary definitions and ruling questions and
+answers; views for the current version of every document and for a record's history
+across versions. Datasette serves the file as it is (see metadata.json written next
+to it).
+
+Deterministic: rows are inserted in corpus order (documents by id, versions oldest
+first, records in document order) and nothing about the export itself (no time, no
+path) is stored, so the same corpus gives the same rows. The database is written to a
+temporary file beside PATH and renamed over it, so a reader never sees half of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from pipeline.corpus.datasette.metadata import build_metadata, metadata_path
+from pipeline.corpus.reader import CorpusReader, sha256_of
+from pipeline.corpus.sqlite_schema import (
+    FOREIGN_KEYS,
+    FTS,
+    INDEXES,
+    PRIMARY_KEYS,
+    TABLE_ORDER,
+    VIEWS,
+)
+from pipeline.errors import StorageIOError
+from pipeline.models import Document
+from pipeline.store.corpus import canonical_json
+
+Row = dict[str, Any]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+# Columns the export adds to a parsed record's own fields; a record field of the same name
+# (a parser's `key`, say) is kept as `record_<name>` instead of being overwritten.
+OWN_COLUMNS = frozenset(
+    {
+        "key",
+        "document",
+        "version_key",
+        "version",
+        "version_ordinal",
+        "position",
+        "part",
+        "parent_key",
+        "record_sha256",
+        "lineage",
+        "previous_citation",
+        "change",
+        "citation",
+    }
+)
+
+
+def flatten(data: dict[str, Any], *, record: bool = False) -> Row:
+    """A model's JSON as columns: `location` becomes `location_<key>` columns, lists and
+    objects become JSON text, the rest stays as it is; every field is kept. For a parsed
+    record, `id` is the `citation` column."""
+    row: Row = {}
+    for key, value in data.items():
+        name = key
+        if record:
+            name = "citation" if key == "id" else f"record_{key}" if key in OWN_COLUMNS else key
+        if isinstance(value, dict) and key == "location":
+            for inner, item in value.items():
+                row[f"{name}_{inner}"] = _json(item) if isinstance(item, list | dict) else item
+        elif isinstance(value, list | dict):
+            row[name] = _json(value)
+        else:
+            row[name] = value
+    return row
+
+
+@dataclass
+class Tables:
+    rows: dict[str, list[Row]] = field(default_factory=dict)
+
+    def add(self, table: str, row: Row) -> None:
+        self.rows.setdefault(table, []).append(row)
+
+
+def _version_key(document: str, version: str) -> str:
+    return f"{document}@{version}"
+
+
+def _version_row(reader: CorpusReader, document: str, ordinal: int, doc: Document) -> Row:
+    info = next(v for v in reader.versions(document) if v.version == doc.version)
+    assert doc.version is not None
+    fetches = reader.version_provenance(document, doc.version).get("fetches", [])
+    src = doc.source
+    primary: dict[str, Any] = next(
+        (f for f in fetches if src and f.get("sha256") == src.sha256), {}
+    )
+    data = doc.model_dump(mode="json", by_alias=True)
+    return {
+        "id": _version_key(document, doc.version),
+        "document": document,
+        "version": doc.version,
+        "ordinal": ordinal,
+        "status": info.status,
+        "is_current": int(info.current),
+        "title": doc.title,
+        "published": doc.published,
+        "effective": doc.effective,
+        "json_sha256": info.sha256,
+        "parser_family": doc.parser.family,
+        "parser_version": doc.parser.version,
+        "source_url": src.url if src else None,
+        "source_sha256": src.sha256 if src else None,
+        "source_bytes": src.bytes if src else None,
+        "source_rendition": src.rendition if src else None,
+        "retrieved": primary.get("retrieved"),
+        "retrieved_from": primary.get("final_url"),
+        "records": len(doc.records),
+        "glossary": len(doc.glossary),
+        "rulings": len(doc.rulings),
+        "warnings": len(doc.warnings),
+        **{
+            f"{name}_json": _json(data[name])
+            for name in sorted(data)
+            if name not in ("records", "glossary", "rulings", "front_matter", "back_matter")
+            and isinstance(data[name], list | dict)
+        },
+    }
+
+
+def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> None:
+    assert doc.version is not None
+    vkey = _version_key(document, doc.version)
+    ids = {r.id for r in doc.records}
+    common = {"document": document, "version_key": vkey, "version": doc.version}
+    for position, rule in enumerate(doc.records, 1):
+        row = flatten(rule.model_dump(mode="json", by_alias=True), record=True)
+        tables.add(
+            "records",
+            {
+                "key": f"{vkey}#{rule.id}",
+                **common,
+                "version_ordinal": ordinal,
+                "position": position,
+                **row,
+                "parent_key": f"{vkey}#{rule.parent}" if rule.parent in ids else None,
+                "record_sha256": sha256_of(rule),
+            },
+        )
+    for position, term in enumerate(doc.glossary, 1):
+        row = flatten(term.model_dump(mode="json", by_alias=True), record=True)
+        tables.add(
+            "glossary",
+            {
+                "key": f"{vkey}#{term.id}",
+                **common,
+                "position": position,
+                **row,
+                "record_sha256": sha256_of(term),
+            },
+        )
+    for position, ruling in enumerate(doc.rulings, 1):
+        key = f"{vkey}#{ruling.id}"
+        row = flatten(ruling.model_dump(mode="json", by_alias=True), record=True)
+        tables.add(
+            "rulings",
+            {"key": key, **common, "position": position, **row, "record_sha256": sha256_of(ruling)},
+        )
+        titles = list(ruling.card_titles) + [None] * len(ruling.cards)
+        for n, card in enumerate(ruling.cards, 1):
+            tables.add(
+                "ruling_cards",
+                {
+                    "key": f"{key}#{n}",
+                    "ruling_key": key,
+                    "version_key": vkey,
+                    "position": n,
+                    "card": card,
+                    "card_title": titles[n - 1],
+                },
+            )
+    for part, passages in (("front", doc.front_matter), ("back", doc.back_matter)):
+        for position, passage in enumerate(passages, 1):
+            row = flatten(passage.model_dump(mode="json", by_alias=True), record=True)
+            tables.add(
+                "passages",
+                {
+                    "key": f"{vkey}#{part}:{passage.id}",
+                    **common,
+                    "part": part,
+                    "position": position,
+                    **row,
+                },
+            )
+
+
+def _change_of(diff: dict[str, Any] | None, citation: str) -> str | None:
+    if diff is None:
+        return None
+    for change in diff.get("changes", []):
+        if change.get("new_id") == citation or citation in change.get("new_ids", []):
+            return str(change.get("class"))
+    return None
+
+
+def _lineages(tables: Tables, reader: CorpusReader, document: str, versions: list[str]) -> None:
+    """Follow each record through the versions: a record continues the one its diff's
+    renumbering map names, else the one with its own id (unless that one was renumbered
+    away). Each chain is a lineage, named by its first record's key."""
+    records = [r for r in tables.rows.get("records", []) if r["document"] == document]
+    by_version: dict[str, list[Row]] = {}
+    for row in records:
+        by_version.setdefault(row["version"], []).append(row)
+    stored = set(reader.diffs(document))  # without a stored diff, ids alone link versions
+    previous: dict[str, str] = {}  # citation -> lineage in the previous version
+    lineages: dict[str, Row] = {}
+    for index, version in enumerate(versions):
+        diff = None
+        if index and (versions[index - 1], version) in stored:
+            diff = reader.diff_data(document, versions[index - 1], version)
+        moves = diff.get("renumbering", []) if diff else []
+        back = {m["new_id"]: m["old_id"] for m in moves if m.get("old_id") and m.get("new_id")}
+        moved_away = set(back.values())
+        current: dict[str, str] = {}
+        claimed: set[str] = set()
+        for row in by_version.get(version, []):
+            citation = row["citation"]
+            before = back.get(citation)
+            if before is None and citation in previous and citation not in moved_away:
+                before = citation
+            lineage = previous.get(before) if before else None
+            if lineage is None or lineage in claimed:
+                lineage, before = row["key"], None
+                lineages[lineage] = {
+                    "id": lineage,
+                    "document": document,
+                    "first_version": version,
+                    "first_citation": citation,
+                    "versions": 0,
+                }
+            claimed.add(lineage)
+            current[citation] = lineage
+            entry = lineages[lineage]
+            entry.update(
+                latest_version=version, latest_citation=citation, versions=entry["versions"] + 1
+            )
+            row["lineage"] = lineage
+            row["previous_citation"] = before
+            if index == 0:
+                row["change"] = None
+            else:
+                row["change"] = _change_of(diff, citation) or (
+                    ("unchanged" if before else "added") if diff is not None else None
+                )
+        previous = current
+    for chain in lineages.values():
+        tables.add("lineages", chain)
+
+
+def _diff_rows(tables: Tables, reader: CorpusReader, document: str) -> None:
+    info = reader.document_info(document)
+    record_keys = {r["key"] for r in tables.rows.get("records", []) if r["document"] == document}
+    for old, new in reader.diffs(document):
+        data = reader.diff_data(document, old, new)
+        dkey = f"{document}@{old}..{new}"
+        old_key, new_key = _version_key(document, old), _version_key(document, new)
+        known = {v.version for v in info.versions}
+        tables.add(
+            "diffs",
+            {
+                "key": dkey,
+                "document": document,
+                "old_version": old,
+                "new_version": new,
+                "old_version_key": old_key if old in known else None,
+                "new_version_key": new_key if new in known else None,
+                "changes": len(data.get("changes", [])),
+                "renumbered": len(data.get("renumbering", [])),
+                **{
+                    f"{k}_json": _json(v)
+                    for k, v in sorted(data.items())
+                    if k not in ("changes", "renumbering", "document", "old_version", "new_version")
+                },
+            },
+        )
+        common = {"diff_key": dkey, "document": document, "old_version": old, "new_version": new}
+        for n, change in enumerate(data.get("changes", []), 1):
+            tables.add(
+                "changes", {"key": f"{dkey}#{n}", **common, "position": n, **flatten(change)}
+            )
+        for n, move in enumerate(data.get("renumbering", []), 1):
+            old_record = f"{old_key}#{move.get('old_id')}"
+            new_record = f"{new_key}#{move.get('new_id')}"
+            tables.add(
+                "renumbering",
+                {
+                    "key": f"{dkey}#{n}",
+                    **common,
+                    "position": n,
+                    **flatten(move),
+                    "old_record_key": old_record if old_record in record_keys else None,
+                    "new_record_key": new_record if new_record in record_keys else None,
+                },
+            )
+
+
+def collect(reader: CorpusReader) -> Tables:
+    """Every row of the database, in a deterministic order."""
+    tables = Tables()
+    for info in reader.documents():
+        tables.add(
+            "documents",
+            {
+                "id": info.id,
+                "game": info.id.split("/", 1)[0],
+                "title": info.title,
+                "family": info.family,
+                "current_version": info.current,
+                "versions": len(info.versions),
+            },
+        )
+        versions = [v.version for v in info.versions]
+        for ordinal, version in enumerate(versions, 1):
+            doc = reader.document(info.id, version)
+            vkey = _version_key(info.id, version)
+            tables.add("versions", _version_row(reader, info.id, ordinal, doc))
+            _record_rows(tables, info.id, ordinal, doc)
+            prov = reader.version_provenance(info.id, version)
+            for n, fetch in enumerate(prov.get("fetches", []), 1):
+                tables.add(
+                    "provenance",
+                    {
+                        "key": f"{vkey}#{n}",
+                        "document": info.id,
+                        "version_key": vkey,
+                        "version": version,
+                        "position": n,
+                        **flatten(fetch),
+                    },
+                )
+            for n, pin in enumerate(prov.get("pins", []), 1):
+                tables.add(
+                    "pins",
+                    {
+                        "key": f"{vkey}#{pin.get('rendition')}",
+                        "document": info.id,
+                        "version_key": vkey,
+                        "position": n,
+                        **flatten(pin),
+                    },
+                )
+            ids = {r.id for r in doc.records} | {g.id for g in doc.glossary}
+            for old_id, new_id in sorted(reader.aliases(info.id, version).items()):
+                tables.add(
+                    "aliases",
+                    {
+                        "key": f"{vkey}#{old_id}",
+                        "document": info.id,
+                        "version_key": vkey,
+                        "version": version,
+                        "old_id": old_id,
+                        "new_id": new_id,
+                        "new_record_key": f"{vkey}#{new_id}" if new_id in ids else None,
+                    },
+                )
+        _lineages(tables, reader, info.id, versions)
+        _diff_rows(tables, reader, info.id)
+    return tables
+
+
+def _column_types(rows: Iterable[Row]) -> dict[str, type]:
+    """Every column in first-seen order, typed by all its values (not the first batch)."""
+    seen: dict[str, set[type]] = {}
+    for row in rows:
+        for name, value in row.items():
+            kinds = seen.setdefault(name, set())
+            if value is not None:
+                kinds.add(int if isinstance(value, bool) else type(value))
+    return {
+        name: (int if kinds == {int} else float if kinds <= {int, float} and kinds else str)
+        for name, kinds in seen.items()
+    }
+
+
+def write_database(tables: Tables, path: Path) -> dict[str, int]:
+    db = sqlite_utils.Database(path)
+    counts: dict[str, int] = {}
+    for name in TABLE_ORDER:
+        rows = tables.rows.get(name, [])
+        columns = _column_types(rows) or {PRIMARY_KEYS.get(name, "key"): str}
+        pk = PRIMARY_KEYS.get(name, "key")
+        fks = [(c, t, o) for c, t, o in FOREIGN_KEYS.get(name, []) if c in columns]
+        table = db.table(name)
+        table.create(columns, pk=pk, foreign_keys=fks)
+        table.insert_all([{c: row.get(c) for c in columns} for row in rows], batch_size=500)
+        counts[name] = len(rows)
+    for name, searched in FTS.items():
+        db.table(name).enable_fts(searched, fts_version="FTS5", tokenize="porter")
+    for name, indexes in INDEXES.items():
+        for indexed in indexes:
+            db.table(name).create_index(indexed)
+    for name, sql in VIEWS.items():
+        db.create_view(name, " ".join(sql.split()))
+    db.conn.commit()
+    db.close()
+    return counts
+
+
+@dataclass(frozen=True)
+class Exported:
+    path: Path
+    metadata: Path
+    rows: dict[str, int]
+
+
+def export_sqlite(corpus_dir: Path, path: Path) -> Exported:
+    """Write the corpus at `corpus_dir` to the SQLite database `path` (replacing it whole)
+    and Datasette's metadata file beside it."""
+    reader = CorpusReader(corpus_dir)
+    tables = collect(reader)
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    meta = metadata_path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.unlink(missing_ok=True)
+        counts = write_database(tables, temporary)
+        os.replace(temporary, path)
+        meta.write_bytes(canonical_json(build_metadata(path.stem, reader)))
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise StorageIOError(str(path), exc.strerror or str(exc)) from exc
+    return Exported(path, meta, counts)

@@ -1,0 +1,163 @@
+"""The Python API (`pipeline.corpus`) over a corpus imported from ../shared/sources: the
+README's example runs as written, and each call answers from the stored files.
+
+`small_corpus` is shared with the export, Datasette and `show --provenance` tests: every
+MTG text export (seven versions, so renumbering has a real history), the FaB 2.14.0 text
+export (a glossary) and the two NetrunnerDB rulings snapshots (rulings with cards)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, SHARED, corpus_digest
+
+from pipeline.corpus import open_corpus, sha256_of
+from pipeline.errors import EXIT_OK, NotFound
+from pipeline.jobs import import_archive as archive
+from pipeline.jobs.context import Context
+from pipeline.models import Rule
+
+
+def _wanted(entry: dict[str, object]) -> bool:
+    path = str(entry["path"])
+    return (
+        (entry["game"] == "mtg" and entry["format"] == "txt")
+        or (entry["document"] == "comprehensive-rules" and path.endswith("2.14.0/en-fab-cr.txt"))
+        or (entry["document"] == "rulings-netrunnerdb" and entry["format"] == "tar.gz")
+    )
+
+
+def archive_of(folder: Path, entries: list[dict[str, object]]) -> Path:
+    """An archive folder (manifest.json and the files it lists) in tmp: the archive reader
+    refuses symbolic links that lead out of the folder, so the files are copied."""
+    for entry in entries:
+        target = folder / str(entry["path"])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SHARED / str(entry["path"]), target)
+    (folder / "manifest.json").write_text(json.dumps(entries), encoding="utf-8")
+    return folder
+
+
+@functools.cache
+def small_corpus(root: Path) -> Path:
+    """Import the chosen real documents into root/corpus once per root; returns the corpus."""
+    entries = [e for e in json.loads((SHARED / "manifest.json").read_text()) if _wanted(e)]
+    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    summary = archive.import_archive(ctx, archive_of(root / "archive", entries))
+    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
+    return root / "corpus"
+
+
+@pytest.fixture(scope="module")
+def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return small_corpus(tmp_path_factory.mktemp("api"))
+
+
+def readme_example() -> str:
+    """The Python block of the README's "Python API" section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match is not None, "the README's Python API section has no ```python block"
+    return match.group(1)
+
+
+def test_the_readme_example_runs_against_an_imported_corpus(corpus_dir: Path) -> None:
+    before = corpus_digest(corpus_dir)
+    result = subprocess.run(
+        [sys.executable, "-c", readme_example()],
+        cwd=corpus_dir.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "mtg/cr 2025-11-14 7 versions" in out
+    assert "Trample over planeswalkers is a variant of trample" in out
+    assert "cr:603.2f of 2025-07-25 is cr:603.2e in 2025-11-14" in out
+    assert "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85" in out
+    assert corpus_digest(corpus_dir) == before  # read-only
+
+
+def test_documents_and_versions_are_those_of_the_index(corpus_dir: Path) -> None:
+    corpus = open_corpus(corpus_dir)
+    index = json.loads((corpus_dir / "index.json").read_text())
+    assert [d.id for d in corpus.documents()] == sorted(index["documents"])
+    mtg = corpus.document_info("mtg/cr")
+    assert mtg.current == "2025-11-14" and mtg.family == "mtg-cr"
+    assert [v.version for v in mtg.versions] == [
+        v["version"] for v in index["documents"]["mtg/cr"]["versions"]
+    ]
+    assert [v.current for v in mtg.versions].count(True) == 1
+    assert mtg.versions[-1].records == 3264 and mtg.versions[-1].glossary == 725
+    assert corpus.versions("netrunner/rulings")[-1].rulings == 812
+
+
+def test_a_record_by_citation_now_and_at_an_older_version(corpus_dir: Path) -> None:
+    corpus = open_corpus(corpus_dir)
+    now = corpus.record("mtg/cr", "cr:702.19c")
+    assert isinstance(now, Rule) and now.text.startswith("Trample over planeswalkers")
+    # 603.2e of 2025-07-25 is another rule than 603.2e of 2025-11-14 (a merge moved it).
+    old = corpus.record("mtg/cr", "cr:603.2e", version="2025-07-25")
+    new = corpus.record("mtg/cr", "cr:603.2e")
+    assert isinstance(old, Rule) and isinstance(new, Rule) and old.text != new.text
+    term = corpus.record("fab/cr", "glossary:go-again")
+    assert term.id == "glossary:go-again"
+    rules = list(corpus.records("mtg/cr", "2022-10-07"))
+    assert len(rules) == 2909 and rules[0].id == "cr:1"
+    with pytest.raises(NotFound, match=r"cr:999\.99z"):
+        corpus.record("mtg/cr", "cr:999.99z")
+    with pytest.raises(NotFound, match="stored versions"):
+        corpus.record("mtg/cr", "cr:702.19c", version="1999-01-01")
+
+
+def test_following_the_renumbering_map_from_an_old_number(corpus_dir: Path) -> None:
+    corpus = open_corpus(corpus_dir)
+    moved = corpus.follow("mtg/cr", "cr:603.2f", since="2025-07-25")
+    assert (moved.citation, moved.version) == ("cr:603.2e", "2025-11-14")
+    assert [(s.old_version, s.old_id, s.new_id) for s in moved.steps] == [
+        ("2025-07-25", "cr:603.2f", "cr:603.2e")
+    ]
+    # The same text in both versions: the map points at the same rule.
+    old = corpus.record("mtg/cr", "cr:603.2f", version="2025-07-25")
+    assert isinstance(old, Rule) and old.text == corpus.record("mtg/cr", "cr:603.2e").text  # type: ignore[union-attr]
+    # A number the current version no longer has: found in older versions and followed.
+    gone = corpus.follow("mtg/cr", "cr:603.2i")
+    assert gone.since == "2025-07-25" and gone.citation == "cr:603.2h"
+    with pytest.raises(NotFound, match="renumbered"):
+        corpus.record("mtg/cr", "cr:603.2i")
+    # A number that still exists answers itself.
+    assert corpus.follow("mtg/cr", "cr:702.19c").steps == ()
+    table = corpus.renumbering("mtg/cr", "2025-07-25", "2025-11-14")
+    assert ("cr:603.2f", "cr:603.2e") in [(r.old_id, r.new_id) for r in table]
+
+
+def test_a_records_provenance_names_the_bytes_and_proves_the_json(corpus_dir: Path) -> None:
+    corpus = open_corpus(corpus_dir)
+    prov = corpus.provenance("mtg/cr", "cr:702.19c")
+    assert prov.url == "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt"
+    assert prov.sha256 == "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85"
+    assert prov.bytes == 962951 and prov.rendition == "txt"
+    assert prov.retrieved and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", prov.retrieved)
+    assert prov.retrieved_from and prov.retrieved_from.startswith("file://")
+    assert (prov.parser_family, prov.location["page"]) == ("mtg-cr", None)
+    assert prov.location["line"] > 0
+    # The document digest is the stored file's own SHA-256, as index.json records it.
+    entry = next(v for v in corpus.versions("mtg/cr") if v.current)
+    assert prov.document_sha256 == entry.sha256
+    assert prov.record_sha256 == sha256_of(corpus.record("mtg/cr", "cr:702.19c"))
+    assert prov.as_dict()["fetches"][0]["sha256"] == prov.sha256
+
+
+def test_opening_a_folder_that_is_no_corpus_says_so(tmp_path: Path) -> None:
+    with pytest.raises(NotFound, match=r"no index\.json"):
+        open_corpus(tmp_path)
