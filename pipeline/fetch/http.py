@@ -146,6 +146,9 @@ class Fetcher:
         self.policy = policy
         # time.monotonic() by which the whole run must end: no download outlives it.
         self.run_deadline_at = run_deadline_at
+        # Every wait between attempts, in seconds: what a report (or a test) can check
+        # without a clock.
+        self.waits: list[float] = []
         self._session = requests.Session()
         self._session.headers["User-Agent"] = policy.user_agent
         # The publisher's exact bytes are what gets hashed, so ask for no transfer compression.
@@ -242,6 +245,7 @@ class Fetcher:
                         f"{job.deadline:g} s deadline (after {tries})",
                         HINT_LATER,
                     ) from None
+                self.waits.append(wait)
                 time.sleep(wait)
         raise AssertionError("unreachable: the loop returns or raises")
 
