@@ -44,6 +44,7 @@ test: $(STAMP) system-deps
 
 check: $(STAMP) system-deps
 	$(BIN)/ruff check pipeline tests
+	$(BIN)/ruff format --check pipeline tests
 	$(BIN)/mypy
 	$(BIN)/pytest -q
 

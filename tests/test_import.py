@@ -4,7 +4,6 @@ PDFs included, linked into an archive folder, not copied); `show`, `history`, `d
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 from pathlib import Path
@@ -21,19 +20,9 @@ from pipeline.jobs import verify as audit
 from pipeline.store.corpus import Corpus, canonical_json
 
 
-@functools.cache
-def imported(root: Path) -> jobs.Context:
-    entries = json.loads((SHARED / "manifest.json").read_text())
-    folder = link_archive(root / "archive", entries)
-    ctx = jobs.Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
-    summary = archive.import_archive(ctx, folder)
-    assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
-    return ctx
-
-
 @pytest.fixture(scope="module")
-def ctx(tmp_path_factory: pytest.TempPathFactory) -> jobs.Context:
-    return imported(tmp_path_factory.mktemp("import"))
+def ctx(imported_corpus: jobs.Context) -> jobs.Context:
+    return imported_corpus
 
 
 def test_every_version_is_stored_oldest_first_with_consecutive_diffs(ctx: jobs.Context) -> None:

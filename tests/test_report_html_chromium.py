@@ -1,12 +1,13 @@
 """The HTML report of a real MTG diff, rendered by headless Chromium.
 
 The browser proves what a reader sees: the summary, a deletion and an insertion
-with the expected words, one article per change. A screenshot is kept in
-artifacts/ (gitignored) as the test's artefact.
+with the expected words, one article per change. A screenshot is kept as the test's
+artefact in $RULESCORPUS_ARTIFACTS (a folder outside the checkout), or the test's own tmp.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import struct
@@ -19,7 +20,6 @@ from test_diff import mtg_version
 from pipeline.diff.documents import diff_documents
 from pipeline.report.render import render_html
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -69,8 +69,10 @@ def test_chromium_shows_the_changes_of_a_real_diff(tmp_path: Path) -> None:
     assert dom.count("<article ") == len(diff.changes)
     assert 'href="#change-cr-603-2d"' in dom and 'id="change-cr-603-2d"' in dom
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / "diff-report-mtg-20250725-20251114.png"
+    # Tests write nothing inside the repository.
+    artifacts = Path(os.environ.get("RULESCORPUS_ARTIFACTS", tmp_path / "artifacts"))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    shot = artifacts / "diff-report-mtg-20250725-20251114.png"
     shot.unlink(missing_ok=True)
     run_chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,2000", page.as_uri())
     assert png_size(shot) == (1280, 2000)

@@ -1,0 +1,96 @@
+"""Session fixtures every test module shares: the real documents, parsed once per run, and a
+corpus imported once from all of ../shared/sources.
+
+The real documents are the ground truth of this suite: without ../shared/sources
+beside the checkout the suite cannot say anything, so collection stops with one
+clear message instead of hundreds of errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from helpers import SHARED, link_archive
+
+from pipeline.errors import EXIT_OK
+from pipeline.jobs.context import Context
+from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.models import Document
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not (SHARED / "manifest.json").is_file():
+        raise pytest.UsageError(
+            f"the real documents are missing: {SHARED}/manifest.json does not exist. The "
+            "tests read ../shared/sources beside the checkout; put it there (CI does)."
+        )
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    """The folder of real documents (read only)."""
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def manifest() -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = json.loads((SHARED / "manifest.json").read_text())
+    return entries
+
+
+ParseReal = Callable[..., Document]
+
+
+@pytest.fixture(scope="session")
+def parse_real() -> ParseReal:
+    """parse_real(relative_path, family, rendition=..., document=..., version=..., **options)
+    -> Document, each real file parsed once per test run whichever module asks."""
+    cache: dict[tuple[object, ...], Document] = {}
+
+    def parse(
+        path: str,
+        family: str,
+        *,
+        document: str,
+        rendition: str | None = None,
+        version: str | None = None,
+        **options: str,
+    ) -> Document:
+        rendition = rendition or Path(path).suffix.lstrip(".")
+        key = (path, family, document, rendition, version, tuple(sorted(options.items())))
+        if key not in cache:
+            request = ParseRequest(
+                family=family,
+                document=document,
+                rendition=rendition,
+                what=path,
+                version=version,
+                options=dict(options),
+            )
+            cache[key] = parse_bytes((SHARED / path).read_bytes(), request)
+        return cache[key]
+
+    return parse
+
+
+@pytest.fixture(scope="session")
+def imported_corpus(tmp_path_factory: pytest.TempPathFactory) -> Context:
+    """A corpus imported once from every file of ../shared/sources (PDFs included). Read
+    only: a test that changes a corpus makes its own."""
+    root = tmp_path_factory.mktemp("imported")
+    entries = json.loads((SHARED / "manifest.json").read_text())
+    folder = link_archive(root / "archive", entries)
+    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    from pipeline.jobs.import_archive import import_archive
+
+    summary = import_archive(ctx, folder)
+    assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
+    return ctx
