@@ -91,6 +91,9 @@ def show_cmd(
     doc: Annotated[str | None, typer.Option("--doc")] = None,
     version: str | None = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    provenance: Annotated[
+        bool, typer.Option("--provenance", help="also the record's full provenance and digests")
+    ] = False,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
@@ -98,10 +101,36 @@ def show_cmd(
     """Print a rule (and its subrules) or a ruling, with where its bytes came from."""
     ctx = make_context(corpus, cache, sources)
     shown = run_job(lambda: lookup.show(ctx.corpus, citation, doc, version))
+    details = run_job(lambda: lookup.record_provenance(ctx.corpus, shown)) if provenance else None
     if as_json:
-        print(json.dumps(shown.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+        data = shown.as_json() | ({"record_provenance": details} if details else {})
+        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
     else:
         print_shown(out, shown)
+        if details:
+            print_record_provenance(details)
+
+
+def print_record_provenance(p: dict[str, Any]) -> None:
+    """The `--provenance` block: every fact that ties the record to its bytes."""
+    where = ", ".join(f"{k} {v}" for k, v in p["location"].items() if v is not None)
+    engine = " ".join(x for x in (p["engine"], p["engine_version"]) if x)
+    lines = [
+        ("Document", f"{p['title']} ({p['document']}), version {p['version']}"),
+        ("Source URL", p["url"] or "none known"),
+        ("SHA-256", f"{p['sha256']} ({p['bytes']} bytes)"),
+        ("Retrieved", f"{p['retrieved'] or 'not recorded'} from {p['retrieved_from'] or '-'}"),
+        ("Rendition", p["rendition"] or "-"),
+        ("Parser", f"{p['parser_family']} {p['parser_version']}"),
+        ("Extraction", engine or "the document records no extraction engine"),
+        ("Location", where or "not recorded"),
+        ("Record JSON", f"SHA-256 {p['record_sha256']} (canonical JSON of the record)"),
+        ("Document JSON", f"SHA-256 {p['document_sha256']} (canonical JSON of the version)"),
+    ]
+    out.print("")
+    out.print("Provenance", style="bold")
+    for label, value in lines:
+        out.print(f"  {label + ':':<15}{value}", markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("history")

@@ -115,6 +115,16 @@ def show(
     )
 
 
+def record_provenance(corpus: Corpus, shown: Shown) -> dict[str, object]:
+    """`show --provenance`: the record's bytes down to its line (URL, SHA-256, size,
+    retrieval, rendition, parser, extraction engine where recorded, location) and the
+    SHA-256 of the record's and of the document's canonical JSON."""
+    from pipeline.corpus.reader import CorpusReader
+
+    reader = CorpusReader(corpus.root)
+    return reader.provenance(shown.document, shown.record.id, shown.version).as_dict()
+
+
 # --------------------------------------------------------------------------- history
 
 
