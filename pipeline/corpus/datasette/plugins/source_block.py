@@ -7,6 +7,7 @@ drawn by the packaged template `row.html`."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -51,6 +52,37 @@ def source_block(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _list(value: Any) -> list[str]:
+    try:
+        items = json.loads(value) if isinstance(value, str) else []
+    except ValueError:
+        return []
+    return [str(i) for i in items] if isinstance(items, list) else []
+
+
+def record_view(table: str, row: dict[str, Any]) -> dict[str, Any]:
+    """The record as a rules site prints it: its number and title, then its text."""
+    if table == "glossary":
+        heading, paragraphs = row.get("term") or row["citation"], [row.get("definition")]
+    elif table == "rulings":
+        heading = row["citation"]
+        paragraphs = [
+            f"Q: {row['question']}" if row.get("question") else None,
+            f"A: {row['answer']}" if row.get("answer") else None,
+            row.get("text"),
+        ]
+    else:
+        heading = " ".join(x for x in (row.get("number"), row.get("title")) if x)
+        paragraphs = [row.get("text")]
+    return {
+        "heading": heading or row["citation"],
+        "paragraphs": [p for p in paragraphs if p],
+        "examples": _list(row.get("examples")),
+        "notes": _list(row.get("notes")),
+        "bullets": _list(row.get("bullets")),
+    }
+
+
 @hookimpl  # type: ignore[untyped-decorator]
 def extra_template_vars(
     view_name: str, table: str | None, database: str | None, request: Any, datasette: Any
@@ -67,7 +99,11 @@ def extra_template_vars(
         row = result.first()
         if row is None:
             return {}
-        return {"rulescorpus_source": source_block(dict(row))}
+        data = dict(row)
+        return {
+            "rulescorpus_source": source_block(data),
+            "rulescorpus_record": record_view(table, data),
+        }
 
     return inner
 
