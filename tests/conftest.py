@@ -8,6 +8,7 @@ clear message instead of hundreds of errors.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Callable
@@ -22,7 +23,9 @@ from helpers import SHARED, link_archive
 
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.parse_cache import ParseCache
+from pipeline.jobs.sandbox import ParseLimits
 from pipeline.models import Document
 
 
@@ -50,10 +53,18 @@ ParseReal = Callable[..., Document]
 
 
 @pytest.fixture(scope="session")
-def parse_real() -> ParseReal:
+def parse_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One parse cache for the whole run: the import fixture and parse_real share it."""
+    return tmp_path_factory.mktemp("parsed")
+
+
+@pytest.fixture(scope="session")
+def parse_real(parse_cache_dir: Path) -> ParseReal:
     """parse_real(relative_path, family, rendition=..., document=..., version=..., **options)
-    -> Document, each real file parsed once per test run whichever module asks."""
+    -> Document, each real file parsed once per test run whichever module asks (through the
+    pipeline's own parse cache, so the import fixture reuses these parses too)."""
     cache: dict[tuple[object, ...], Document] = {}
+    parses = ParseCache(parse_cache_dir)
 
     def parse(
         path: str,
@@ -75,20 +86,24 @@ def parse_real() -> ParseReal:
                 version=version,
                 options=dict(options),
             )
-            cache[key] = parse_bytes((SHARED / path).read_bytes(), request)
+            data = (SHARED / path).read_bytes()
+            sha = hashlib.sha256(data).hexdigest()
+            cache[key] = parses.parse(data, sha, request, ParseLimits())
         return cache[key]
 
     return parse
 
 
 @pytest.fixture(scope="session")
-def imported_corpus(tmp_path_factory: pytest.TempPathFactory) -> Context:
+def imported_corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Context:
     """A corpus imported once from every file of ../shared/sources (PDFs included). Read
     only: a test that changes a corpus makes its own."""
     root = tmp_path_factory.mktemp("imported")
     entries = json.loads((SHARED / "manifest.json").read_text())
     folder = link_archive(root / "archive", entries)
-    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    ctx = Context(
+        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    )
     from pipeline.jobs.import_archive import import_archive
 
     summary = import_archive(ctx, folder)

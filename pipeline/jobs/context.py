@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pipeline.fetch.policy import FetchPolicy
+from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
 from pipeline.models import Source
 from pipeline.registry.loader import load_registry
@@ -38,6 +39,9 @@ class Context:
     policy: FetchPolicy = field(default_factory=FetchPolicy)
     progress: Progress = field(default=no_progress)
     limits: ParseLimits = field(default_factory=ParseLimits.from_env)
+    # Parsed Documents by blob and code (see parse_cache); default <cache>/parsed.
+    parse_cache_dir: Path | None = None
+    use_parse_cache: bool = True
 
     @property
     def corpus(self) -> Corpus:
@@ -46,6 +50,12 @@ class Context:
     @property
     def blobs(self) -> BlobStore:
         return BlobStore(self.cache_dir)
+
+    @property
+    def parses(self) -> ParseCache:
+        if not self.use_parse_cache:
+            return ParseCache(None)
+        return ParseCache(self.parse_cache_dir or self.cache_dir / "parsed")
 
     def registry(self) -> list[Source]:
         return load_registry(self.sources_file)

@@ -10,7 +10,6 @@ from pipeline.errors import VerificationError
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.publish import Candidate
-from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models import Document, FetchResult, Pin, Source, SourceRef
 from pipeline.verify.checks import compare_renditions
 
@@ -44,7 +43,7 @@ def parse_fetched(ctx: Context, item: Fetched, version: str | None = None) -> Do
         version=version or pinned_version(item),
         options=dict(item.source.options),
     )
-    doc = parse_isolated(data, request, ctx.limits)
+    doc = ctx.parses.parse(data, item.record.sha256, request, ctx.limits)
     return doc.model_copy(update={"source": source_ref(item.source, item.record)})
 
 

@@ -1,0 +1,89 @@
+"""Never parse the same bytes twice: parsed Documents kept in the cache beside the blobs.
+
+The key is everything a parse depends on: the blob's SHA-256, the request (family,
+document, rendition, fallback version, options), the parser and extraction code
+itself (a digest of the source files of `parse/`, `extract/` and `models.py`, so an
+edited parser can never be answered from an old parse even if nobody bumped its
+version) and the versions of the extraction libraries. The cache is a cache: an
+entry that does not load is parsed again. `verify --reproduce` bypasses it on
+purpose, since re-parsing is the point there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+import pipeline
+from pipeline.errors import StorageIOError
+from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.sandbox import ParseLimits, parse_isolated
+from pipeline.models import Document
+from pipeline.store.files import write_new
+
+LIBRARIES = ("pdfplumber", "pdfminer.six", "pypdfium2", "beautifulsoup4", "PyYAML", "pydantic")
+
+
+@cache
+def code_digest() -> str:
+    """SHA-256 over the code a parse runs (computed once per process, a few milliseconds)."""
+    root = Path(pipeline.__file__).parent
+    files = [root / "models.py", root / "errors.py"]
+    files += sorted((root / "parse").rglob("*.py")) + sorted((root / "extract").rglob("*.py"))
+    files.append(root / "jobs" / "families.py")
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in LIBRARIES:
+        try:
+            digest.update(f"{name}={metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{name}=absent".encode())
+    return digest.hexdigest()
+
+
+def cache_key(blob_sha256: str, request: ParseRequest) -> str:
+    fields = {
+        "blob": blob_sha256,
+        "family": request.family,
+        "document": request.document,
+        "rendition": request.rendition,
+        "version": request.version,
+        "options": dict(sorted(request.options.items())),
+        "code": code_digest(),
+    }
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+
+
+class ParseCache:
+    """Parsed Documents under `root/<aa>/<key>.json`; `None` root disables it."""
+
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+
+    def _path(self, key: str) -> Path:
+        assert self.root is not None
+        return self.root / key[:2] / f"{key}.json"
+
+    def parse(
+        self, data: bytes, blob_sha256: str, request: ParseRequest, limits: ParseLimits
+    ) -> Document:
+        """The Document for these bytes: from the cache, or parsed (isolated) and kept."""
+        if self.root is None:
+            return parse_isolated(data, request, limits)
+        key = cache_key(blob_sha256, request)
+        path = self._path(key)
+        try:
+            # `what` (the request's name for the source) is used in errors only, and errors
+            # are never cached, so a hit is the Document this request would have parsed.
+            return Document.model_validate_json(path.read_bytes())
+        except (OSError, ValueError):
+            pass
+        doc = parse_isolated(data, request, limits)
+        with contextlib.suppress(StorageIOError):  # a full cache costs speed, never a run
+            write_new(path, doc.model_dump_json().encode("utf-8"))
+        return doc
