@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SHARED ?= ../shared/sources
 CORPUS ?= corpus
 
-.PHONY: install system-deps run test check bench clean
+.PHONY: install system-deps run test check bench clean serve
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -47,6 +47,15 @@ check: $(STAMP) system-deps
 	$(BIN)/ruff format --check pipeline tests
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+
+# The corpus's web UI and JSON API: export ./corpus to SQLite and serve it with Datasette
+# (the `serve` extra) on 127.0.0.1. `make run` first fills ./corpus.
+SQLITE ?= .cache/rulescorpus.sqlite
+PORT ?= 8001
+serve: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[serve]'
+	$(BIN)/rulescorpus --corpus $(CORPUS) export sqlite $(SQLITE)
+	$(BIN)/python -m pipeline.corpus.datasette $(SQLITE) --host 127.0.0.1 --port $(PORT)
 
 bench: $(STAMP) system-deps
 	$(BIN)/python -m tests.bench --shared $(SHARED)
