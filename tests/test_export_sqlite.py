@@ -209,6 +209,24 @@ def test_the_command_line_exports_and_import_keeps_it_current(
     )
     assert result.exit_code == 0, result.output
     assert _dump(kept) == _dump(target)
+    # update --sqlite, from the same files as a mirror: nothing new (exit 0), exported after.
+    updated = tmp_path / "updated.sqlite"
+    result = runner.invoke(
+        app,
+        [
+            "--corpus",
+            str(corpus_dir),
+            "--cache",
+            str(cache),
+            "update",
+            "--mirror",
+            str(archive),
+            "--sqlite",
+            str(updated),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert _dump(updated) == _dump(target)
     missing = runner.invoke(
         app, ["--corpus", str(tmp_path / "none"), "export", "sqlite", str(tmp_path / "x.sqlite")]
     )
