@@ -7,7 +7,9 @@ and with --reproduce re-parses the blobs and compares the JSON byte for byte.
 
 from __future__ import annotations
 
+import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 from pipeline.errors import (
     EXIT_OK,
@@ -128,16 +130,28 @@ def verify(
         if unknown:
             raise NotFound(f"document {', '.join(unknown)}", f"stored: {', '.join(names)}")
         names = wanted
-    for document in names:
-        entry = index.documents[document]
-        for item in entry.versions:
-            ctx.progress(f"verifying {document} {item.version}")
-            try:
-                problems = _check_version(
-                    ctx, corpus, document, entry.family, item, reproduce_json, cross_engine
-                )
-            except RulesCorpusError as exc:
-                problems = [str(exc)]
+    work = [(document, item) for document in names for item in index.documents[document].versions]
+
+    def check(job: tuple[str, VersionEntry]) -> list[str]:
+        document, item = job
+        try:
+            return _check_version(
+                ctx,
+                corpus,
+                document,
+                index.documents[document].family,
+                item,
+                reproduce_json,
+                cross_engine,
+            )
+        except RulesCorpusError as exc:
+            return [str(exc)]
+
+    # Versions are independent: checked on every core, reported in index order.
+    with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        results = pool.map(check, work)
+        for done, ((document, item), problems) in enumerate(zip(work, results, strict=True)):
+            ctx.progress(f"verified {document} {item.version}", done + 1, len(work))
             if published:
                 problems.extend(_check_published(ctx, document, item))
             summary.outcomes.append(
@@ -150,7 +164,8 @@ def verify(
                     message="\n".join(problems),
                 )
             )
-        if published:
+    if published:
+        for document in names:
             summary.outcomes.extend(check_attestations(ctx, document))
     return summary
 
