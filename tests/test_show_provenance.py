@@ -45,7 +45,9 @@ def test_show_provenance_prints_bytes_location_and_digests(corpus_dir: Path) -> 
     )
     assert fields["Source URL"] == MTG_TXT
     assert fields["SHA-256"] == f"{MTG_SHA} (962951 bytes)"
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ from file://\S+\.txt", fields["Retrieved"])
+    assert re.fullmatch(
+        r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ from file://\S+\.txt", fields["Retrieved"]
+    )
     assert fields["Rendition"] == "txt" and fields["Parser"] == "mtg-cr 1.0"
     assert fields["Extraction"] == "the document records no extraction engine"
     file, stored = _stored(corpus_dir, "mtg/cr", "2025-11-14")
@@ -63,8 +65,16 @@ def test_show_provenance_prints_bytes_location_and_digests(corpus_dir: Path) -> 
 
 def test_show_provenance_of_an_older_version_and_as_json(corpus_dir: Path) -> None:
     data = json.loads(
-        _show(corpus_dir, "glossary:trample", "--doc", "mtg/cr", "--version", "2022-10-07",
-              "--provenance", "--json")
+        _show(
+            corpus_dir,
+            "glossary:trample",
+            "--doc",
+            "mtg/cr",
+            "--version",
+            "2022-10-07",
+            "--provenance",
+            "--json",
+        )
     )
     prov = data["record_provenance"]
     file, stored = _stored(corpus_dir, "mtg/cr", "2022-10-07")

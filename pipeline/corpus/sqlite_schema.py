@@ -1,5 +1,6 @@
 """The shape of the SQLite export: tables in creation order, keys, foreign keys, full-text
-indexes, indexes and views. Data only; `pipeline.jobs.export` builds the rows.
+indexes, indexes and views, and how a model's JSON becomes a row's columns.
+`pipeline.jobs.export` builds the rows and writes them.
 
 Keys are readable text: a version is `document@version` (`mtg/cr@2025-11-14`), a record
 `document@version#citation` (`mtg/cr@2025-11-14#cr:702.19c`), so a row's URL in Datasette
@@ -7,6 +8,12 @@ names what it is.
 """
 
 from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+Row = dict[str, Any]
 
 TABLE_ORDER = [
     "documents",
@@ -88,3 +95,49 @@ VIEWS = {
         from records r join lineages l on l.id = r.lineage
         order by r.document, r.lineage, r.version_ordinal""",
 }
+
+
+def to_json(value: Any) -> str:
+    """Lists and objects in a column: deterministic JSON text."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+# Columns the export adds to a parsed record's own fields; a record field of the same name
+# (a parser's `key`, say) is kept as `record_<name>` instead of being overwritten.
+OWN_COLUMNS = frozenset([
+    "key", "document", "version_key", "version", "version_ordinal", "position", "part",
+    "parent_key", "record_sha256", "lineage", "previous_citation", "change", "citation",
+])  # fmt: skip
+
+
+def flatten(data: dict[str, Any], *, record: bool = False) -> Row:
+    """A model's JSON as columns: `location` becomes `location_<key>` columns, lists and
+    objects become JSON text, the rest stays as it is; every field is kept. For a parsed
+    record, `id` is the `citation` column."""
+    row: Row = {}
+    for key, value in data.items():
+        name = key
+        if record:
+            name = "citation" if key == "id" else f"record_{key}" if key in OWN_COLUMNS else key
+        if isinstance(value, dict) and key == "location":
+            for inner, item in value.items():
+                row[f"{name}_{inner}"] = to_json(item) if isinstance(item, list | dict) else item
+        elif isinstance(value, list | dict):
+            row[name] = to_json(value)
+        else:
+            row[name] = value
+    return row
+
+
+def column_types(rows: Iterable[Row]) -> dict[str, type]:
+    """Every column in first-seen order, typed by all its values (not the first batch)."""
+    seen: dict[str, set[type]] = {}
+    for row in rows:
+        for name, value in row.items():
+            kinds = seen.setdefault(name, set())
+            if value is not None:
+                kinds.add(int if isinstance(value, bool) else type(value))
+    return {
+        name: (int if kinds == {int} else float if kinds <= {int, float} and kinds else str)
+        for name, kinds in seen.items()
+    }

@@ -15,9 +15,7 @@ temporary file beside PATH and renamed over it, so a reader never sees half of i
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,56 +31,14 @@ from pipeline.corpus.sqlite_schema import (
     PRIMARY_KEYS,
     TABLE_ORDER,
     VIEWS,
+    Row,
+    column_types,
+    flatten,
+    to_json,
 )
 from pipeline.errors import StorageIOError
 from pipeline.models import Document
 from pipeline.store.corpus import canonical_json
-
-Row = dict[str, Any]
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-# Columns the export adds to a parsed record's own fields; a record field of the same name
-# (a parser's `key`, say) is kept as `record_<name>` instead of being overwritten.
-OWN_COLUMNS = frozenset(
-    {
-        "key",
-        "document",
-        "version_key",
-        "version",
-        "version_ordinal",
-        "position",
-        "part",
-        "parent_key",
-        "record_sha256",
-        "lineage",
-        "previous_citation",
-        "change",
-        "citation",
-    }
-)
-
-
-def flatten(data: dict[str, Any], *, record: bool = False) -> Row:
-    """A model's JSON as columns: `location` becomes `location_<key>` columns, lists and
-    objects become JSON text, the rest stays as it is; every field is kept. For a parsed
-    record, `id` is the `citation` column."""
-    row: Row = {}
-    for key, value in data.items():
-        name = key
-        if record:
-            name = "citation" if key == "id" else f"record_{key}" if key in OWN_COLUMNS else key
-        if isinstance(value, dict) and key == "location":
-            for inner, item in value.items():
-                row[f"{name}_{inner}"] = _json(item) if isinstance(item, list | dict) else item
-        elif isinstance(value, list | dict):
-            row[name] = _json(value)
-        else:
-            row[name] = value
-    return row
 
 
 @dataclass
@@ -130,7 +86,7 @@ def _version_row(reader: CorpusReader, document: str, ordinal: int, doc: Documen
         "rulings": len(doc.rulings),
         "warnings": len(doc.warnings),
         **{
-            f"{name}_json": _json(data[name])
+            f"{name}_json": to_json(data[name])
             for name in sorted(data)
             if name not in ("records", "glossary", "rulings", "front_matter", "back_matter")
             and isinstance(data[name], list | dict)
@@ -287,7 +243,7 @@ def _diff_rows(tables: Tables, reader: CorpusReader, document: str) -> None:
                 "changes": len(data.get("changes", [])),
                 "renumbered": len(data.get("renumbering", [])),
                 **{
-                    f"{k}_json": _json(v)
+                    f"{k}_json": to_json(v)
                     for k, v in sorted(data.items())
                     if k not in ("changes", "renumbering", "document", "old_version", "new_version")
                 },
@@ -378,26 +334,12 @@ def collect(reader: CorpusReader) -> Tables:
     return tables
 
 
-def _column_types(rows: Iterable[Row]) -> dict[str, type]:
-    """Every column in first-seen order, typed by all its values (not the first batch)."""
-    seen: dict[str, set[type]] = {}
-    for row in rows:
-        for name, value in row.items():
-            kinds = seen.setdefault(name, set())
-            if value is not None:
-                kinds.add(int if isinstance(value, bool) else type(value))
-    return {
-        name: (int if kinds == {int} else float if kinds <= {int, float} and kinds else str)
-        for name, kinds in seen.items()
-    }
-
-
 def write_database(tables: Tables, path: Path) -> dict[str, int]:
     db = sqlite_utils.Database(path)
     counts: dict[str, int] = {}
     for name in TABLE_ORDER:
         rows = tables.rows.get(name, [])
-        columns = _column_types(rows) or {PRIMARY_KEYS.get(name, "key"): str}
+        columns = column_types(rows) or {PRIMARY_KEYS.get(name, "key"): str}
         pk = PRIMARY_KEYS.get(name, "key")
         fks = [(c, t, o) for c, t, o in FOREIGN_KEYS.get(name, []) if c in columns]
         table = db.table(name)

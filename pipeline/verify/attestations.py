@@ -25,79 +25,28 @@ _HEX64 = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{64})(?![0-9A-Za-z])")
 _URL = re.compile(r"""https?://[^\s<>"'`]+""")
 _URL_TAIL = ".,;:!?)]}»”’'\""
 # Words that name a rendition in a digest's label ("PDF SHA-256", "JSON sha256").
-_RENDITION_WORDS = {
-    "pdf": "pdf",
-    "txt": "txt",
-    "text": "txt",
-    "html": "html",
-    "json": "json",
-    "zip": "zip",
-    "tar": "tar.gz",
-    "tarball": "tar.gz",
-    "gz": "tar.gz",
-}
-_VOID = {
-    "area",
-    "base",
-    "br",
-    "col",
-    "embed",
-    "hr",
-    "img",
-    "input",
-    "link",
-    "meta",
-    "source",
-    "track",
-    "wbr",
-}
-_SKIPPED = {"script", "style", "template"}
+_RENDITION_WORDS = dict(
+    pdf="pdf", txt="txt", text="txt", html="html", json="json", zip="zip",
+    tar="tar.gz", tarball="tar.gz", gz="tar.gz",
+)  # fmt: skip
+
+
+def _names(spaced: str) -> frozenset[str]:
+    return frozenset(spaced.split())
+
+
+_VOID = _names("area base br col embed hr img input link meta source track wbr")
+_SKIPPED = frozenset({"script", "style", "template"})
 # Opening one of these closes an open element of the same kind (HTML's implied end tags).
 _SELF_CLOSING_SIBLINGS = {
-    "p": {"p"},
-    "li": {"li"},
-    "dt": {"dt", "dd"},
-    "dd": {"dt", "dd"},
-    "tr": {"tr"},
-    "td": {"td", "th"},
-    "th": {"td", "th"},
-}
-_BLOCK_TAGS = {
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "dd",
-    "details",
-    "div",
-    "dl",
-    "dt",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "header",
-    "hr",
-    "li",
-    "main",
-    "nav",
-    "ol",
-    "p",
-    "pre",
-    "section",
-    "table",
-    "td",
-    "th",
-    "tr",
-    "ul",
-    "br",
-}
+    "p": {"p"}, "li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"},
+    "tr": {"tr"}, "td": {"td", "th"}, "th": {"td", "th"},
+}  # fmt: skip
+# Elements that start a new line of text (a digest's label is the line before it).
+_BLOCK_TAGS = _names(
+    "address article aside blockquote br dd details div dl dt figcaption figure footer form "
+    "h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul"
+)
 
 
 @dataclass(frozen=True)
