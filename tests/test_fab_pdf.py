@@ -18,7 +18,8 @@ from pipeline.errors import ParseError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models import Document, Line
 from pipeline.parse.fab import cr as fab
-from pipeline.parse.fab.layout import Vocabulary, join_blocks, join_wrapped
+from pipeline.parse.numbered.layout import Vocabulary
+from pipeline.parse.numbered.layout import join_vocabulary as join_wrapped
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 CR_2_14 = SOURCES / "fab" / "comprehensive-rules" / "2.14.0" / "en-fab-cr.txt"
@@ -218,7 +219,7 @@ def test_a_number_at_wrap_indentation_is_a_wrap() -> None:
         line("1.2.4a A subrule, indented further than a rule, whose text", 4, 96, 142),
         line("2 damage wraps too.", 5, 112, 154),
     ]
-    blocks = join_blocks(lines, 10.0)
+    blocks = fab.pdf_blocks(lines, 10.0)
     assert [b.text for b in blocks] == [
         "1.2.3 A rule whose text wraps onto a line that begins with 1.2.4 by coincidence, "
         "but sits at the hanging indentation.",

@@ -12,7 +12,6 @@ import pytest
 from pipeline.extract.text import decode_text, extract_text_lines
 from pipeline.models import Document
 from pipeline.parse.mtg import cr as mtg
-from pipeline.parse.mtg.refs import find_references
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 MTG = SOURCES / "mtg" / "comprehensive-rules"
@@ -26,6 +25,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "mtg" / "mini.txt"
 RULE_LINE = re.compile(r"^\d{3}\.\d+(?![\da-z])", re.MULTILINE)
 SUBRULE_LINE = re.compile(r"^\d{3}\.\d+[a-z]", re.MULTILINE)
 HEADING_LINE = re.compile(r"^\d{1,3}\. ", re.MULTILINE)
+
+
+def find_references(text: str, known: set[str]) -> list[str]:
+    return mtg.ENGINE.references.find(text, known=known)
 
 
 def txt_path(version: str) -> Path:
@@ -81,7 +84,7 @@ def test_txt_parses_cleanly_and_counts_match_an_independent_grep(version: str) -
     entries = len(re.findall(r"(?:^|\n\n)(?=\S)", glossary_part.strip("\n")))
     assert len(doc.glossary) == entries
     assert doc.counts["records"] == len(doc.records) == sum(by_kind.values())
-    assert doc.counts["glossary_terms"] == len(doc.glossary)
+    assert doc.counts["glossary"] == len(doc.glossary)
     assert len({r.id for r in doc.records}) == len(doc.records)
 
 
@@ -124,20 +127,20 @@ def test_ids_parents_depths_and_titles_on_the_real_document() -> None:
         "chapter",
         "Game Concepts",
         None,
-        0,
+        1,
     )
     assert (section.kind, section.title, section.parent, section.depth) == (
         "section",
         "General",
         "cr:1",
-        1,
+        2,
     )
     rule, sub = by_id["cr:100.1"], by_id["cr:100.1a"]
-    assert (rule.kind, rule.parent, rule.depth, rule.title) == ("rule", "cr:100", 2, None)
+    assert (rule.kind, rule.parent, rule.depth, rule.title) == ("rule", "cr:100", 3, None)
     assert rule.text.startswith(
         "These Magic rules apply to any Magic game with two or more players"
     )
-    assert (sub.kind, sub.parent, sub.depth) == ("subrule", "cr:100.1", 3)
+    assert (sub.kind, sub.parent, sub.depth) == ("subrule", "cr:100.1", 4)
     assert sub.text == "A two-player game is a game that begins with only two players."
     assert by_id["cr:702.19c"].parent == "cr:702.19"
     assert doc.records[0].id == "cr:1" and doc.records[1].id == "cr:100"
@@ -307,7 +310,7 @@ def test_missing_effective_date_gives_no_version_and_a_warning() -> None:
     )
     doc = parse_text(text)
     assert doc.version is None and doc.effective is None
-    assert [w.code for w in doc.warnings] == ["no-effective-date", "effective-date-mismatch"]
+    assert [w.code for w in doc.warnings] == ["no-version", "effective-date-mismatch"]
 
 
 def test_a_different_expected_version_is_warned_and_the_document_wins() -> None:

@@ -170,7 +170,7 @@ def test_pdf_paragraphs_rejoin_wraps_and_split_paragraphs() -> None:
         ),
         pdf_line(11, "100.2b The next subrule, at the top of a page.", 3, 120, 73),
     ]
-    paras = pdf_paragraphs(lines)
+    paras = pdf_paragraphs(lines, mtg.ENGINE.numbering.alphabet)
     assert [p.text for p in paras] == [
         "100.2. To play, each player needs a deck, small items to represent tokens, and a way "
         "to track life. See rules 601.2a\u2013h and the non-Commander rules; a long dash: "
@@ -196,7 +196,7 @@ def test_pdf_paragraphs_glossary_terms_and_headings() -> None:
         pdf_line(7, "The player whose turn it is. See rule", 2, 90, 84.5),
         pdf_line(8, "102.1.", 2, 90, 96),
     ]
-    paras = pdf_paragraphs(lines)
+    paras = pdf_paragraphs(lines, mtg.ENGINE.numbering.alphabet)
     assert [(p.text, p.after_gap) for p in paras] == [
         ("Glossary", True),
         ("Ability", True),
@@ -222,7 +222,7 @@ def test_pdf_paragraphs_decide_rule_numbers_at_a_page_top_by_the_numbering() -> 
             8, "702.2f cited at the start of a wrapped line stays in its paragraph", 4, 135, 84.5
         ),
     ]
-    texts = [p.text for p in pdf_paragraphs(lines)]
+    texts = [p.text for p in pdf_paragraphs(lines, mtg.ENGINE.numbering.alphabet)]
     assert texts == [
         "601. Casting Spells",
         "601.2. To cast a spell, a player follows the steps (see rules 601.2b and 601.2f\u2013h) "

@@ -11,7 +11,9 @@ import pytest
 from pipeline.extract.pdf import PdfText, extract_pdf_lines
 from pipeline.models import Document, Line
 from pipeline.parse.netrunner import cr as netrunner
-from pipeline.parse.netrunner.front import find_references, parse_date
+from pipeline.parse.numbered.statements import read_date as parse_date
+
+find_references = netrunner.ENGINE.references.find
 
 SOURCES = (
     Path(__file__).resolve().parents[1].parent

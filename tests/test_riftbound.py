@@ -14,7 +14,14 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import decode_text, extract_text_lines
 from pipeline.models import Document, Line
 from pipeline.parse.riftbound import cr as riftbound
-from pipeline.parse.riftbound.records import find_references, match_number
+
+find_references = riftbound.ENGINE.references.find
+
+
+def match_number(text: str) -> tuple[str, str] | None:
+    start = riftbound.ENGINE.numbering.match_start(text)
+    return (start.number, start.rest) if start else None
+
 
 SOURCES = (
     Path(__file__).resolve().parents[1].parent / "shared" / "sources" / "riftbound" / "core-rules"

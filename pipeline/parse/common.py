@@ -1,4 +1,4 @@
-"""Helpers every family parser shares: slugs, warnings, reference resolution, counts."""
+"""Helpers every parser shares: slugs, warnings, tree and reference checks, counts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-from pipeline.models import Document, Erratum, Location, ParseWarning, Rule
+from pipeline.models import CountKey, Document, Erratum, Location, ParseWarning, Rule, WarningCode
 from pipeline.parse.errata import known_dangling
 
 
@@ -29,76 +29,67 @@ def unique_slugs(terms: Iterable[str]) -> list[str]:
     return out
 
 
-def warn(code: str, message: str, line: int | None = None, page: int | None = None) -> ParseWarning:
-    location = Location(line=line, page=page) if line is not None else None
-    return ParseWarning(code=code, message=message, location=location)
-
-
-def check_references(doc: Document) -> list[ParseWarning]:
-    """A warning for every reference that names no record or glossary term in the document.
-
-    References listed in parse/errata.py as the publisher's own reviewed defects
-    are not warnings; `record_errata` puts them in `Document.publisher_errata`.
-    """
-    return [
-        warn(
-            "dangling-reference",
-            f"{rid} cites {ref}, which is not in the document",
-            loc.line,
-            loc.page,
-        )
-        for rid, ref, loc in _dangling(doc)
-        if known_dangling(doc.document, rid, ref) is None
-    ]
-
-
-def record_errata(doc: Document) -> Document:
-    """The document with its known publisher defects listed (see parse/errata.py)."""
-    errata = [
-        Erratum(record=rid, cites=ref, reason=reason, location=loc)
-        for rid, ref, loc in _dangling(doc)
-        if (reason := known_dangling(doc.document, rid, ref)) is not None
-    ]
-    return doc.model_copy(update={"publisher_errata": errata}) if errata else doc
-
-
-def _dangling(doc: Document) -> list[tuple[str, str, Location]]:
-    known = {r.id for r in doc.records} | {g.id for g in doc.glossary}
-    found = [(r.id, ref, r.location) for r in doc.records for ref in r.references]
-    found += [(g.id, ref, g.location) for g in doc.glossary for ref in g.references]
-    return [(rid, ref, loc) for rid, ref, loc in found if ref not in known]
+def warn(
+    code: WarningCode, message: str, where: Location | int | None = None, page: int | None = None
+) -> ParseWarning:
+    """A warning at a record's location, or at a line (and page) number."""
+    if isinstance(where, int):
+        where = Location(line=where, page=page)
+    return ParseWarning(code=code, message=message, location=where)
 
 
 def count_records(records: list[Rule]) -> dict[str, int]:
-    """Counts per record kind plus the total, for Document.counts."""
+    """Counts per record kind (`chapters`, `rules`, ...) plus the total."""
     counts = Counter(r.kind for r in records)
     result = {f"{kind}s": n for kind, n in sorted(counts.items())}
-    result["records"] = len(records)
+    result[CountKey.RECORDS] = len(records)
     return result
 
 
 def check_tree(records: list[Rule]) -> list[ParseWarning]:
-    """Duplicate ids and parents that do not exist are warnings, never silent."""
+    """Duplicate ids and parents that do not precede their children are warnings."""
     warnings = []
     seen: set[str] = set()
     for rule in records:
         if rule.id in seen:
-            warnings.append(
-                warn(
-                    "duplicate-id",
-                    f"{rule.id} appears more than once",
-                    rule.location.line,
-                    rule.location.page,
-                )
-            )
+            message = f"{rule.id} appears more than once"
+            warnings.append(warn(WarningCode.DUPLICATE_ID, message, rule.location))
         seen.add(rule.id)
         if rule.parent is not None and rule.parent not in seen:
-            warnings.append(
-                warn(
-                    "orphan",
-                    f"{rule.id} has parent {rule.parent}, not seen before it",
-                    rule.location.line,
-                    rule.location.page,
-                )
-            )
+            message = f"{rule.id} has parent {rule.parent}, not seen before it"
+            warnings.append(warn(WarningCode.ORPHAN, message, rule.location))
     return warnings
+
+
+def _dangling(doc: Document) -> list[tuple[str, str, Location]]:
+    """References to this document's own ids that name nothing in it (a citation of another
+    document, such as the PPG's `trp:6.2`, cannot be checked here)."""
+    known = {r.id for r in doc.records} | {g.id for g in doc.glossary}
+    own = {ident.split(":", 1)[0] for ident in known}
+    found = [(r.id, ref, r.location) for r in doc.records for ref in r.references]
+    found += [(g.id, ref, g.location) for g in doc.glossary for ref in g.references]
+    return [
+        (rid, ref, loc) for rid, ref, loc in found if ref not in known and ref.split(":")[0] in own
+    ]
+
+
+def check_references(doc: Document) -> list[ParseWarning]:
+    """A warning for every reference that names nothing in the document, except the
+    publisher defects reviewed for this version (parse/errata.py; see record_errata)."""
+    return [
+        warn(
+            WarningCode.DANGLING_REFERENCE, f"{rid} cites {ref}, which is not in the document", loc
+        )
+        for rid, ref, loc in _dangling(doc)
+        if known_dangling(doc.document, doc.version, rid, ref) is None
+    ]
+
+
+def record_errata(doc: Document) -> Document:
+    """The document with the reviewed publisher defects of its version listed."""
+    errata = [
+        Erratum(record=rid, cites=ref, reason=reason, location=loc)
+        for rid, ref, loc in _dangling(doc)
+        if (reason := known_dangling(doc.document, doc.version, rid, ref)) is not None
+    ]
+    return doc.model_copy(update={"publisher_errata": errata})

@@ -1,46 +1,61 @@
-"""Known defects in the publishers' own documents, reviewed by a person.
+"""Known defects in the publishers' own documents, reviewed by a person, version by version.
 
 A reference the publisher printed that names no rule in the same document is
 a warning: the parse needs a look. Once a maintainer has checked the bytes and
 confirmed the defect is the publisher's (not the parser's), it is listed here
-with the reason. A listed defect is no longer a warning but is still recorded,
-in `Document.publisher_errata`, so nothing is hidden: the stored JSON says
-exactly which references dangle and why. Tests check that each entry still
-occurs in a real document and that its target is really absent.
+with the reason, under the document AND the versions it was reviewed in. A
+listed defect is no longer a warning but is still recorded, in
+`Document.publisher_errata`, so nothing is hidden. It applies to no other
+version: a new release (or a text export whose version is unknown) that
+repeats it is warned again until someone reviews that release too. Tests check
+that each entry still occurs in its real documents and that its target is
+really absent.
 """
 
 from __future__ import annotations
 
-# document -> {(record id, cited id): reason}
-KNOWN_DANGLING: dict[str, dict[tuple[str, str], str]] = {
-    "fab/cr": {
-        (record, "cr:5.5"): "2.14.0 has no section 5.5 (triggered effects are 6.6; "
-        "2.10.1 cited [6.6] here)"
-        for record in (
-            "cr:1.6.2c",
-            "cr:1.8.4",
-            "cr:1.9.1",
-            "cr:5.4.4c",
-            "cr:5.4.6",
-            "glossary:trigger-condition",
-            "glossary:trigger-event",
-            "glossary:triggered-effect",
-        )
-    }
-    | {("glossary:counters", "cr:4.6"): "2.14.0 has no section 4.6 (chapter 4 ends at 4.5)"},
-    "mtg/cr": {
-        ("glossary:map", "cr:110.10"): "predefined tokens are rule 111.10; the Map entry says "
-        "'see rule 110.10' (2024-06-07 onwards)",
+Entries = dict[tuple[str, str], str]  # (record id, cited id) -> reason
+
+_FAB_2_14 = {
+    (record, "cr:5.5"): "2.14.0 has no section 5.5 (triggered effects are 6.6; "
+    "2.10.1 cited [6.6] here)"
+    for record in (
+        "cr:1.6.2c",
+        "cr:1.8.4",
+        "cr:1.9.1",
+        "cr:5.4.4c",
+        "cr:5.4.6",
+        "glossary:trigger-condition",
+        "glossary:trigger-event",
+        "glossary:triggered-effect",
+    )
+} | {("glossary:counters", "cr:4.6"): "2.14.0 has no section 4.6 (chapter 4 ends at 4.5)"}
+
+_MTG_MAP = {
+    ("glossary:map", "cr:110.10"): "predefined tokens are rule 111.10; the Map entry says "
+    "'see rule 110.10' (2024-06-07 onwards)",
+}
+
+_NISEI_1_4 = {
+    ("cr:4.8.5", "cr:9.1.12a"): "1.4 reorganised section 9; 9.1.12a no longer exists",
+    ("cr:6.7.3b", "cr:6.7.5"): "1.4 has no rule 6.7.5",
+    ("cr:9.1.6a", "cr:9.5.8"): "1.4 reorganised section 9; 9.5.8 no longer exists",
+    ("cr:9.6.13", "cr:9.1.12"): "1.4 reorganised section 9; 9.1.12 no longer exists",
+}
+
+# (document, version) -> the defects reviewed in that version
+REVIEWED: dict[tuple[str, str], Entries] = {
+    ("fab/cr", "2.14.0"): _FAB_2_14,
+    **{
+        ("mtg/cr", version): _MTG_MAP
+        for version in ("2024-06-07", "2025-02-07", "2025-07-25", "2025-11-14")
     },
-    "netrunner/cr": {
-        ("cr:4.8.5", "cr:9.1.12a"): "1.4 reorganised section 9; 9.1.12a no longer exists",
-        ("cr:6.7.3b", "cr:6.7.5"): "1.4 has no rule 6.7.5",
-        ("cr:9.1.6a", "cr:9.5.8"): "1.4 reorganised section 9; 9.5.8 no longer exists",
-        ("cr:9.6.13", "cr:9.1.12"): "1.4 reorganised section 9; 9.1.12 no longer exists",
-    },
+    ("netrunner/cr", "1.4"): _NISEI_1_4,
 }
 
 
-def known_dangling(document: str, record: str, cited: str) -> str | None:
-    """The reviewed reason, when this dangling reference is a known publisher defect."""
-    return KNOWN_DANGLING.get(document, {}).get((record, cited))
+def known_dangling(document: str, version: str | None, record: str, cited: str) -> str | None:
+    """The reviewed reason, when this dangling reference is a known defect of this version."""
+    if version is None:
+        return None
+    return REVIEWED.get((document, version), {}).get((record, cited))

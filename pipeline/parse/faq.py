@@ -32,6 +32,9 @@ from pipeline.models import (
     QAItem,
     Ruling,
 )
+from pipeline.models import (
+    WarningCode as W,
+)
 from pipeline.parse.common import slugify, warn
 from pipeline.parse.rulings import merge_into, ruling_id
 
@@ -80,8 +83,13 @@ def build_ruling(item: QAItem, *, is_text: bool, card_link: str) -> Ruling:
     question_or_none = None if is_text else question
     return Ruling(
         id=ruling_id(question_or_none, answer, text, None),
-        cards=cards, card_titles=titles, question=question_or_none, answer=answer, text=text,
-        card_references=refs, section=item.section.text if item.section else None,
+        cards=cards,
+        card_titles=titles,
+        question=question_or_none,
+        answer=answer,
+        text=text,
+        card_references=refs,
+        section=item.section.text if item.section else None,
         location=Location(line=item.question.line) if item.question.line else None,
     )
 
@@ -97,8 +105,11 @@ def parse(
     items = page.items
     shown = ", ".join(f"{k}={v!r}" for k, v in sorted(selectors.items()))
     if not items:
-        raise ParseError(what, f"the selectors match nothing on this page ({shown}); the page "
-                               "layout changed or the registry entry is wrong")
+        raise ParseError(
+            what,
+            f"the selectors match nothing on this page ({shown}); the page "
+            "layout changed or the registry entry is wrong",
+        )
     warnings: list[ParseWarning] = []
     card_link = selectors.get("card_link", r"/card/(\w+)")
     rulings: dict[str, Ruling] = {}
@@ -106,11 +117,12 @@ def parse(
         ruling = build_ruling(item, is_text=is_text, card_link=card_link)
         line = ruling.location.line if ruling.location else None
         if not (ruling.question or ruling.text):
-            warnings.append(warn("empty-question", "a question element has no text", line))
+            warnings.append(warn(W.EMPTY_QUESTION, "a question element has no text", line))
             continue
         if not is_text and ruling.answer is None:
-            warnings.append(warn("no-answer", f"no answer after question {ruling.question!r}",
-                                 line))
+            warnings.append(
+                warn(W.NO_ANSWER, f"no answer after question {ruling.question!r}", line)
+            )
         if ruling.id in rulings:
             rulings[ruling.id] = merge_into(rulings[ruling.id], ruling, ruling.cards)
         else:
@@ -122,8 +134,12 @@ def parse(
         found = _VERSION_IN_TEXT.search(page.version_text)
         version = found.group(0) if found else page.version_text
     if version is None:
-        warnings.append(warn("no-version", "the page states no version or date "
-                                           "(add a version selector or pass the version)"))
+        warnings.append(
+            warn(
+                W.NO_VERSION,
+                "the page states no version or date (add a version selector or pass the version)",
+            )
+        )
     counts = {
         "rulings": len(records),
         "cards": len({c for r in records for c in r.cards}),
@@ -131,7 +147,12 @@ def parse(
         "sections": len({r.section for r in records if r.section}),
     }
     return Document(
-        game=document.split("/")[0], document=document, title=page.title,
-        version=version, parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        counts=counts, warnings=warnings, rulings=records,
+        game=document.split("/")[0],
+        document=document,
+        title=page.title,
+        version=version,
+        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
+        counts=counts,
+        warnings=warnings,
+        rulings=records,
     )

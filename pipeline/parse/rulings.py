@@ -22,6 +22,7 @@ from typing import Any
 
 from pipeline.errors import ParseError
 from pipeline.models import Document, ParserInfo, ParseWarning, Ruling
+from pipeline.models import WarningCode as W
 from pipeline.parse.common import warn
 
 FAMILY = "nrdb-rulings"
@@ -29,8 +30,14 @@ PARSER_VERSION = "1.0"
 
 _RULING_FILE = re.compile(r"(?:^|/)v2/rulings/([^/]+)\.json$")
 _SOURCES_FILE = re.compile(r"(?:^|/)v2/ruling_sources\.json$")
-_KNOWN_KEYS = {"card_id", "date_update", "nsg_rules_team_verified", "question", "answer",
-               "text_ruling"}
+_KNOWN_KEYS = {
+    "card_id",
+    "date_update",
+    "nsg_rules_team_verified",
+    "question",
+    "answer",
+    "text_ruling",
+}
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 # A link's destination may itself hold balanced parentheses (and, in the real data,
@@ -184,9 +191,7 @@ def _url_key(url: str) -> str:
     return re.sub(r"^https?://(www\.)?", "", url).split("#")[0].rstrip("/").lower()
 
 
-def match_sources(
-    labels: list[tuple[str, str | None]], sources: list[RulingSource]
-) -> list[str]:
+def match_sources(labels: list[tuple[str, str | None]], sources: list[RulingSource]) -> list[str]:
     """Ids of the sources a ruling names, by bracketed name (`[Official FAQ]`) or link URL."""
     by_name = {s.name.lower(): s.id for s in sources}
     by_url = {_url_key(s.url): s.id for s in sources if s.url}
@@ -236,10 +241,16 @@ def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
         refs += [r for r in rendered.card_references if r not in refs]
     ruling = Ruling(
         id=ruling_id(plains["question"], plains["answer"], plains["text"], attribution),
-        question=plains["question"], answer=plains["answer"], text=plains["text"],
-        question_md=question_md, answer_md=answer_md, text_md=text_md,
-        attribution=attribution, sources=match_sources(labels, sources),
-        card_references=refs, updated=entry.get("date_update"),
+        question=plains["question"],
+        answer=plains["answer"],
+        text=plains["text"],
+        question_md=question_md,
+        answer_md=answer_md,
+        text_md=text_md,
+        attribution=attribution,
+        sources=match_sources(labels, sources),
+        card_references=refs,
+        updated=entry.get("date_update"),
         verified=entry.get("nsg_rules_team_verified"),
     )
     return ruling
@@ -252,22 +263,31 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     problems = []
     unknown = sorted(set(entry) - _KNOWN_KEYS)
     if unknown:
-        problems.append(warn("unknown-field", f"{where} has fields {unknown} this parser ignores"))
+        problems.append(warn(W.UNKNOWN_FIELD, f"{where} has fields {unknown} this parser ignores"))
     if entry.get("card_id") != stem:
-        problems.append(warn("card-mismatch",
-                             f"{where} names card {entry.get('card_id')!r}, file is {stem!r}"))
+        problems.append(
+            warn(
+                W.CARD_MISMATCH,
+                f"{where} names card {entry.get('card_id')!r}, file is {stem!r}",
+            )
+        )
     has_qa = "question" in entry or "answer" in entry
-    if has_qa == ("text_ruling" in entry) or (has_qa and not ("question" in entry
-                                                              and "answer" in entry)):
+    if has_qa == ("text_ruling" in entry) or (
+        has_qa and not ("question" in entry and "answer" in entry)
+    ):
         raise ParseError(where, "a ruling has either question and answer, or text_ruling")
     for key in ("question", "answer", "text_ruling"):
         if key in entry and not (isinstance(entry[key], str) and entry[key].strip()):
             raise ParseError(where, f"{key} is empty or not a string")
     if not _DATE.fullmatch(str(entry.get("date_update", ""))):
-        problems.append(warn("bad-date", f"{where} date_update {entry.get('date_update')!r} "
-                                         "is not YYYY-MM-DD"))
+        problems.append(
+            warn(
+                W.BAD_DATE,
+                f"{where} date_update {entry.get('date_update')!r} is not YYYY-MM-DD",
+            )
+        )
     if not isinstance(entry.get("nsg_rules_team_verified"), bool):
-        problems.append(warn("bad-verified", f"{where} nsg_rules_team_verified is not true/false"))
+        problems.append(warn(W.BAD_VERIFIED, f"{where} nsg_rules_team_verified is not true/false"))
     return problems
 
 
@@ -279,14 +299,16 @@ def merge_into(existing: Ruling, ruling: Ruling, cards: list[str]) -> Ruling:
     """
     dates = [d for d in (existing.updated, ruling.updated) if d]
     flags = [f for f in (existing.verified, ruling.verified) if f is not None]
-    return existing.model_copy(update={
-        "cards": existing.cards + [c for c in cards if c not in existing.cards],
-        "card_titles": existing.card_titles
-        + [t for t in ruling.card_titles if t not in existing.card_titles],
-        "updated": max(dates) if dates else None,
-        "verified": any(flags) if flags else None,
-        "sources": existing.sources + [s for s in ruling.sources if s not in existing.sources],
-    })
+    return existing.model_copy(
+        update={
+            "cards": existing.cards + [c for c in cards if c not in existing.cards],
+            "card_titles": existing.card_titles
+            + [t for t in ruling.card_titles if t not in existing.card_titles],
+            "updated": max(dates) if dates else None,
+            "verified": any(flags) if flags else None,
+            "sources": existing.sources + [s for s in ruling.sources if s not in existing.sources],
+        }
+    )
 
 
 def parse(
@@ -300,7 +322,7 @@ def parse(
     if source_paths:
         sources = read_ruling_sources(files[source_paths[0]], what=source_paths[0])
     else:
-        warnings.append(warn("no-sources", "v2/ruling_sources.json is missing; sources unnamed"))
+        warnings.append(warn(W.NO_SOURCES, "v2/ruling_sources.json is missing; sources unnamed"))
     rulings: dict[str, Ruling] = {}
     card_files = 0
     entries = 0
@@ -313,19 +335,27 @@ def parse(
         for index, entry in enumerate(_read_entries(path, files[path])):
             warnings += _check_entry(path, match.group(1), index, entry)
             entries += 1
-            zero_width += sum(len(_ZERO_WIDTH.findall(v)) for v in entry.values()
-                              if isinstance(v, str))
+            zero_width += sum(
+                len(_ZERO_WIDTH.findall(v)) for v in entry.values() if isinstance(v, str)
+            )
             ruling = _build_ruling(entry, sources)
             if ruling.id in rulings:
                 rulings[ruling.id] = merge_into(rulings[ruling.id], ruling, [match.group(1)])
             else:
                 rulings[ruling.id] = ruling.model_copy(update={"cards": [match.group(1)]})
     if not rulings:
-        raise ParseError("nrdb-rulings", "no v2/rulings/*.json file with a ruling in the input "
-                                         f"({len(files)} files); is this the right archive?")
+        raise ParseError(
+            "nrdb-rulings",
+            "no v2/rulings/*.json file with a ruling in the input "
+            f"({len(files)} files); is this the right archive?",
+        )
     if version is None:
-        warnings.append(warn("no-version", "the archive states no snapshot date; "
-                                           "pass the snapshot date as the version"))
+        warnings.append(
+            warn(
+                W.NO_VERSION,
+                "the archive states no snapshot date; pass the snapshot date as the version",
+            )
+        )
     records = list(rulings.values())
     cards = {c for r in records for c in r.cards}
     counts = {
@@ -339,8 +369,13 @@ def parse(
         "verified_rulings": sum(1 for r in records if r.verified),
     }
     return Document(
-        game=document.split("/")[0], document=document, title="NetrunnerDB card rulings",
-        version=version, parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        counts=counts, warnings=warnings, rulings=records,
+        game=document.split("/")[0],
+        document=document,
+        title="NetrunnerDB card rulings",
+        version=version,
+        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
+        counts=counts,
+        warnings=warnings,
+        rulings=records,
         extraction={"zero_width_removed": zero_width} if zero_width else {},
     )

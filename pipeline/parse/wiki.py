@@ -28,6 +28,9 @@ from pipeline.models import (
     Ruling,
     WikiPage,
 )
+from pipeline.models import (
+    WarningCode as W,
+)
 from pipeline.parse.common import warn
 from pipeline.parse.rulings import ruling_id
 
@@ -61,14 +64,19 @@ def find_citations(blocks: list[HtmlText]) -> list[Citation]:
                     quote = lines[i - 1]
                 elif not quote and b > 0:
                     quote = blocks[b - 1].text
-                found.append(Citation(
-                    document=match.group("document").strip(),
-                    page=int(match.group("page")),
-                    column=int(match.group("column")) if match.group("column") else None,
-                    paragraphs=(" ".join(match.group("paragraphs").split())
-                                if match.group("paragraphs") else None),
-                    quote=quote.strip(_QUOTE_TRIM).strip(),
-                ))
+                found.append(
+                    Citation(
+                        document=match.group("document").strip(),
+                        page=int(match.group("page")),
+                        column=int(match.group("column")) if match.group("column") else None,
+                        paragraphs=(
+                            " ".join(match.group("paragraphs").split())
+                            if match.group("paragraphs")
+                            else None
+                        ),
+                        quote=quote.strip(_QUOTE_TRIM).strip(),
+                    )
+                )
     return found
 
 
@@ -102,14 +110,23 @@ def build_records(
             continue
         line, text_md = by_heading.get(section.heading, (None, None))
         if text_md is None:
-            warnings.append(warn("no-wikitext-section", f"section {section.heading!r} of the "
-                                 "rendered page has no matching wikitext heading"))
-        records.append(Ruling(
-            id=ruling_id(None, None, text, section.heading),
-            section=section.heading, text=text, text_md=text_md,
-            citations=find_citations(section.blocks),
-            location=Location(line=line) if line is not None else None,
-        ))
+            warnings.append(
+                warn(
+                    W.NO_WIKITEXT_SECTION,
+                    f"section {section.heading!r} of the "
+                    "rendered page has no matching wikitext heading",
+                )
+            )
+        records.append(
+            Ruling(
+                id=ruling_id(None, None, text, section.heading),
+                section=section.heading,
+                text=text,
+                text_md=text_md,
+                citations=find_citations(section.blocks),
+                location=Location(line=line) if line is not None else None,
+            )
+        )
     return records
 
 
@@ -120,8 +137,12 @@ def parse(page: WikiPage, *, document: str, version: str | None = None) -> Docum
     warnings: list[ParseWarning] = []
     revid = str(page.revid)
     if version is not None and version != revid:
-        warnings.append(warn("version-mismatch", f"asked to store version {version!r} but the "
-                                                 f"bundle is revision {revid}"))
+        warnings.append(
+            warn(
+                W.VERSION_MISMATCH,
+                f"asked to store version {version!r} but the bundle is revision {revid}",
+            )
+        )
     records = build_records(page.sections, page.wikitext, warnings)
     if not records:
         raise ParseError(what, f"the rendered page of revision {revid} has no text")
@@ -132,7 +153,12 @@ def parse(page: WikiPage, *, document: str, version: str | None = None) -> Docum
         "cited_documents": len({c.document for c in citations}),
     }
     return Document(
-        game=document.split("/")[0], document=document, title=page.title,
-        version=revid, parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        counts=counts, warnings=warnings, rulings=records,
+        game=document.split("/")[0],
+        document=document,
+        title=page.title,
+        version=revid,
+        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
+        counts=counts,
+        warnings=warnings,
+        rulings=records,
     )

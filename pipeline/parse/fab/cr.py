@@ -2,24 +2,33 @@
 
 The text export states no version and no date, so the caller passes the
 version it knows (from the registry or the archive manifest); without one the
-document's version is null and a `version-missing` warning says so. The PDF's
+document's version is null and a `no-version` warning says so. The PDF's
 title page states both and is read; a title page this parser does not
 recognise is a ParseError, never a guess.
 
 Record ids are `cr:` + the publisher's number: chapters `cr:1` (depth 1),
 sections `cr:1.0` (2), rules `cr:1.0.1` (3), subrules `cr:1.0.1a` (4).
+The PDF path is the engine's layout reader (body font, running heads, hanging
+indents, hyphens decided from the document's own words); the title page and
+the rule tree with its inline glossary (`fab.structure`) are FaB's own.
 """
 
 from __future__ import annotations
 
+import re
+
 from pipeline.errors import ParseError
-from pipeline.models import Document, Line, ParserInfo, ParseWarning
-from pipeline.parse.common import check_references, check_tree, count_records, record_errata, warn
-from pipeline.parse.fab.layout import read_pdf_blocks
-from pipeline.parse.fab.structure import Block, build_records
+from pipeline.models import Document, Line
+from pipeline.parse.fab.structure import ENGINE, build_records, start_kind
+from pipeline.parse.numbered.finish import finish_document
+from pipeline.parse.numbered.layout import Block, body_size, drop_furniture, join_indented
+from pipeline.parse.numbered.statements import DATE_IN_TEXT, read_date
 
 FAMILY = "fab-cr"
-PARSER_VERSION = "1.0"
+PARSER_VERSION = "2.0"
+TITLE_RE = re.compile(r"comprehensive\s+rules", re.IGNORECASE)
+VERSION_RE = re.compile(r"(?<![\d.])(\d+\.\d+\.\d+)(?![\d.])")
+BULLETS = ("•", "●", "▪", "◦")
 
 __all__ = ["FAMILY", "PARSER_VERSION", "parse", "text_blocks"]
 
@@ -29,60 +38,84 @@ def text_blocks(lines: list[Line]) -> list[Block]:
     return [Block(text=line.text.strip(), line=line.line) for line in lines if line.text.strip()]
 
 
+def read_title_page(lines: list[Line], *, what: str) -> tuple[str, str, str]:
+    """(title, version, ISO date) from the first page, or a ParseError saying what it found."""
+    if not lines:
+        raise ParseError(what, "the PDF has no text")
+    first = lines[0].page
+    page = [line for line in lines if line.page == first]
+    title = next((line.text for line in page if TITLE_RE.search(line.text)), None)
+    version = next((m.group(1) for line in page if (m := VERSION_RE.search(line.text))), None)
+    date = next((m.group(0) for line in page if (m := DATE_IN_TEXT.search(line.text))), None)
+    if title is None or version is None or date is None:
+        wanted = (
+            ("'Comprehensive Rules'", title),
+            ("a version like 2.14.0", version),
+            ("a date like 2026-6-10", date),
+        )
+        missing = ", ".join(name for name, value in wanted if value is None)
+        seen = " | ".join(line.text for line in page[:6])
+        problem = f"unrecognised title page: page {first} lacks {missing} (it reads: {seen!r})"
+        raise ParseError(what, problem, page[0].line)
+    published = read_date(date)
+    if published is None:
+        raise ParseError(what, f"title page date {date!r} is not a date")
+    return title, version, published
+
+
+def is_marked(text: str) -> bool:
+    return text.startswith(BULLETS) or ENGINE.labels.match(text) is not None
+
+
+def pdf_blocks(lines: list[Line], body: float) -> list[Block]:
+    """Paragraphs from the PDF's body lines, each wrap joined to the line it continues."""
+    return join_indented(lines, body, start_kind, is_marked, BULLETS)
+
+
+def read_pdf(lines: list[Line], *, what: str) -> tuple[list[Block], str, str, str]:
+    """The body's blocks and the title page's title, version and date."""
+    if any(line.x0 is None or line.size is None for line in lines):
+        raise ParseError(what, "the lines carry no positions; pass extract_pdf_lines(...).lines")
+    title, version, published = read_title_page(lines, what=what)
+    first_page = lines[0].page
+    body = [line for line in lines if line.page != first_page and line.text.strip()]
+    size = body_size(body)
+    if size is None:
+        raise ParseError(what, "the PDF has a title page but no body text")
+    body, _furniture = drop_furniture(body, size)
+    return pdf_blocks(body, size), title, version, published
+
+
 def parse(
-    lines: list[Line], *, document: str = "fab/cr", rendition: str, version: str | None = None
+    lines: list[Line],
+    *,
+    document: str = "fab/cr",
+    rendition: str,
+    version: str | None = None,
+    extraction: dict[str, int] | None = None,
+    options: dict[str, str] | None = None,
 ) -> Document:
     """Parse a FaB CR rendition (`txt` or `pdf`) into a Document with `source` left None."""
-    warnings: list[ParseWarning] = []
-    title: str | None = None
-    published: str | None = None
     if rendition == "pdf":
-        layout = read_pdf_blocks(lines, what=document)
-        blocks = layout.blocks
-        title, published = layout.title, layout.published
-        if version is not None and version != layout.version:
-            warnings.append(
-                warn(
-                    "version-mismatch",
-                    f"expected version {version} but the title page states "
-                    f"{layout.version}; the title page wins",
-                )
-            )
-        version = layout.version
+        blocks, title, stated, published = read_pdf(lines, what=document)
     elif rendition == "txt":
-        blocks = text_blocks(lines)
-        if version is None:
-            warnings.append(
-                warn(
-                    "version-missing",
-                    "the text export states no version and none was given; "
-                    "pass the version the source is known to be",
-                )
-            )
+        blocks, title, stated, published = text_blocks(lines), None, None, None
     else:
         raise ParseError(document, f"rendition {rendition!r} is not one fab-cr reads (txt or pdf)")
-
     parsed = build_records(blocks)
-    if not any(record.kind == "chapter" for record in parsed.records):
+    if not any(draft.kind == "chapter" for draft in parsed.drafts):
         raise ParseError(
             document,
             "no chapter found (expected a heading like '1 Game Concepts' "
             "followed by '1.0 General' and rule '1.0.1 ...'); "
             "is this a Flesh and Blood Comprehensive Rules document?",
         )
-    doc = Document(
-        game="fab",
-        document=document,
-        title=title,
-        version=version,
-        published=published,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        records=parsed.records,
-        glossary=parsed.glossary,
-        front_matter=parsed.front_matter,
-        back_matter=parsed.back_matter,
+    parsed.title, parsed.stated, parsed.published = title, stated, published
+    parsed.missing = (
+        "the text export states no version and none was given; "
+        "pass the version the source is known to be"
     )
-    warnings += parsed.warnings + check_tree(doc.records) + check_references(doc)
-    counts = count_records(doc.records)
-    counts["glossary"] = len(doc.glossary)
-    return record_errata(doc.model_copy(update={"warnings": warnings, "counts": counts}))
+    finish = ENGINE.finish(FAMILY, PARSER_VERSION)
+    return finish_document(
+        parsed, finish, document=document, expected=version, extraction=extraction or {}
+    )

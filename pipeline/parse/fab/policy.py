@@ -21,162 +21,106 @@ not have is resolved to `trp:`.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-
 from pipeline.errors import ParseError
-from pipeline.models import Document, Line, Location, ParserInfo, ParseWarning, Rule
-from pipeline.parse.common import check_tree, count_records, warn
+from pipeline.models import Document, LevelScheme, Line, Location, NumberedScheme, WarningCode
+from pipeline.parse.common import warn
 from pipeline.parse.fab.structure import is_title_text
+from pipeline.parse.numbered.engine import Engine
+from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
+from pipeline.parse.numbered.numbers import NumberStart
+from pipeline.parse.numbered.records import Draft
 
 FAMILY = "fab-policy"
-PARSER_VERSION = "1.0"
-
-CHAPTER_RE = re.compile(r"^(\d+) (\S.*)$")
-SECTION_RE = re.compile(r"^(\d+)\.(\d+) (\S.*)$")
-SUBSECTION_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+) (\S.*)$")
-APPENDIX_RE = re.compile(r"^([A-Z])\.(\d+) (\S.*)$")
-REFERENCE_RE = re.compile(r"\[((?:\d+|[A-Z])(?:\.\d+)*)\]")
+PARSER_VERSION = "2.0"
 COMPANIONS = {"ppg": "trp"}
+LEVELS = [
+    LevelScheme(kind="chapter", segment="digits-or-upper", title="always"),
+    LevelScheme(kind="section", title="always"),
+    LevelScheme(kind="subsection", title="always"),
+]
 
 __all__ = ["FAMILY", "PARSER_VERSION", "parse"]
 
 
-@dataclass
-class _Heading:
-    number: str
-    kind: str
-    parent: str | None
-    depth: int
-    title: str
-    location: Location
-    lines: list[str] = field(default_factory=list)
-
-
-def _heading(
-    stripped: str, lines: list[str], index: int, chapter: int, section: str | None, prefix: str
-) -> _Heading | None:
-    location = Location(line=index + 1)
-    m = SUBSECTION_RE.match(stripped)
-    if m and f"{m.group(1)}.{m.group(2)}" == section and is_title_text(m.group(4)):
-        return _Heading(
-            f"{section}.{m.group(3)}",
-            "subsection",
-            f"{prefix}:{section}",
-            3,
-            m.group(4),
-            location,
+def _accept(
+    engine: Engine, start: NumberStart, texts: list[str], index: int, path: list[str]
+) -> str | None:
+    """The record kind when the line is a heading that continues the outline, else None."""
+    chapter, section = path[0], path[1]
+    if not is_title_text(start.rest):
+        return None
+    parent = engine.numbering.parent_of(start.number)
+    if start.level == 2:
+        return "subsection" if parent == section and start.number[0].isdigit() else None
+    if start.level == 1:
+        return (
+            "appendix-section"
+            if parent and parent.isupper()
+            else ("section" if parent == chapter else None)
         )
-    if (
-        (m := SECTION_RE.match(stripped))
-        and int(m.group(1)) == chapter
-        and is_title_text(m.group(3))
-    ):
-        return _Heading(
-            f"{m.group(1)}.{m.group(2)}", "section", f"{prefix}:{chapter}", 2, m.group(3), location
-        )
-    if (m := APPENDIX_RE.match(stripped)) and is_title_text(m.group(3)):
-        return _Heading(
-            f"{m.group(1)}.{m.group(2)}", "appendix-section", None, 1, m.group(3), location
-        )
-    if (m := CHAPTER_RE.match(stripped)) and int(m.group(1)) == chapter + 1:
-        later = (SECTION_RE.match(line.strip()) for line in lines[index + 1 :])
-        opens = any(s is not None and int(s.group(1)) == chapter + 1 for s in later)
-        if opens and is_title_text(m.group(2)):
-            return _Heading(m.group(1), "chapter", None, 1, m.group(2), location)
+    if not start.number.isdigit() or int(start.number) != int(chapter or 0) + 1:
+        return None
+    for text in texts[index + 1 :]:
+        later = engine.numbering.match_start(text.strip())
+        if later is not None and later.level == 1 and later.number.split(".")[0] == start.number:
+            return "chapter"
     return None
 
 
-def _references(text: str, prefix: str, known: set[str]) -> list[str]:
-    found: list[str] = []
-    for match in REFERENCE_RE.finditer(text):
-        number = match.group(1)
-        owner = prefix
-        if number not in known and prefix in COMPANIONS:
-            owner = COMPANIONS[prefix]
-        ref = f"{owner}:{number}"
-        if ref not in found:
-            found.append(ref)
-    return found
-
-
 def parse(
-    lines: list[Line], *, document: str, rendition: str = "txt", version: str | None = None
+    lines: list[Line],
+    *,
+    document: str,
+    rendition: str = "txt",
+    version: str | None = None,
+    extraction: dict[str, int] | None = None,
+    options: dict[str, str] | None = None,
 ) -> Document:
     """Numbered headings of a TRP or PPG text export as records `<short name>:<number>`."""
     if rendition != "txt":
         raise ParseError(document, f"rendition {rendition!r} is not one fab-policy reads (txt)")
     prefix = document.rsplit("/", 1)[-1]
+    engine = Engine(
+        NumberedScheme(prefix=prefix, levels=LEVELS, brackets=True, keywords=[], wraps="paragraphs")
+    )
     texts = [line.text for line in lines]
-    warnings: list[ParseWarning] = []
-    headings: list[_Heading] = []
-    chapter, section = 0, None
+    parsed = Parsed(
+        drafts=[],
+        missing="the text export states no version and none was given; "
+        "pass the version the source is known to be",
+    )
+    path: list[str] = ["", ""]  # the open chapter and section
     for index, text in enumerate(texts):
         stripped = text.strip()
         if not stripped:
             continue
-        heading = _heading(stripped, texts, index, chapter, section, prefix)
-        if heading is None:
-            if headings:
-                headings[-1].lines.append(text)
+        start = engine.numbering.match_start(stripped)
+        kind = _accept(engine, start, texts, index, path) if start is not None else None
+        if start is None or kind is None:
+            if parsed.drafts:
+                parsed.drafts[-1].add(text)
             else:
-                warnings.append(
-                    warn(
-                        "unplaced-line",
-                        f"text before the first heading: {stripped[:80]!r}",
-                        index + 1,
-                    )
-                )
+                message = f"text before the first heading: {stripped[:80]!r}"
+                parsed.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, index + 1))
             continue
-        headings.append(heading)
-        if heading.kind == "chapter":
-            chapter, section = int(heading.number), None
-        elif heading.kind in ("section", "appendix-section"):
-            section = heading.number
-    if not any(h.kind == "chapter" for h in headings):
+        parent = None if kind in ("chapter", "appendix-section") else path[kind == "subsection"]
+        draft = Draft(start.number, kind, parent, Location(line=index + 1))
+        draft.title = [start.rest]
+        parsed.drafts.append(draft)
+        if kind == "chapter":
+            path = [start.number, ""]
+        elif kind in ("section", "appendix-section"):
+            path[1] = start.number
+    if not any(d.kind == "chapter" for d in parsed.drafts):
         raise ParseError(document, "no chapter heading found (expected '1 Title' then '1.1 Title')")
-    known = {h.number for h in headings}
-    records = [
-        Rule(
-            id=f"{prefix}:{h.number}",
-            number=h.number,
-            kind=h.kind,
-            parent=h.parent,
-            depth=h.depth,
-            title=h.title,
-            text="\n".join(h.lines),
-            references=_references("\n".join(h.lines), prefix, known),
-            location=h.location,
-        )
-        for h in headings
-    ]
-    if version is None:
-        warnings.append(
-            warn(
-                "version-missing",
-                "the text export states no version and none "
-                "was given; pass the version the source is known to be",
-            )
-        )
-    ids = {r.id for r in records}
-    for record in records:
-        for ref in record.references:
-            if ref.startswith(f"{prefix}:") and ref not in ids:
-                warnings.append(
-                    warn(
-                        "dangling-reference",
-                        f"{record.id} cites {ref}, which is not in the document",
-                        record.location.line,
-                    )
-                )
-    warnings += check_tree(records)
-    return Document(
-        game="fab",
-        document=document,
-        title=None,
-        version=version,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        counts=count_records(records),
-        warnings=warnings,
-        records=records,
+    companion = COMPANIONS.get(prefix)
+
+    def elsewhere(ident: str, known: set[str]) -> str:
+        if companion is None or ident in known:
+            return ident
+        return f"{companion}:{ident.split(':', 1)[1]}"
+
+    finish = Finish(FAMILY, PARSER_VERSION, engine.references, elsewhere=elsewhere)
+    return finish_document(
+        parsed, finish, document=document, expected=version, extraction=extraction or {}
     )

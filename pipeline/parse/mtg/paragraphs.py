@@ -1,4 +1,4 @@
-"""Extracted lines -> paragraphs, the unit the MTG parser reads.
+"""Extracted lines -> paragraphs (layout.Block), the unit the MTG parser reads.
 
 The TXT rendition already has one paragraph per line (a blank line between
 entries, an indented line for a rule's second paragraph). The PDF rendition
@@ -10,50 +10,15 @@ in the same shape.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from pipeline.models import Line
-from pipeline.parse.mtg.refs import SUBRULE_LETTERS
-
-
-@dataclass
-class Paragraph:
-    text: str
-    line: int
-    page: int | None = None
-    # First paragraph after a blank line (TXT) or a vertical gap (PDF): starts a glossary entry.
-    after_gap: bool = False
-    # Indented continuation of the previous rule (a rule's second paragraph).
-    indented: bool = False
-
-
-def txt_paragraphs(lines: list[Line]) -> list[Paragraph]:
-    out: list[Paragraph] = []
-    blank = True
-    for line in lines:
-        if not line.text.strip():
-            blank = True
-            continue
-        stripped = line.text.strip()
-        out.append(
-            Paragraph(
-                text=stripped,
-                line=line.line,
-                page=line.page,
-                after_gap=blank,
-                indented=line.text[:1].isspace(),
-            )
-        )
-        blank = False
-    return out
-
+from pipeline.parse.numbered.layout import Block, drop_page_numbers, join_glued
 
 # Lines that always begin a paragraph: a heading or glossary sense (`100. General`,
 # `2. An activated...`), `Example:`, and a rule number (checked for order, below).
 _HEADING_START = re.compile(r"^\d{1,3}\.\s")
 _RULE_START = re.compile(r"^(\d{3})\.(\d+)([a-z]?)\.?(?:\s|(?=[A-Z]))")
 _SECTION_HEADING = re.compile(r"^(\d{3})\.\s")
-_PAGE_NUMBER = re.compile(r"^\d{1,3}$")
 # Paragraphs are separated by about two line pitches, wrapped lines by one.
 _GAP_FACTOR = 1.5
 # A rule's second paragraph starts further right than its wrapped lines, which
@@ -62,11 +27,23 @@ _INDENT_STEP = 6.0
 _HANGING = 15.5
 # Headings sit at the margin (contents entries one step in); wrapped rule lines two steps in.
 _HEADING_LIMIT = 20.0
-
-
 _TERMINAL = (".", ")", "\u201d", '"', ":", "!", "?", "]")
 
 RuleKey = tuple[int, int, str]
+
+
+def txt_paragraphs(lines: list[Line]) -> list[Block]:
+    out: list[Block] = []
+    blank = True
+    for line in lines:
+        stripped = line.text.strip()
+        if not stripped:
+            blank = True
+            continue
+        indented = line.text[:1].isspace()
+        out.append(Block(stripped, line.line, line.page, after_gap=blank, indented=indented))
+        blank = False
+    return out
 
 
 def _rule_key(text: str) -> RuleKey | None:
@@ -74,7 +51,9 @@ def _rule_key(text: str) -> RuleKey | None:
     return (int(match.group(1)), int(match.group(2)), match.group(3)) if match else None
 
 
-def _starts_rule_after_page_break(key: RuleKey, last: RuleKey, previous_text: str) -> bool:
+def _starts_rule_after_page_break(
+    key: RuleKey, last: RuleKey, previous_text: str, letters: str
+) -> bool:
     """Whether a rule number at the top of a page starts a rule (or is a wrapped citation).
 
     A new section always opens with its heading, so a rule continues the
@@ -89,8 +68,8 @@ def _starts_rule_after_page_break(key: RuleKey, last: RuleKey, previous_text: st
     if letter:
         if rule != last_rule or letter <= last_letter:
             return False
-        index = SUBRULE_LETTERS.find(last_letter) if last_letter else -1
-        successor = index + 1 < len(SUBRULE_LETTERS) and letter == SUBRULE_LETTERS[index + 1]
+        index = letters.find(last_letter) if last_letter else -1
+        successor = index + 1 < len(letters) and letter == letters[index + 1]
     else:
         if rule <= last_rule:
             return False
@@ -98,29 +77,7 @@ def _starts_rule_after_page_break(key: RuleKey, last: RuleKey, previous_text: st
     return successor or previous_text.endswith(_TERMINAL)
 
 
-def _join(previous: str, following: str) -> str:
-    """Rejoin a soft-wrapped line: the MTG PDF breaks lines at spaces, dashes and slashes.
-
-    A dash glued to the word before it (`non-`, `601.2a–`, `Gathering—`) was a
-    break inside a word or range; a spaced dash (`Artifact —`) was a break at a space.
-    """
-    glued = len(previous) > 1 and not previous[-2].isspace()
-    if previous.endswith("/") or (previous.endswith(("-", "\u2013", "\u2014")) and glued):
-        return previous + following
-    return previous + " " + following
-
-
-def _drop_page_numbers(lines: list[Line]) -> list[Line]:
-    """A bare number that is the last line of its page is a page number, not text."""
-    last_on_page = {ln.page: ln.line for ln in lines}
-    return [
-        ln
-        for ln in lines
-        if not (_PAGE_NUMBER.match(ln.text.strip()) and last_on_page.get(ln.page) == ln.line)
-    ]
-
-
-def pdf_paragraphs(lines: list[Line]) -> list[Paragraph]:
+def pdf_paragraphs(lines: list[Line], letters: str) -> list[Block]:
     """Rejoin the PDF's wrapped lines into the paragraphs the TXT rendition has.
 
     Within a page, a vertical gap of more than 1.5 line heights starts a
@@ -132,9 +89,9 @@ def pdf_paragraphs(lines: list[Line]) -> list[Paragraph]:
     `_starts_rule_after_page_break`); a wrapped line that happens to begin
     with a cited number (`601.2b and ...`) stays a continuation.
     """
-    body = _drop_page_numbers(lines)
+    body = drop_page_numbers(lines)
     margin = min((ln.x0 or 0.0 for ln in body), default=0.0) + 3.0
-    out: list[Paragraph] = []
+    out: list[Block] = []
     prev: Line | None = None
     first_x0 = 0.0
     wrap_x0: float | None = None
@@ -171,26 +128,19 @@ def pdf_paragraphs(lines: list[Line]) -> list[Paragraph]:
         else:
             after_gap = bold_start
             in_order = key is not None and _starts_rule_after_page_break(
-                key, last_key, out[-1].text if out else ""
+                key, last_key, out[-1].text if out else "", letters
             )
             new = bold_start or after_term or special or in_order or indented
         if new:
-            out.append(
-                Paragraph(
-                    text=text,
-                    line=line.line,
-                    page=line.page,
-                    after_gap=after_gap,
-                    indented=indented and not (after_gap or special or key),
-                )
-            )
+            indented = indented and not (after_gap or special or key)
+            out.append(Block(text, line.line, line.page, after_gap=after_gap, indented=indented))
             first_x0, wrap_x0 = x0, None
             if key is not None:
                 last_key = key
             elif heading and (section := _SECTION_HEADING.match(text)):
                 last_key = (int(section.group(1)), 0, "")
         else:
-            out[-1].text = _join(out[-1].text, text)
+            out[-1].text = join_glued(out[-1].text, text)
             if wrap_x0 is None:
                 wrap_x0 = x0
         prev = line

@@ -2,7 +2,7 @@
 
 Layout of the PDFs, as pdfplumber lines:
 - page 1 (and 2-3): title, preface with `This is version 1.4 of this document,
-  effective 20 December 2019.`, then "Summary of Changes" bullets;
+  effective 20 December 2019.`, then "Summary of Changes" bullets (`front`);
 - a table of contents in two columns, which the parser skips entirely: the
   body starts at the first chapter heading in the chapter font after it;
 - chapters `1. Game Concepts` and sections `1.2. The Golden Rules` as
@@ -13,35 +13,51 @@ Layout of the PDFs, as pdfplumber lines:
 - "Appendix: Previous Revision" and "Acknowledgements" are back matter.
 
 Ids: `cr:1`, `cr:1.2`, `cr:1.2.3`, `cr:1.2.3a` (the document cites `rule 1.5.4d`).
+What is Netrunner's own here is the font-size headings and the indentation
+that tells a subrule from a wrapped line; the rest is the engine's.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.models import Document, Line, Location, ParserInfo, ParseWarning, Passage, Rule
-from pipeline.parse.common import (
-    check_references,
-    check_tree,
-    count_records,
-    record_errata,
-    slugify,
-    warn,
+from pipeline.errors import ParseError
+from pipeline.models import (
+    CountKey,
+    Document,
+    LevelScheme,
+    Line,
+    Location,
+    NumberedScheme,
+    Passage,
+    WarningCode,
 )
-from pipeline.parse.netrunner.front import find_references, join_wrapped, parse_front
+from pipeline.parse.common import slugify, warn
+from pipeline.parse.netrunner.front import join, read_front
+from pipeline.parse.numbered.engine import Engine, Reader, read_statement
+from pipeline.parse.numbered.finish import Parsed, finish_document
+from pipeline.parse.numbered.layout import drop_page_numbers, mode
+from pipeline.parse.numbered.numbers import NumberStart
 
 FAMILY = "netrunner-cr"
-PARSER_VERSION = "1.0"
+PARSER_VERSION = "2.0"
 
-CHAPTER_RE = re.compile(r"^(?P<n>\d+)\.\s+(?P<text>\S.*)$")
-SECTION_RE = re.compile(r"^(?P<n>\d+\.\d+)\.\s+(?P<text>\S.*)$")
-RULE_RE = re.compile(r"^(?P<n>\d+\.\d+\.\d+)\.\s+(?P<text>.*)$")
-SUBRULE_RE = re.compile(r"^(?P<n>[a-z])\.\s+(?P<text>.*)$")
-EXAMPLE_RE = re.compile(r"^Example(?: \d+)?:\s*(?P<text>.*)$")
+SCHEME = NumberedScheme(
+    levels=[
+        LevelScheme(kind="chapter", dot="required", title="always"),
+        LevelScheme(kind="section", dot="required", title="always"),
+        LevelScheme(kind="rule", dot="required"),
+        LevelScheme(kind="subrule", segment="letter", join="", printed="own", dot="required"),
+    ],
+    note=[],
+    keywords=["rule", "section", "step"],
+    letters=True,
+    statements=["This is version {version} of this document, effective {date}."],
+    date_is="effective",
+)
+ENGINE = Engine(SCHEME)
 LIST_ITEM_RE = re.compile(r"^(?:\d+|[a-z]|[ivx]+)\)\s+\S")
-PAGE_NUMBER_RE = re.compile(r"^-\s*\d+\s*-$")
 # Lettered subrules start at the item indent (144 pt); their wrapped lines sit
 # at 168 pt, and a wrapped line that happens to begin "a. " must not open a subrule.
 SUBRULE_MAX_X = 156.0
@@ -54,69 +70,97 @@ BACK_MATTER_CHAPTER = "appendix: previous revision"
 
 
 @dataclass
-class _Draft:
-    number: str
-    kind: str
-    depth: int
-    parent: str | None
-    line: Line
-    title: list[str] = field(default_factory=list)
-    text: list[str] = field(default_factory=list)
-    examples: list[list[str]] = field(default_factory=list)
-    bullets: list[list[str]] = field(default_factory=list)
-    highlighted: bool = False
-
-    @property
-    def id(self) -> str:
-        return f"cr:{self.number}"
-
-    def to_rule(self) -> Rule:
-        text = join_wrapped(self.text)
-        examples = [join_wrapped(e) for e in self.examples]
-        bullets = [join_wrapped(b) for b in self.bullets]
-        refs = [r for r in find_references(" ".join([text, *examples, *bullets])) if r != self.id]
-        return Rule(
-            id=self.id,
-            number=self.number,
-            kind=self.kind,
-            parent=self.parent,
-            depth=self.depth,
-            title=join_wrapped(self.title) or None,
-            text=text,
-            examples=examples,
-            bullets=bullets,
-            references=refs,
-            location=Location(line=self.line.line, page=self.line.page),
-            highlighted=self.highlighted,
-        )
-
-
-@dataclass
-class _State:
-    drafts: list[_Draft] = field(default_factory=list)
-    target: list[str] | None = None
-    target_is_title: bool = False
-    chapter: _Draft | None = None
-    section: _Draft | None = None
-    rule: _Draft | None = None
+class _Body:
+    reader: Reader
+    chapter_size: float
+    section_size: float
     back: list[tuple[Line, list[Line]]] = field(default_factory=list)
-    warnings: list[ParseWarning] = field(default_factory=list)
 
-    @property
-    def current(self) -> _Draft | None:
-        return self.drafts[-1] if self.drafts else None
+    def open(self, start: NumberStart, line: Line, parent: str | None) -> None:
+        at = Location(line=line.line, page=line.page)
+        level = start.level
+        number = (parent or "") + start.number if start.own else start.number
+        draft = self.reader.open(number, parent, level, "", at)
+        draft.highlighted = line.highlight
+        draft.open("title" if level < 2 else "text", start.rest)
 
-    def open(self, draft: _Draft, text: str, as_title: bool) -> None:
-        self.drafts.append(draft)
-        draft.highlighted = draft.line.highlight
-        self.target = draft.title if as_title else draft.text
-        self.target_is_title = as_title
-        self.target.append(text)
+    def misplaced(self, start: NumberStart, line: Line, parent: str | None) -> None:
+        if parent is None or not start.number.startswith(parent + "."):
+            kind = ENGINE.numbering.levels[start.level].kind
+            message = (
+                f"{kind} {start.number} outside its {'chapter' if start.level == 1 else 'section'}"
+            )
+            self.reader.warnings.append(warn(WarningCode.MISPLACED, message, line.line, line.page))
 
+    def heading(self, line: Line, start: NumberStart | None) -> bool:
+        size, reader = line.size or 0.0, self.reader
+        if start is not None and start.level == 0 and size >= self.chapter_size:
+            self.open(start, line, None)
+            if start.rest.strip().lower().startswith(BACK_MATTER_CHAPTER):
+                self.back.append((line, []))
+            return True
+        if start is not None and start.level == 1 and size >= self.section_size:
+            parent = reader.open_path[0]
+            self.misplaced(start, line, parent)
+            self.open(start, line, parent)
+            return True
+        if size >= self.chapter_size and self.back:
+            # An unnumbered heading after the revision appendix (Acknowledgements).
+            self.back.append((line, []))
+            return True
+        draft = reader.current
+        if (
+            draft is not None
+            and draft.part == "title"
+            and size >= self.section_size
+            and not self.back
+        ):
+            draft.add(line.text)
+            return True
+        return False
 
-def body_font_size(lines: list[Line]) -> float:
-    sizes = Counter(line.size for line in lines if line.size is not None)
-    return sizes.most_common(1)[0][0] if sizes else 10.0
+    def item(self, line: Line, start: NumberStart | None) -> bool:
+        x, reader = line.x0 if line.x0 is not None else 0.0, self.reader
+        if start is not None and start.level == 2 and x < RULE_MAX_X:
+            parent = reader.open_path[1]
+            self.misplaced(start, line, parent)
+            self.open(start, line, parent)
+            return True
+        if start is not None and start.level == 3 and x < SUBRULE_MAX_X:
+            placed = reader.place(start)
+            if placed is not None:
+                self.open(start, line, placed[1])
+                return True
+        draft = reader.current
+        if draft is None:
+            return False
+        if not draft.label(ENGINE.labels, SCHEME, line.text):
+            if not LIST_ITEM_RE.match(line.text):
+                return False
+            draft.open("bullets", line.text)
+        draft.mark(line.highlight)
+        return True
+
+    def feed(self, line: Line) -> None:
+        start = ENGINE.numbering.match_start(line.text)
+        if self.heading(line, start):
+            return
+        if self.back:
+            self.back[-1][1].append(line)
+            return
+        if self.item(line, start):
+            return
+        draft = self.reader.current
+        if draft is None:
+            message = f"text before any heading: {line.text[:60]!r}"
+            self.reader.warnings.append(
+                warn(WarningCode.UNPLACED_TEXT, message, line.line, line.page)
+            )
+            return
+        if draft.part == "title":
+            draft.open("text")  # the first body line after a heading is the section's own prose
+        draft.add(line.text)
+        draft.mark(line.highlight)
 
 
 def _find_body_start(lines: list[Line], chapter_size: float) -> int | None:
@@ -129,149 +173,35 @@ def _find_body_start(lines: list[Line], chapter_size: float) -> int | None:
         ),
         None,
     )
-    start = 0 if toc is None else toc + 1
-    for index in range(start, len(lines)):
-        line = lines[index]
-        if (line.size or 0) >= chapter_size and CHAPTER_RE.match(line.text):
+    for index in range(0 if toc is None else toc + 1, len(lines)):
+        start = ENGINE.numbering.match_start(lines[index].text)
+        if (lines[index].size or 0) >= chapter_size and start is not None and start.level == 0:
             return index
     return None
-
-
-def _handle_heading(state: _State, line: Line, chapter_size: float, section_size: float) -> bool:
-    size = line.size or 0.0
-    if size >= chapter_size and (m := CHAPTER_RE.match(line.text)):
-        draft = _Draft(m["n"], "chapter", 1, None, line)
-        state.open(draft, m["text"], as_title=True)
-        state.chapter, state.section, state.rule = draft, None, None
-        if m["text"].strip().lower().startswith(BACK_MATTER_CHAPTER):
-            state.back.append((line, []))
-        return True
-    if size >= section_size and (m := SECTION_RE.match(line.text)):
-        chapter = state.chapter
-        if chapter is None or not m["n"].startswith(chapter.number + "."):
-            state.warnings.append(
-                warn(
-                    "misplaced-section",
-                    f"section {m['n']} outside its chapter",
-                    line.line,
-                    line.page,
-                )
-            )
-        draft = _Draft(m["n"], "section", 2, chapter.id if chapter else None, line)
-        state.open(draft, m["text"], as_title=True)
-        state.section, state.rule = draft, None
-        return True
-    if size >= chapter_size and state.back:
-        # An unnumbered heading after the revision appendix (Acknowledgements).
-        state.back.append((line, []))
-        return True
-    current = state.current
-    if state.target_is_title and current is not None and size >= section_size and not state.back:
-        current.title.append(line.text)
-        return True
-    return False
-
-
-def _handle_item(state: _State, line: Line) -> bool:
-    x = line.x0 if line.x0 is not None else 0.0
-    if x < RULE_MAX_X and (m := RULE_RE.match(line.text)):
-        section = state.section
-        if section is None or not m["n"].startswith(section.number + "."):
-            state.warnings.append(
-                warn("misplaced-rule", f"rule {m['n']} outside its section", line.line, line.page)
-            )
-        draft = _Draft(m["n"], "rule", 3, section.id if section else None, line)
-        state.open(draft, m["text"], as_title=False)
-        state.rule = draft
-        return True
-    rule = state.rule
-    if rule is not None and x < SUBRULE_MAX_X and (m := SUBRULE_RE.match(line.text)):
-        last = state.current
-        expected = "a"
-        if last is not None and last.kind == "subrule" and last.parent == rule.id:
-            expected = chr(ord(last.number[-1]) + 1)
-        if m["n"] == expected:
-            draft = _Draft(rule.number + m["n"], "subrule", 4, rule.id, line)
-            state.open(draft, m["text"], as_title=False)
-            return True
-    current = state.current
-    if current is None:
-        return False
-    if m := EXAMPLE_RE.match(line.text):
-        current.examples.append([m["text"]])
-        state.target, state.target_is_title = current.examples[-1], False
-        current.highlighted = current.highlighted or line.highlight
-        return True
-    if LIST_ITEM_RE.match(line.text):
-        current.bullets.append([line.text])
-        state.target, state.target_is_title = current.bullets[-1], False
-        current.highlighted = current.highlighted or line.highlight
-        return True
-    return False
-
-
-def parse_body(lines: list[Line], chapter_size: float, section_size: float) -> _State:
-    state = _State()
-    for line in lines:
-        if PAGE_NUMBER_RE.match(line.text.strip()):
-            continue
-        if _handle_heading(state, line, chapter_size, section_size):
-            continue
-        if state.back:
-            state.back[-1][1].append(line)
-            continue
-        if _handle_item(state, line):
-            continue
-        current = state.current
-        if current is None or state.target is None:
-            state.warnings.append(
-                warn(
-                    "unplaced-text",
-                    f"text before any heading: {line.text[:60]!r}",
-                    line.line,
-                    line.page,
-                )
-            )
-            continue
-        if state.target_is_title:
-            # The first body line after a heading is the section's own prose.
-            state.target, state.target_is_title = current.text, False
-        state.target.append(line.text)
-        current.highlighted = current.highlighted or line.highlight
-    return state
 
 
 def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
     passages = []
     for heading, body in back:
         title = heading.text
+        numbered = ENGINE.numbering.match_start(title)
         if (
-            CHAPTER_RE.match(title)
+            numbered is not None
+            and numbered.level == 0
             and body
             and (body[0].bold or (body[0].size or 0) > (heading.size or 0) * 0.7)
         ):
-            title = body[0].text
-            body = body[1:]
-        text = "\n".join(join_wrapped(block) for block in _split_bullets(body) if block)
-        passages.append(
-            Passage(
-                id=slugify(title),
-                title=title,
-                text=text,
-                location=Location(line=heading.line, page=heading.page),
-            )
-        )
+            title, body = body[0].text, body[1:]
+        blocks: list[list[str]] = []
+        for line in body:
+            if line.text.startswith(("●", "○", "•")) or not blocks:
+                blocks.append([line.text])
+            else:
+                blocks[-1].append(line.text)
+        text = "\n".join(join(block) for block in blocks if block)
+        location = Location(line=heading.line, page=heading.page)
+        passages.append(Passage(id=slugify(title), title=title, text=text, location=location))
     return passages
-
-
-def _split_bullets(body: list[Line]) -> list[list[str]]:
-    blocks: list[list[str]] = []
-    for line in body:
-        if line.text.startswith(("●", "○", "•")) or not blocks:
-            blocks.append([line.text])
-        else:
-            blocks[-1].append(line.text)
-    return blocks
 
 
 def parse(
@@ -281,61 +211,31 @@ def parse(
     rendition: str,
     version: str | None = None,
     extraction: dict[str, int] | None = None,
+    options: dict[str, str] | None = None,
 ) -> Document:
     """Parse the extracted lines of a Netrunner CR PDF into a Document."""
-    warnings: list[ParseWarning] = []
-    body_size = body_font_size(lines)
-    chapter_size = body_size * CHAPTER_SCALE
-    section_size = body_size * SECTION_SCALE
+    body = mode([line.size for line in lines if line.size is not None]) or 10.0
+    chapter_size, section_size = body * CHAPTER_SCALE, body * SECTION_SCALE
     start = _find_body_start(lines, chapter_size)
     if start is None:
-        warnings.append(warn("no-body", "no chapter heading found after the table of contents"))
-        start = len(lines)
+        raise ParseError(document, "no chapter heading found after the table of contents")
     toc = next(
         (i for i, ln in enumerate(lines[:start]) if ln.text.strip().lower() == "table of contents"),
         start,
     )
-    front_lines = [ln for ln in lines[:toc] if not PAGE_NUMBER_RE.match(ln.text.strip())]
-    front = parse_front(front_lines, section_size)
-    if front.version is None:
-        warnings.append(
-            warn("no-version", "page 1 states no 'This is version ... effective ...' line")
-        )
-    elif front.effective is None and front.version_line is not None:
-        warnings.append(
-            warn(
-                "bad-date",
-                f"cannot read the effective date in {front.version_line.text!r}",
-                front.version_line.line,
-                front.version_line.page,
-            )
-        )
-    if version is not None and front.version is not None and version != front.version:
-        warnings.append(
-            warn(
-                "version-mismatch",
-                f"the caller says version {version}, the document says {front.version}",
-            )
-        )
-    state = parse_body(lines[start:], chapter_size, section_size)
-    records = [d.to_rule() for d in state.drafts]
-    doc = Document(
-        game=document.split("/")[0],
-        document=document,
-        title=front.title,
-        version=front.version or version,
-        effective=front.effective,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        records=records,
-        front_matter=front.passages,
-        back_matter=_back_matter(state.back),
-        publisher_changes=front.changes,
-        extraction=dict(sorted((extraction or {}).items())),
+    parsed = Parsed(drafts=[], missing="page 1 states no 'This is version ... effective ...' line")
+    preface = read_front(drop_page_numbers(lines[:toc]), section_size, ENGINE.references, parsed)
+    read_statement(ENGINE, preface, parsed)
+    reader = _Body(Reader(ENGINE), chapter_size, section_size)
+    for line in drop_page_numbers(lines[start:]):
+        reader.feed(line)
+    parsed.drafts = reader.reader.drafts
+    parsed.warnings += reader.reader.warnings
+    parsed.back_matter = _back_matter(reader.back)
+    finish = ENGINE.finish(FAMILY, PARSER_VERSION)
+    doc = finish_document(
+        parsed, finish, document=document, expected=version, extraction=extraction or {}
     )
-    warnings += state.warnings + check_tree(records) + check_references(doc)
-    doc.warnings = warnings
-    doc.counts = count_records(records)
-    doc.counts["examples"] = sum(len(r.examples) for r in records)
-    doc.counts["highlighted"] = sum(1 for r in records if r.highlighted)
-    doc.counts["publisher_changes"] = len(front.changes)
-    return record_errata(doc)
+    doc.counts[CountKey.HIGHLIGHTED] = sum(1 for r in doc.records if r.highlighted)
+    doc.counts[CountKey.PUBLISHER_CHANGES] = len(parsed.publisher_changes)
+    return doc

@@ -23,15 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipeline.models import Line, ParseWarning
+from pipeline.models import Line, Location, WarningCode
 from pipeline.parse.common import warn
-from pipeline.parse.riftbound.records import (
-    Draft,
-    depth_of,
-    find_references,
-    nearest_parent,
-    parent_of,
-)
+from pipeline.parse.numbered.engine import Reader
+from pipeline.parse.numbered.layout import Block
+from pipeline.parse.numbered.numbers import Numbering, NumberStart
 
 NUMBER_COLUMN_RE = re.compile(r"^(?P<n>\d{3}(?:\.(?:\d+|[a-z]))*)\.(?=\s|$)")
 # Columns in the dump that differ by less than this belong to the same paragraph.
@@ -117,13 +113,13 @@ def _split_pages(lines: list[Line]) -> list[_Page]:
     return pages
 
 
-def _merge_attached(blocks: list[_Block]) -> list[_Block]:
+def _merge_attached(blocks: list[_Block], reader: Reader) -> list[_Block]:
     """`Example:` and `See rule ...` paragraphs belong to the paragraph before them."""
     merged: list[_Block] = []
     for block in blocks:
         first = block.texts[0]
         attached = first.startswith("Example:") or (
-            first.startswith("See ") and bool(find_references(first))
+            first.startswith("See ") and bool(reader.engine.references.find(first))
         )
         if attached and merged:
             merged[-1].extra.extend(zip(block.texts, block.lines, strict=True))
@@ -132,69 +128,62 @@ def _merge_attached(blocks: list[_Block]) -> list[_Block]:
     return merged
 
 
-def _consistent(numbers: list[str], blocks: list[_Block]) -> bool:
+def _consistent(numbers: list[str], blocks: list[_Block], numbering: Numbering) -> bool:
     """Neighbouring pairs must indent as their numbers nest, or the pairing is not certain."""
+    parent_of, level_of = numbering.parent_of, numbering.level_of
     for (before, b_block), (after, a_block) in zip(
         zip(numbers, blocks, strict=True), zip(numbers[1:], blocks[1:], strict=True), strict=False
     ):
         delta = a_block.column - b_block.column
-        if parent_of("cr:" + after) == "cr:" + before:
+        if parent_of(after) == before:
             if delta <= INDENT_TOLERANCE:
                 return False
-        elif parent_of("cr:" + after) == parent_of("cr:" + before):
+        elif parent_of(after) == parent_of(before):
             # Top-level headings share no indent (`000.` sits closer to its number than `001.`).
-            if parent_of("cr:" + after) is not None and abs(delta) > INDENT_TOLERANCE:
+            if parent_of(after) is not None and abs(delta) > INDENT_TOLERANCE:
                 return False
-        elif depth_of("cr:" + after) < depth_of("cr:" + before) and delta >= -INDENT_TOLERANCE:
+        elif (level_of(after) or 0) < (level_of(before) or 0) and delta >= -INDENT_TOLERANCE:
             return False
     return True
 
 
-def parse_layout(lines: list[Line]) -> tuple[list[Draft], list[ParseWarning]]:
+def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> None:
     """Records the dump pairs with certainty, and a warning for each page it could not pair."""
-    drafts: list[Draft] = []
-    warnings: list[ParseWarning] = []
-    seen: set[str] = set()
+    numbering = reader.numbering
     previous_kept = False
     for page in _split_pages(lines):
         blocks = page.blocks
         if blocks and blocks[0].texts[0][:1].islower():
             # A paragraph running on from the previous page.
             carried = blocks.pop(0)
-            if previous_kept and drafts:
+            if previous_kept and reader.current is not None:
                 for text in carried.texts:
-                    drafts[-1].add(text)
-        blocks = _merge_attached(blocks)
+                    reader.continue_draft(reader.current, text)
+        blocks = _merge_attached(blocks, reader)
         numbers = [n for n, _ in page.numbers]
         if not numbers:
             continue
-        if len(numbers) != len(blocks) or not _consistent(numbers, blocks):
-            first_line = page.numbers[0][1]
-            warnings.append(
-                warn(
-                    "unaligned-numbers",
-                    f"page {page.number}: {len(numbers)} numbers and {len(blocks)} paragraphs "
-                    f"do not pair with certainty; not parsed: {', '.join(numbers)}",
-                    first_line.line,
-                )
+        if len(numbers) != len(blocks) or not _consistent(numbers, blocks, numbering):
+            message = (
+                f"page {page.number}: {len(numbers)} numbers and {len(blocks)} paragraphs "
+                f"do not pair with certainty; not parsed: {', '.join(numbers)}"
+            )
+            reader.warnings.append(
+                warn(WarningCode.UNALIGNED_NUMBERS, message, page.numbers[0][1].line)
             )
             previous_kept = False
             continue
         for (number, number_line), block in zip(page.numbers, blocks, strict=True):
-            ident = "cr:" + number
-            if ident in seen:
-                warnings.append(
-                    warn(
-                        "duplicate-number", f"{number} appears again; not parsed", number_line.line
-                    )
-                )
+            if number in reader.seen:
+                message = f"{number} appears again; not parsed"
+                reader.warnings.append(warn(WarningCode.DUPLICATE_ID, message, number_line.line))
                 continue
-            draft = Draft(ident, block.lines[0], parent=nearest_parent(ident, seen))
-            for text in block.texts:
-                draft.add(text)
-            for text, _ in block.extra:
-                draft.add(text)
-            drafts.append(draft)
-            seen.add(ident)
+            level = numbering.level_of(number) or 0
+            placed = reader.place(NumberStart(level, number, ""))
+            first = block.lines[0]
+            at = Location(line=first.line, page=first.page)
+            draft = reader.open(number, placed[1] if placed else None, level, "", at)
+            draft.mark(first.highlight)
+            for text in [*block.texts, *(text for text, _ in block.extra)]:
+                reader.continue_draft(draft, text)
         previous_kept = True
-    return drafts, warnings

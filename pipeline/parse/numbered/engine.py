@@ -1,0 +1,289 @@
+"""The numbered-rules engine: a declared scheme (models.NumberedScheme) read line by line.
+
+A document the engine reads unaided (family `numbered`, scheme in the
+registry) runs: front matter (the title and the statements of version and
+date, the rest kept as a preface), the numbered rules, and after one of the
+`ends` headings back matter. Each numbered line opens a record under its
+nearest present ancestor (levels printed `own` take the path from the open
+outline and must be the next in sequence); a label opens an example or a
+note; a bullet glyph opens a list item; anything else continues what is open.
+Game packages reuse the pieces (the reader, statements, references, layout,
+finishing) and add only what is their own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pipeline.errors import ParseError
+from pipeline.models import (
+    Document,
+    Line,
+    Location,
+    NumberedScheme,
+    ParseWarning,
+    Passage,
+    WarningCode,
+)
+from pipeline.parse.common import slugify, warn
+from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
+from pipeline.parse.numbered.layout import (
+    Block,
+    body_size,
+    drop_furniture,
+    join_indented,
+    wrap_joiner,
+)
+from pipeline.parse.numbered.numbers import Numbering, NumberStart
+from pipeline.parse.numbered.records import Draft, Join, label_pattern, paragraphs
+from pipeline.parse.numbered.references import References
+from pipeline.parse.numbered.statements import compile_statement, find_statement
+
+SENTENCE_END = (".", ":", ";", "?", "!", ",")
+TITLE_WORDS = 6
+PARSER_VERSION = "2.0"
+
+
+def is_title(text: str, words: int = TITLE_WORDS, ends: tuple[str, ...] = SENTENCE_END) -> bool:
+    """A heading such as `Channel` or `Golden and Silver Rules`: short, and not a sentence."""
+    return bool(text) and not text.endswith(ends) and len(text.split()) <= words
+
+
+@dataclass
+class Engine:
+    """One scheme, compiled: its numbering, references, labels and statements."""
+
+    scheme: NumberedScheme
+    numbering: Numbering = field(init=False)
+    references: References = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.numbering = Numbering(self.scheme)
+        self.references = References(self.scheme, self.numbering)
+        self.labels = label_pattern(self.scheme)
+        self.inline = re.compile(
+            rf"\s*\b(?:{'|'.join(re.escape(w) for w in self.scheme.example)}):\s*"
+        )
+        patterns = [
+            compile_statement(s, self.scheme.version_pattern) for s in self.scheme.statements
+        ]
+        self.statements = patterns
+        self.glyph = re.compile(rf"^[{re.escape(''.join(self.scheme.bullets))}]\s+")
+
+    def finish(self, family: str, version: str = PARSER_VERSION) -> Finish:
+        join = paragraphs if self.scheme.wraps == "paragraphs" else wrap_joiner(self.scheme.hyphens)
+        return Finish(family, version, self.references, join)
+
+    def kind_of(self, text: str) -> str | None:
+        start = self.numbering.match_start(text)
+        return self.numbering.levels[start.level].kind if start else None
+
+
+class Reader:
+    """Numbered lines -> drafts, by the scheme's outline."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.numbering = engine.numbering
+        self.drafts: list[Draft] = []
+        self.seen: set[str] = set()
+        self.open_path: list[str | None] = [None] * len(self.numbering.levels)
+        self.warnings: list[ParseWarning] = []
+
+    @property
+    def current(self) -> Draft | None:
+        return self.drafts[-1] if self.drafts else None
+
+    def place(self, start: NumberStart) -> tuple[str, str | None] | None:
+        """(number, parent) for a number at the start of a line, or None when it is text."""
+        level = start.level
+        if start.own:
+            parent = self.open_path[level - 1] if level else None
+            if level and parent is None:
+                return None
+            last = self.open_path[level]
+            siblings = last is not None and self.numbering.parent_of(last) == parent
+            expected = (
+                self.numbering.successor(level, (self.numbering.segments(last) or [""])[-1])
+                if siblings and last is not None
+                else self.numbering.first(level)
+            )
+            if start.number != expected:
+                return None
+            join = self.numbering.levels[level].join if level else ""
+            return (parent or "") + join + start.number, parent
+        parent = self.numbering.parent_of(start.number)
+        while parent is not None and parent not in self.seen:
+            parent = self.numbering.parent_of(parent)  # the publisher skipped a level
+        return start.number, parent
+
+    def open(self, number: str, parent: str | None, level: int, rest: str, at: Location) -> Draft:
+        draft = Draft(number, self.numbering.levels[level].kind, parent, at)
+        if rest:
+            draft.add(rest)
+        self.drafts.append(draft)
+        self.seen.add(number)
+        self.open_path[level:] = [number] + [None] * (len(self.open_path) - level - 1)
+        return draft
+
+    def feed(self, block: Block) -> None:
+        at = Location(line=block.line, page=block.page)
+        start = self.numbering.match_start(block.text)
+        placed = self.place(start) if start is not None else None
+        if start is not None and placed is not None:
+            number, parent = placed
+            if number not in self.seen:
+                self.open(number, parent, start.level, start.rest, at).mark(block.highlight)
+                return
+            message = f"{number} appears again; kept as text"
+            self.warnings.append(warn(WarningCode.DUPLICATE_ID, message, at))
+        draft = self.current
+        if draft is None:
+            message = f"cannot place {block.text[:80]!r}: no rule is open here"
+            self.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, at))
+            return
+        self.continue_draft(draft, block.text, block.bullet)
+        draft.mark(block.highlight)
+
+    def continue_draft(self, draft: Draft, piece: str, bullet: bool = False) -> None:
+        """A label opens an example or note, a bullet a list item, a `See rule ...` line goes
+        back to the rule's own text (even after an example); anything else continues."""
+        piece = piece.strip()
+        engine = self.engine
+        if draft.label(engine.labels, engine.scheme, piece):
+            return
+        if bullet or engine.glyph.match(piece):
+            draft.open("bullets", engine.glyph.sub("", piece))
+        elif piece.startswith("See ") and engine.references.find(piece):
+            draft.open("text", piece)
+        else:
+            draft.add(piece)
+
+    def settle(self) -> list[Draft]:
+        """Inline labels split out, glyphs dropped, short top-level texts made titles."""
+        engine = self.engine
+        joiner = engine.finish("").join
+        for draft in self.drafts:
+            main, *inline = engine.inline.split(joiner(draft.text))
+            examples = [e.strip() for e in inline if e.strip()]
+            for block in draft.examples:
+                examples += [e.strip() for e in engine.inline.split(joiner(block)) if e.strip()]
+            main = engine.glyph.sub("", main.strip())
+            level = self.numbering.level_of(draft.number) or 0
+            rule = self.numbering.levels[level].title
+            if rule == "always" or (rule == "short" and is_title(main)):
+                draft.title, main = [main], ""
+            draft.text, draft.examples = ([main] if main else []), [[e] for e in examples]
+        return self.drafts
+
+
+def text_blocks(lines: list[Line]) -> list[Block]:
+    """Text lines as blocks: one per non-blank line, form feeds dropped."""
+    return [
+        Block(text, ln.line, ln.page, highlight=ln.highlight)
+        for ln in lines
+        if (text := ln.text.strip().lstrip("\f").strip())
+    ]
+
+
+def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> Line | None:
+    """The version and date the first statement line states, into `parsed`; that line."""
+    found = find_statement(lines, engine.statements)
+    if found is None:
+        return None
+    if found.date is None and found.date_text is not None:
+        message = f"cannot read the date in {found.line.text!r}"
+        parsed.warnings.append(
+            warn(WarningCode.BAD_DATE, message, found.line.line, found.line.page)
+        )
+    parsed.stated = found.date if engine.scheme.version_is_date else found.version
+    setattr(parsed, engine.scheme.date_is, found.date)
+    return found.line
+
+
+def read_front(engine: Engine, front: list[Block]) -> tuple[Parsed, list[Block]]:
+    """Title and stated version or date from the lines before the rules; the rest is kept."""
+    lines = [Line(text=b.text, line=b.line, page=b.page) for b in front]
+    parsed = Parsed(drafts=[], missing="no version statement before the rules")
+    found = read_statement(engine, lines, parsed)
+    rest = [b for b in front if found is None or b.line != found.line]
+    wanted = engine.scheme.title
+    title = next((b for b in rest if wanted is None or wanted.lower() in b.text.lower()), None)
+    if wanted is not None and title is None:
+        message = f"the document does not state its title {wanted!r} before its rules"
+        parsed.warnings.append(warn(WarningCode.TITLE_NOT_RECOGNISED, message))
+    parsed.title = title.text if title is not None else None
+    return parsed, [b for b in rest if b is not title]
+
+
+def passage(ident: str, title: str, blocks: list[Block], join: Join) -> Passage:
+    first = blocks[0]
+    text = join([b.text for b in blocks])
+    return Passage(
+        id=ident, title=title, text=text, location=Location(line=first.line, page=first.page)
+    )
+
+
+Body = Callable[["Reader", list[Block]], None]
+
+
+def read_body(reader: Reader, blocks: list[Block]) -> None:
+    for block in blocks:
+        reader.feed(block)
+
+
+def read_document(
+    engine: Engine, blocks: list[Block], finish: Finish, body: Body = read_body
+) -> Parsed:
+    """Front matter, the numbered rules (read by `body`) and the back matter of the blocks."""
+    start = next((i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text)), None)
+    if start is None:
+        raise ParseError("document", "no numbered rules found")
+    ends = {e.lower() for e in engine.scheme.ends}
+    stop = next((i for i in range(start, len(blocks)) if blocks[i].text.lower() in ends), None)
+    parsed, preface = read_front(engine, blocks[:start])
+    reader = Reader(engine)
+    body(reader, blocks[start:stop])
+    parsed.drafts = reader.settle()
+    parsed.warnings += reader.warnings
+    if preface:
+        parsed.front_matter.append(passage("preface", "Preface", preface, finish.join))
+    if stop is not None:
+        title = blocks[stop].text
+        back = blocks[stop + 1 :] or blocks[stop:]
+        parsed.back_matter.append(passage(slugify(title), title, back, finish.join))
+    return parsed
+
+
+def pdf_blocks(engine: Engine, lines: list[Line]) -> list[Block]:
+    """A PDF's body as paragraphs: furniture dropped, wraps joined by indentation."""
+    size = body_size(lines) or 0.0
+    body, _ = drop_furniture([ln for ln in lines if ln.text.strip()], size)
+    labels, glyphs = engine.labels, tuple(engine.scheme.bullets)
+    marked = lambda text: labels.match(text) is not None or text.startswith(glyphs)  # noqa: E731
+    return join_indented(body, size, engine.kind_of, marked, glyphs)
+
+
+def parse_numbered(
+    lines: list[Line],
+    *,
+    scheme: NumberedScheme,
+    document: str,
+    rendition: str,
+    version: str | None = None,
+    extraction: dict[str, int] | None = None,
+    family: str = "numbered",
+) -> Document:
+    """A numbered rules document, read by its declared scheme alone."""
+    engine = Engine(scheme)
+    finish = engine.finish(family)
+    blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
+    try:
+        parsed = read_document(engine, blocks, finish)
+    except ParseError as exc:
+        raise ParseError(document, f"{exc.problem}; does the registry's scheme fit it?") from exc
+    return finish_document(
+        parsed, finish, document=document, expected=version, extraction=extraction or {}
+    )

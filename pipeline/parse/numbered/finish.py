@@ -1,0 +1,203 @@
+"""The finishing step every numbered parser ends with: drafts -> one checked Document.
+
+It enforces the record contract (README, "Record contract"): `depth` is 1
+without a parent and 1 + the parent's depth otherwise; references are
+resolved ids; duplicate ids, parents that do not precede, numbers that go
+backwards and references that name nothing are warnings, except the
+publisher's own defects reviewed for this very version (parse/errata.py),
+which are recorded instead; the version is the one the document states (a
+different expectation is warned) or, when it states none, the one the caller
+asserts; counts use one set of keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pipeline.models import (
+    CountKey,
+    Document,
+    GlossaryTerm,
+    Location,
+    ParserInfo,
+    ParseWarning,
+    Passage,
+    PublisherChange,
+    Rule,
+    WarningCode,
+)
+from pipeline.parse.common import (
+    check_references,
+    check_tree,
+    count_records,
+    record_errata,
+    unique_slugs,
+    warn,
+)
+from pipeline.parse.numbered.numbers import Numbering
+from pipeline.parse.numbered.records import Draft, Join, paragraphs
+from pipeline.parse.numbered.references import References
+
+
+@dataclass
+class Parsed:
+    """What a reader made of a document, before the finishing step."""
+
+    drafts: list[Draft]
+    title: str | None = None
+    stated: str | None = None  # the version the document states (None: states none)
+    published: str | None = None
+    effective: str | None = None
+    missing: str = "the document states no version and none was given"
+    glossary: list[tuple[str, list[str], Location]] = field(default_factory=list)
+    front_matter: list[Passage] = field(default_factory=list)
+    back_matter: list[Passage] = field(default_factory=list)
+    publisher_changes: list[PublisherChange] = field(default_factory=list)
+    warnings: list[ParseWarning] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """How to finish one family's drafts."""
+
+    family: str
+    parser_version: str
+    references: References
+    join: Join = paragraphs
+    order_from: int | None = None  # check that numbers go forward from this level down
+    # a cited id the document does not have, as another document's (the PPG cites the TRP)
+    elsewhere: Callable[[str, set[str]], str] | None = None
+
+
+def build_records(drafts: list[Draft], finish: Finish) -> list[Rule]:
+    """Records with their depth from their parents and their references resolved."""
+    prefix = finish.references.scheme.prefix
+    known = {f"{prefix}:{d.number}" for d in drafts}
+    depth: dict[str, int] = {}
+    records: list[Rule] = []
+    join = finish.join
+    for draft in drafts:
+        ident = f"{prefix}:{draft.number}"
+        parent = f"{prefix}:{draft.parent}" if draft.parent is not None else None
+        level = 1 if parent is None else depth.get(parent, 0) + 1
+        depth.setdefault(ident, level)
+        text, examples = join(draft.text), [join(e) for e in draft.examples]
+        notes, bullets = [join(n) for n in draft.notes], [join(b) for b in draft.bullets]
+        refs = finish.references.find(text, *examples, *notes, *bullets, known=known, own=ident)
+        if finish.elsewhere is not None:
+            refs = list(dict.fromkeys(finish.elsewhere(ref, known) for ref in refs))
+        records.append(
+            Rule(
+                id=ident,
+                number=draft.number,
+                kind=draft.kind,
+                parent=parent,
+                depth=level,
+                title=join(draft.title) or None,
+                text=text,
+                examples=examples,
+                notes=notes,
+                bullets=bullets,
+                references=refs,
+                location=draft.location,
+                highlighted=draft.highlighted,
+            )
+        )
+    return records
+
+
+def check_order(
+    records: list[Rule], numbering: Numbering, start: int
+) -> tuple[list[ParseWarning], int]:
+    """Numbers that go backwards or use a skipped letter, and the count of forward gaps.
+
+    Forward gaps are the publisher's (MTG 20230414 numbers 712.3d right after
+    712.3): kept as printed, counted, not warned.
+    """
+    warnings: list[ParseWarning] = []
+    gaps = 0
+    last: dict[str | None, tuple[str, int]] = {}
+    for record in records:
+        parts = numbering.segments(record.number)
+        if parts is None or len(parts) - 1 < start:
+            continue
+        level, segment = len(parts) - 1, parts[-1]
+        position = numbering.ordinal(level, segment)
+        if numbering.levels[level].segment == "letter" and segment not in numbering.alphabet:
+            message = f"{record.number} uses a letter the numbering skips"
+            warnings.append(warn(WarningCode.NUMBERING, message, record.location))
+            continue
+        previous = last.get(record.parent)
+        expected = previous[1] + 1 if previous else 1
+        if position < expected and previous:
+            message = f"{record.number} follows {previous[0]}"
+            warnings.append(warn(WarningCode.NUMBERING, message, record.location))
+        gaps += position > expected
+        last[record.parent] = (record.number, position)
+    return warnings, gaps
+
+
+def settle_version(parsed: Parsed, expected: str | None) -> tuple[str | None, list[ParseWarning]]:
+    """The stated version wins over the caller's; the caller's stands in when none is stated."""
+    if parsed.stated is not None:
+        if expected is not None and expected != parsed.stated:
+            message = f"expected version {expected}, but the document states {parsed.stated}"
+            return parsed.stated, [warn(WarningCode.VERSION_MISMATCH, message)]
+        return parsed.stated, []
+    if expected is None:
+        return None, [warn(WarningCode.NO_VERSION, f"{parsed.missing}; version unknown")]
+    return expected, []
+
+
+def finish_document(
+    parsed: Parsed,
+    finish: Finish,
+    *,
+    document: str,
+    expected: str | None,
+    extraction: dict[str, int],
+) -> Document:
+    """The Document of a reader's drafts, checked, counted and with its errata recorded."""
+    version, warnings = settle_version(parsed, expected)
+    records = build_records(parsed.drafts, finish)
+    warnings += parsed.warnings
+    counts = count_records(records)
+    if finish.order_from is not None:
+        order, gaps = check_order(records, finish.references.numbering, finish.order_from)
+        warnings += order
+        if gaps:
+            counts[CountKey.NUMBERING_GAPS] = gaps
+    known = {r.id for r in records}
+    slugs = unique_slugs(term for term, _, _ in parsed.glossary)
+    glossary = [
+        GlossaryTerm(
+            id=f"glossary:{slug}",
+            term=term,
+            definition="\n".join(lines),
+            references=finish.references.find(*lines, known=known),
+            location=location,
+        )
+        for slug, (term, lines, location) in zip(slugs, parsed.glossary, strict=True)
+    ]
+    counts[CountKey.GLOSSARY] = len(glossary)
+    counts[CountKey.EXAMPLES] = sum(len(r.examples) for r in records)
+    doc = Document(
+        game=document.split("/")[0],
+        document=document,
+        title=parsed.title,
+        version=version,
+        published=parsed.published,
+        effective=parsed.effective,
+        parser=ParserInfo(family=finish.family, version=finish.parser_version),
+        records=records,
+        glossary=glossary,
+        front_matter=parsed.front_matter,
+        back_matter=parsed.back_matter,
+        publisher_changes=parsed.publisher_changes,
+        extraction=dict(sorted(extraction.items())),
+    )
+    counts.update(parsed.counts)
+    warnings += check_tree(records) + check_references(doc)
+    return record_errata(doc.model_copy(update={"warnings": warnings, "counts": counts}))
