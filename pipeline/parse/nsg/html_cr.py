@@ -1,0 +1,242 @@
+"""`nsg-html`: Null Signal Games' Comprehensive Rules web page -> records.
+
+The page (https://rules.nullsignal.games/, read by pipeline.extract.nsg_html) is made by
+the same generator as the PDF, from the YAML source that `nsg-yaml` reads, and prints
+every number: chapters `1.`, sections `1.2.`, rules `1.2.3.`, subrules `a.` under their
+rule. Records have the ids, kinds, keys (the entries' anchors) and text shape of the
+`nsg-yaml` rendition, so the two renditions of one version compare record for record.
+
+Read from the page itself: the version from "Summary of Changes (v24.03)" (and the
+page title's `(v24.03)`, which must agree), the effective date from "This version of
+the Comprehensive Rules document is effective 30 March 2024.", the changes listed under
+that summary, with the entries their links point at as `cites`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.models import (
+    Document,
+    Location,
+    NsgHtmlItem,
+    NsgHtmlPage,
+    ParserInfo,
+    ParseWarning,
+    PublisherChange,
+    Rule,
+)
+from pipeline.parse.nsg.checks import check_records, count_records
+from pipeline.parse.nsg.checks import problem as warn
+from pipeline.parse.nsg.markup import ICON_TEXT, fold_space, record_id
+from pipeline.parse.numbered.statements import read_date
+
+FAMILY = "nsg-html"
+PARSER_VERSION = "1.0"
+_VERSION = re.compile(r"\(\s*v\s*(\d{2}\.\d{2})\s*\)", re.I)
+_EFFECTIVE = re.compile(r"document\s+is\s+effective\s+(?:on\s+|as\s+of\s+)?(.+?)\s*\.?\s*$", re.I)
+_PRINTED = {
+    "chapter": re.compile(r"^(\d+)\.$"),
+    "section": re.compile(r"^(\d+\.\d+)\.$"),
+    "rule": re.compile(r"^(\d+\.\d+\.\d+)\.$"),
+    "subrule": re.compile(r"^([a-z])\.$"),
+}
+_ICON = re.compile(r"\{img:([^{}]*)\}")
+
+
+def show_icons(text: str) -> str:
+    """Symbols as the YAML rendition writes them: the generator's plaintext (`[c]`)."""
+    return _ICON.sub(lambda m: ICON_TEXT.get(m.group(1), f"[{m.group(1)}]"), text)
+
+
+def parse(
+    page: NsgHtmlPage,
+    notes: dict[str, int] | None = None,
+    options: dict[str, str] | None = None,
+    *,
+    document: str | None = None,
+    version: str | None = None,
+) -> Document:
+    """Records, changes, version and effective date of one generated page. Pure."""
+    options = options or {}
+    document = document or options.get("document", "netrunner/cr")
+    warnings: list[ParseWarning] = []
+    stated = _version(page, warnings)
+    if version is not None and stated is not None and version != stated:
+        warnings.append(
+            warn("version-mismatch", f"the caller says version {version}, the page {stated}")
+        )
+    effective = _effective(page, warnings)
+    if page.unknown_icons and (unknown := [i for i in page.unknown_icons if i not in ICON_TEXT]):
+        warnings.append(warn("bad-markup", f"symbols with no plaintext form: {unknown}"))
+    numbers = _numbers(page.items, warnings)
+    anchors = {item.anchor: numbers[i] for i, item in enumerate(page.items) if item.anchor}
+    records = [
+        _record(item, numbers[i], numbers, anchors, warnings)
+        for i, item in enumerate(page.items)
+        if numbers[i] is not None
+    ]
+    changes = []
+    for text, links in page.changes:
+        cites = _cites(links, anchors, "the Summary of Changes", warnings)
+        changes.append(PublisherChange(text=show_icons(fold_space(text)), cites=cites))
+    if not changes:
+        warnings.append(warn("no-changelog", "the page lists no Summary of Changes"))
+    title = page.title
+    if title is None:
+        warnings.append(warn("title-not-recognised", 'no <p class="Title"> on the page'))
+    doc = Document(
+        game=document.split("/")[0],
+        document=document,
+        title=title,
+        version=stated or version,
+        effective=effective,
+        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
+        records=records,
+        publisher_changes=changes,
+        extraction=dict(sorted((notes or {}).items())),
+    )
+    warnings += check_records(records)
+    doc.warnings = warnings
+    doc.counts = count_records(records)
+    doc.counts["publisher_changes"] = len(changes)
+    return doc
+
+
+def _version(page: NsgHtmlPage, warnings: list[ParseWarning]) -> str | None:
+    found = _VERSION.search(page.version_text or "")
+    if found is None:
+        warnings.append(
+            warn(
+                "no-version", f"no 'Summary of Changes (vNN.NN)' on the page: {page.version_text!r}"
+            )
+        )
+        return None
+    return found.group(1)
+
+
+def _effective(page: NsgHtmlPage, warnings: list[ParseWarning]) -> str | None:
+    statement = page.effective_text
+    found = _EFFECTIVE.search(statement or "")
+    date = read_date(found.group(1)) if found else None
+    if date is None:
+        warnings.append(warn("bad-date", f"cannot read the effective date in {statement!r}"))
+    return date
+
+
+_LEVELS = ("chapter", "section", "rule", "subrule")
+
+
+def _numbers(items: tuple[NsgHtmlItem, ...], warnings: list[ParseWarning]) -> list[str | None]:
+    """Each entry's full number from what it prints, checked against its place: inside the
+    entry above it, and after its previous sibling (a timing structure may leave a gap)."""
+    out: list[str | None] = []
+    current: dict[str, str | None] = dict.fromkeys(_LEVELS)
+    for item in items:
+        match = _PRINTED[item.kind].match(item.printed)
+        level = _LEVELS.index(item.kind)
+        parent = current[_LEVELS[level - 1]] if level else None
+        number: str | None = None
+        if match is None:
+            warnings.append(
+                warn(
+                    "numbering",
+                    f"{item.kind} #{item.anchor} prints no number ({item.printed!r})",
+                    item.line,
+                )
+            )
+        elif item.kind == "subrule":
+            number = parent + match.group(1) if parent else None
+        else:
+            number = match.group(1)
+        if (
+            match is not None
+            and level
+            and (parent is None or not (number or "").startswith(parent))
+        ):
+            warnings.append(
+                warn(
+                    "misplaced",
+                    f"{item.kind} {item.printed} of #{item.anchor} is not inside {parent}",
+                    item.line,
+                )
+            )
+            number = None
+        previous = current[item.kind]
+        if number is not None and previous is not None and _sibling(previous) >= _sibling(number):
+            warnings.append(warn("numbering", f"{number} does not follow {previous}", item.line))
+        out.append(number)
+        if number is not None:
+            current[item.kind] = number
+            for lower in _LEVELS[level + 1 :]:
+                current[lower] = None
+    return out
+
+
+def _sibling(number: str) -> tuple[int, str]:
+    """The place among its siblings a number states: `1.2.3` -> 3, `1.2.3b` -> b."""
+    if number[-1].isalpha():
+        return (0, number[-1])
+    return (int(number.rsplit(".", 1)[-1]), "")
+
+
+def _cites(
+    links: tuple[str, ...],
+    anchors: dict[str, str | None],
+    where: str,
+    warnings: list[ParseWarning],
+    line: int | None = None,
+) -> list[str]:
+    cites: list[str] = []
+    for anchor in links:
+        number = anchors.get(anchor)
+        if number is None:
+            warnings.append(
+                warn("dangling-reference", f"{where} links to #{anchor}, no entry", line)
+            )
+            continue
+        if record_id(number) not in cites:
+            cites.append(record_id(number))
+    return cites
+
+
+def _record(
+    item: NsgHtmlItem,
+    number: str | None,
+    numbers: list[str | None],
+    anchors: dict[str, str | None],
+    warnings: list[ParseWarning],
+) -> Rule:
+    assert number is not None
+    snippet = show_icons(fold_space(item.snippet or ""))
+    text = show_icons(fold_space(item.text))
+    if item.kind in ("chapter", "section") or item.heading:
+        title, body = text, snippet
+    else:
+        title, body = "", "\n".join(t for t in (text, snippet) if t)
+    parent = _parent_number(item.kind, number)
+    ident = record_id(number)
+    refs = _cites(item.links, anchors, ident, warnings, item.line)
+    return Rule(
+        id=ident,
+        number=number,
+        kind=item.kind,
+        parent=record_id(parent) if parent else None,
+        depth={"chapter": 1, "section": 2, "rule": 3, "subrule": 4}[item.kind],
+        title=title or None,
+        text=body,
+        examples=[e for e in (show_icons(fold_space(x)) for x in item.examples) if e],
+        bullets=[show_icons(fold_space(b)) for b in item.bullets],
+        references=[r for r in refs if r != ident],
+        cards=list(item.cards),
+        location=Location(line=item.line),
+        key=item.anchor,
+    )
+
+
+def _parent_number(kind: str, number: str) -> str | None:
+    if kind == "chapter":
+        return None
+    if kind == "subrule":
+        return number[:-1]
+    return number.rsplit(".", 1)[0]

@@ -1,0 +1,239 @@
+"""`nsg-yaml`: Null Signal Games' Comprehensive Rules from its YAML source -> records.
+
+The tarball (read by pipeline.extract.yaml_bundle) holds one YAML file per chapter
+with symbolic keys (`rule_player_definitions`, `sec_golden_rules`) and no printed
+numbers: they are derived from position exactly as NSG's generator derives them
+(pipeline.parse.nsg.tree). Records are `cr:1`, `cr:1.2`, `cr:1.2.3`, `cr:1.2.3a`
+(kinds chapter, section, rule, subrule), each with its key; text is rendered as
+the printed document shows it (pipeline.parse.nsg.markup), with references
+resolved to record ids and card names kept in `cards`.
+
+Version and dates come only from what the bundle states:
+- `config.yaml` (2025 onwards): its effective date; the version is `YY.MM` of that
+  date, as the generator names it, and the changelog is `data/changelogs/<YY.MM>.yaml`;
+- otherwise `data/input/00_changelog.yaml`, when it names exactly one version
+  (`Transcribed version of the v22.12 CR.`);
+- otherwise the version the maintainer asserts (`asserted_version` in the registry
+  entry's options, or the version the caller passes), never a file or folder name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pipeline.models import (
+    Document,
+    Erratum,
+    Location,
+    ParserInfo,
+    ParseWarning,
+    PublisherChange,
+    Rule,
+    YamlBundle,
+    YamlFile,
+)
+from pipeline.parse.nsg.checks import check_records, count_records
+from pipeline.parse.nsg.checks import problem as warn
+from pipeline.parse.nsg.defects import known_defect
+from pipeline.parse.nsg.markup import RefInfo, Rendered, fold_space, record_id, render
+from pipeline.parse.nsg.tree import Entry, Problem, build_tree
+
+FAMILY = "nsg-yaml"
+PARSER_VERSION = "1.0"
+TITLE = "Netrunner Comprehensive Rules"  # the generator's page and PDF title
+_STATED_VERSION = re.compile(r"\bv(\d{2}\.\d{2})\b")
+_DIGITS = re.compile(r"\d+")
+
+
+def parse(
+    bundle: YamlBundle,
+    notes: dict[str, int] | None = None,
+    options: dict[str, str] | None = None,
+    *,
+    document: str | None = None,
+    version: str | None = None,
+) -> Document:
+    """Records, changes, version and effective date of one bundle. Pure."""
+    options = options or {}
+    document = document or options.get("document", "netrunner/cr")
+    asserted = version or options.get("asserted_version")
+    tree = build_tree(bundle)
+    refs = tree.ref_map()
+    problems = list(tree.problems)
+    records = [_record(entry, refs, problems) for entry in tree.entries]
+    warnings: list[ParseWarning] = []
+    stated, effective, changelog = _statements(bundle, warnings)
+    if stated and asserted and stated != asserted:
+        warnings.append(
+            warn("version-mismatch", f"the caller says version {asserted}, the bundle {stated}")
+        )
+    if not stated and not asserted:
+        warnings.append(
+            warn(
+                "no-version",
+                "the bundle states no version (no config.yaml, and its changelog names none); "
+                "the maintainer asserts it: asserted_version in the registry entry's options",
+            )
+        )
+    changes = _changes(changelog, refs, problems)
+    errata, unreviewed = _review(problems, {e.key: record_id(e.number) for e in tree.entries})
+    doc = Document(
+        game=document.split("/")[0],
+        document=document,
+        title=TITLE,
+        version=stated or asserted,
+        effective=effective,
+        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
+        records=records,
+        publisher_changes=changes,
+        publisher_errata=errata,
+        extraction=dict(sorted((notes or {}).items())),
+    )
+    warnings += unreviewed + check_records(records)
+    doc.warnings = warnings
+    doc.counts = count_records(records)
+    doc.counts["highlighted"] = sum(1 for r in records if r.highlighted)
+    doc.counts["publisher_changes"] = len(changes)
+    return doc
+
+
+def _record(entry: Entry, refs: dict[str, RefInfo], problems: list[Problem]) -> Rule:
+    rendered: list[Rendered] = []
+
+    def show(source: str | None) -> str:
+        if source is None:
+            return ""
+        out = render(source, refs)
+        rendered.append(out)
+        problems.extend(Problem(c, entry.key, d, entry.line) for c, d in out.problems)
+        problems.extend(
+            Problem("dangling-reference", entry.key, f"{{ref:{k}}} names no entry", entry.line)
+            for k in out.unknown_refs
+        )
+        return out.text
+
+    if entry.kind == "chapter":
+        title = fold_space(entry.title or "")  # printed as written: no markup in chapter titles
+        text = ""
+    elif entry.kind == "section" or entry.heading:
+        title = show(entry.title if entry.kind == "section" else entry.text)
+        text = show(entry.snippet)
+    else:
+        title = ""
+        text = "\n".join(t for t in (show(entry.text), show(entry.snippet)) if t)
+    if entry.kind != "chapter" and entry.text is None and entry.title is None:
+        problems.append(Problem("bad-entry", entry.key, f"{entry.key} has no text", entry.line))
+    examples = [show(e) for e in entry.examples]
+    bullets = [f"{label} {show(source)}" for label, source in entry.bullets]
+    ident = record_id(entry.number)
+    return Rule(
+        id=ident,
+        number=entry.number,
+        kind=entry.kind,
+        parent=record_id(entry.parent.number) if entry.parent else None,
+        depth=entry.depth,
+        title=title or None,
+        text=text,
+        examples=[e for e in examples if e],
+        bullets=bullets,
+        references=[
+            r for r in _unique(x for out in rendered for x in out.references) if r != ident
+        ],
+        cards=list(_unique(c for out in rendered for c in out.cards)),
+        location=Location(line=entry.line),
+        highlighted=entry.new or any(out.new_text for out in rendered),
+        key=entry.key,
+    )
+
+
+def _unique(items: Iterable[str]) -> Iterable[str]:
+    seen: set[str] = set()
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            yield item
+
+
+def _statements(
+    bundle: YamlBundle, warnings: list[ParseWarning]
+) -> tuple[str | None, str | None, YamlFile | None]:
+    """(stated version, effective date, the changelog the generator would print)."""
+    by_path = {f.path: f for f in bundle.changelogs}
+    if bundle.config is not None:
+        date = bundle.config.data.get("date") if isinstance(bundle.config.data, dict) else None
+        parts = (
+            [str(date.get(k, "")) for k in ("year", "month", "day")]
+            if isinstance(date, dict)
+            else []
+        )
+        if len(parts) == 3 and all(_DIGITS.fullmatch(p) for p in parts) and len(parts[0]) == 4:
+            year, month, day = parts[0], parts[1].zfill(2), parts[2].zfill(2)
+            version = f"{year[2:]}.{month}"
+            name = f"data/changelogs/{version}.yaml"
+            changelog = by_path.get(name)
+            if changelog is None:
+                warnings.append(
+                    warn(
+                        "no-changelog",
+                        f"config.yaml dates the rules {version}, but the bundle has no {name}",
+                    )
+                )
+            return version, f"{year}-{month}-{day}", changelog
+        warnings.append(warn("bad-date", f"config.yaml states no effective date: {date!r}"))
+        return None, None, None
+    changelog = by_path.get("data/input/00_changelog.yaml")
+    if changelog is None:
+        return None, None, None
+    named = set(_STATED_VERSION.findall(changelog.text))
+    return (named.pop() if len(named) == 1 else None), None, changelog
+
+
+def _changes(
+    changelog: YamlFile | None, refs: dict[str, RefInfo], problems: list[Problem]
+) -> list[PublisherChange]:
+    if changelog is None:
+        return []
+    data = changelog.data
+    items = data.get("changelog") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        problems.append(Problem("no-changelog", None, f"{changelog.path} has no changelog list"))
+        return []
+    changes = []
+    for item in items:
+        text = item.get("text") if isinstance(item, dict) else None
+        if not isinstance(text, str):
+            problems.append(Problem("no-changelog", None, f"an entry without text: {item!r}"))
+            continue
+        out = render(text, refs)
+        problems.extend(Problem(c, None, d) for c, d in out.problems)
+        problems.extend(
+            Problem("dangling-reference", None, f"the changelog's {{ref:{k}}} names no entry")
+            for k in out.unknown_refs
+        )
+        changes.append(PublisherChange(text=out.text, cites=out.references))
+    return changes
+
+
+def _review(
+    problems: list[Problem], ids: dict[str, str]
+) -> tuple[list[Erratum], list[ParseWarning]]:
+    """Reviewed defects of the source become errata; every other problem is a warning."""
+    errata: list[Erratum] = []
+    warnings: list[ParseWarning] = []
+    for problem in problems:
+        defect = known_defect(problem.code, problem.key, problem.detail)
+        location = Location(line=problem.line) if problem.line is not None else None
+        if defect is not None and problem.key is not None:
+            errata.append(
+                Erratum(
+                    record=ids.get(problem.key, problem.key),
+                    cites=defect.cites,
+                    reason=defect.reason,
+                    location=location,
+                )
+            )
+            continue
+        where = f"{problem.key}: " if problem.key else ""
+        warnings.append(warn(problem.code, where + problem.detail, problem.line))
+    return errata, warnings
