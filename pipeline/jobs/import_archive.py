@@ -23,8 +23,15 @@ from pipeline.errors import (
     UsageError,
     VerificationError,
 )
-from pipeline.fetch.backends import ManifestEntry, entries_for, parse_manifest, read_archive_file
+from pipeline.fetch.manifest import (
+    ManifestEntry,
+    manifest_version,
+    parse_manifest,
+    read_archive_files,
+    versions_of,
+)
 from pipeline.jobs.context import Context
+from pipeline.jobs.leftovers import report_leftovers
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
@@ -38,26 +45,29 @@ from pipeline.registry.loader import documents_of
 from pipeline.store.corpus import version_key
 from pipeline.verify.checks import check_pin, pinned_version_of
 
-Group = tuple[str, str]  # (document, version as the manifest names it)
+Group = tuple[str, str]  # (document, version)
+Member = tuple[Source, list[ManifestEntry]]  # a rendition: its file, or a site's pages
 
 
 def plan_import(
     sources: list[Source], entries: list[ManifestEntry]
-) -> tuple[list[tuple[Group, list[tuple[Source, ManifestEntry]]]], list[ManifestEntry]]:
+) -> tuple[list[tuple[Group, list[Member]]], list[ManifestEntry]]:
     """Manifest entries grouped into versions (oldest first), and the entries no source takes."""
-    groups: dict[Group, list[tuple[Source, ManifestEntry]]] = defaultdict(list)
+    groups: dict[Group, list[Member]] = defaultdict(list)
     taken: set[str] = set()
     for group in documents_of(sources).values():
         for source in group:
-            for entry in entries_for(source, entries):
-                if entry.path in taken:
+            for files in versions_of(source, entries):
+                files = [e for e in files if e.path not in taken]
+                if not files:
                     continue
-                taken.add(entry.path)
-                groups[(source.document, entry.version)].append((source, entry))
+                taken.update(e.path for e in files)
+                version = manifest_version(source, files[0])
+                groups[(source.document, version)].append((source, files))
     ordered = sorted(
         groups.items(),
         key=lambda item: (
-            min(e.date or "" for _, e in item[1]),
+            min(e.date or "" for _, files in item[1] for e in files),
             version_key(item[0][1]),
             item[0][0],
         ),
@@ -69,13 +79,15 @@ def plan_import(
 
 
 def import_group(
-    ctx: Context, root: Path, document: str, members: list[tuple[Source, ManifestEntry]]
+    ctx: Context, root: Path, document: str, version: str, members: list[Member]
 ) -> Outcome:
     corpus = ctx.corpus
-    asserted = members[0][1].version
+    # The manifest's (or the registry's mapped) version is a fallback: the document's own
+    # statement wins.
+    asserted = version
     items: list[Fetched] = []
-    for source, entry in members:
-        items.append(Fetched(source, read_archive_file(source, entry, root, ctx.blobs)))
+    for source, files in members:
+        items.append(Fetched(source, read_archive_files(source, files, root, ctx.blobs)))
     lock = corpus.lock()
     pinned = [pinned_version_of(lock, document, i.source.rendition, i.record.sha256) for i in items]
     ids = [i.source.id for i in items]
@@ -90,7 +102,6 @@ def import_group(
         )
     for item in items:
         ctx.progress(f"parsing {document} {asserted} {item.source.rendition}")
-        # The manifest's version is a fallback: the document's own statement wins.
         item.doc = parse_fetched(ctx, item, version=asserted)
     check_group(document, items)
     assert items[0].doc is not None and items[0].doc.version is not None
@@ -117,9 +128,7 @@ def import_group(
     )
 
 
-def warm_parses(
-    ctx: Context, root: Path, groups: list[tuple[Group, list[tuple[Source, ManifestEntry]]]]
-) -> None:
+def warm_parses(ctx: Context, root: Path, groups: list[tuple[Group, list[Member]]]) -> None:
     """Parse every file of the archive on all cores first, into the parse cache. The import
     itself then runs oldest first, as before, and finds each parse there: the same bytes
     in the same order give the same corpus as a serial run. Failures are left for the
@@ -127,17 +136,21 @@ def warm_parses(
     if not ctx.use_parse_cache:
         return
     jobs = [
-        (document, source, entry) for (document, _), members in groups for source, entry in members
+        (document, version, source, files)
+        for (document, version), members in groups
+        for source, files in members
     ]
     pinned = ctx.corpus.lock()
 
-    def parse(job: tuple[str, Source, ManifestEntry]) -> None:
-        document, source, entry = job
-        if pinned_version_of(pinned, document, source.rendition, entry.sha256) is not None:
+    def parse(job: tuple[str, str, Source, list[ManifestEntry]]) -> None:
+        document, version, source, files = job
+        if all(
+            pinned_version_of(pinned, document, source.rendition, f.sha256) for f in files
+        ) and not source.options.get("site"):
             return
         with contextlib.suppress(RulesCorpusError):
-            item = Fetched(source, read_archive_file(source, entry, root, ctx.blobs))
-            parse_fetched(ctx, item, version=entry.version)
+            item = Fetched(source, read_archive_files(source, files, root, ctx.blobs))
+            parse_fetched(ctx, item, version=version)
 
     with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
         for done, _ in enumerate(pool.map(parse, jobs)):
@@ -158,20 +171,9 @@ def import_archive(ctx: Context, root: Path) -> RunSummary:
         for done, ((document, version), members) in enumerate(groups):
             ctx.progress(f"importing {document} {version}", done, len(groups))
             try:
-                summary.outcomes.append(import_group(ctx, root, document, members))
+                summary.outcomes.append(import_group(ctx, root, document, version, members))
             except (HashMismatch, VerificationError, ParseError, FetchError) as exc:
                 summary.outcomes.append(failed(document, exc, version=version))
         ctx.progress("imported", len(groups), len(groups))
-    skipped: dict[str, list[ManifestEntry]] = defaultdict(list)
-    for entry in rest:
-        skipped[f"{entry.game}/{entry.document} ({entry.format})"].append(entry)
-    for name, group in sorted(skipped.items()):
-        summary.outcomes.append(
-            Outcome(
-                document=name,
-                outcome="skipped",
-                message=f"{len(group)} file(s) no registry source takes: "
-                + ", ".join(e.path.rsplit("/", 1)[-1] for e in group),
-            )
-        )
+    summary.outcomes.extend(report_leftovers(ctx.registry(), rest, groups, root))
     return summary

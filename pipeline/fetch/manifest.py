@@ -1,0 +1,196 @@
+"""Archive folders and their manifest: which entries stand for a source, read safely.
+
+An archive folder (../shared/sources, a mirror, a backup) holds files and a
+`manifest.json` listing each one (game, document, version, date, format, url,
+bytes, sha256, path). A manifest is input like any other: every path must stay
+inside the folder and every file within its source's size limit, both checked
+before a byte is read, and every file must match the manifest's SHA-256.
+A multi-page HTML site (`options.site` in the registry) is read as one bundle of
+all its pages of one version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from pipeline.errors import FetchError, HashMismatch, UsageError
+from pipeline.fetch.policy import utc_now
+from pipeline.models import FetchResult, Source
+from pipeline.store.blobs import BlobStore
+
+
+class ManifestEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    game: str
+    document: str
+    version: str
+    date: str | None = None
+    format: str
+    url: str | None = None
+    bytes: int
+    sha256: str
+    path: str
+    tier: str | None = None
+
+
+def parse_manifest(data: bytes, where: str) -> list[ManifestEntry]:
+    try:
+        raw = json.loads(data)
+        return [ManifestEntry.model_validate(item) for item in raw]
+    except (ValueError, TypeError, ValidationError) as exc:
+        raise UsageError(f"{where}: not a valid archive manifest: {exc}") from exc
+
+
+def entries_for(source: Source, entries: list[ManifestEntry]) -> list[ManifestEntry]:
+    """Every manifest entry that stands for this source, oldest first."""
+    by_url = [e for e in entries if source.url and e.url == source.url and _fits(source, e)]
+    if by_url:
+        chosen = by_url
+    elif source.manifest is not None:
+        key = source.manifest
+        chosen = [
+            e
+            for e in entries
+            if (e.game, e.document, e.format) == (key.game, key.document, key.format)
+        ]
+    else:
+        chosen = []
+    if source.manifest is not None and source.manifest.path_pattern:
+        pattern = re.compile(source.manifest.path_pattern)
+        chosen = [e for e in chosen if pattern.search(e.path)]
+    return sorted(chosen, key=lambda e: (e.date or "", e.version))
+
+
+def _fits(source: Source, entry: ManifestEntry) -> bool:
+    # A URL shared by a rules text and its vendoring notes must not pick the notes.
+    return source.manifest is None or entry.document == source.manifest.document
+
+
+def manifest_version(source: Source, entry: ManifestEntry) -> str:
+    """The document version a manifest entry is, as the registry maps it (default: as is)."""
+    if source.manifest is None:
+        return entry.version
+    return source.manifest.version_map.get(entry.version, entry.version)
+
+
+def versions_of(source: Source, entries: list[ManifestEntry]) -> list[list[ManifestEntry]]:
+    """The source's entries grouped by version, oldest first: one file per version, or for a
+    site every page of that version."""
+    grouped: dict[str, list[ManifestEntry]] = {}
+    for entry in entries_for(source, entries):
+        key = manifest_version(source, entry)
+        if source.options.get("site"):
+            grouped.setdefault(key, []).append(entry)
+        else:
+            grouped.setdefault(f"{key}\0{entry.path}", [entry])
+    return list(grouped.values())
+
+
+def confined_path(root: Path, relative: str, source: str) -> Path:
+    """`root / relative`, refused unless it names a file inside `root`: no absolute path, no
+    `..`, no symbolic link (anywhere on the way) that leads out of the folder."""
+    parts = Path(relative).parts
+    if Path(relative).is_absolute() or ".." in parts or not parts:
+        raise FetchError(
+            source,
+            relative,
+            "the manifest path is absolute or climbs out of the archive folder with '..'",
+            "a manifest lists files inside its own folder; check manifest.json",
+        )
+    base = root.resolve()
+    resolved = (root / relative).resolve()
+    if not resolved.is_relative_to(base):
+        raise FetchError(
+            source,
+            relative,
+            f"the manifest path leads outside {base} (through a symbolic link)",
+            "a manifest lists files inside its own folder; check manifest.json",
+        )
+    return resolved
+
+
+def read_archive_files(
+    source: Source, entries: list[ManifestEntry], root: Path, blobs: BlobStore
+) -> FetchResult:
+    """One version of the source from an archive folder: its one file, or a site's pages
+    bundled into one blob (see `options.site`)."""
+    if source.options.get("site"):
+        return read_site_pages(source, entries, root, blobs)
+    [entry] = entries
+    return read_archive_file(source, entry, root, blobs)
+
+
+def read_archive_file(
+    source: Source, entry: ManifestEntry, root: Path, blobs: BlobStore
+) -> FetchResult:
+    """A file of an archive folder into the blob store, checked against the manifest's hash.
+
+    The fetch record names the publisher's URL where the manifest knows it, and the
+    file itself (absolutely) as where the bytes really came from."""
+    data = read_checked(source, entry, root)
+    sha256, size = blobs.add_bytes(data)
+    path = confined_path(root, entry.path, source.id)
+    return FetchResult(
+        source=source.id,
+        url=entry.url or source.url or path.as_uri(),
+        final_url=path.as_uri(),
+        status=200,
+        bytes=size,
+        sha256=sha256,
+        retrieved=utc_now(),
+    )
+
+
+def read_checked(source: Source, entry: ManifestEntry, root: Path) -> bytes:
+    """An archive file's bytes: confined, within the size limit, matching the manifest."""
+    path = confined_path(root, entry.path, source.id)
+    try:
+        size = path.stat().st_size
+        if size > source.max_bytes:
+            raise FetchError(
+                source.id,
+                str(path),
+                f"the file has {size} bytes, over the source's limit of {source.max_bytes}",
+                "if the document really grew, raise max_bytes for this source in the registry",
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FetchError(
+            source.id,
+            str(path),
+            f"listed in the manifest but unreadable ({exc.strerror})",
+            "check the archive folder against its manifest.json",
+        ) from exc
+    got = hashlib.sha256(data).hexdigest()
+    if got != entry.sha256:
+        raise HashMismatch(
+            str(path), entry.sha256, got, "checked against the archive's manifest.json"
+        )
+    return data
+
+
+def read_site_pages(
+    source: Source, entries: list[ManifestEntry], root: Path, blobs: BlobStore
+) -> FetchResult:
+    """Every page of one version of a site, each checked, bundled as the live fetch does."""
+    from pipeline.extract.fab_html import build_site_bundle
+
+    index = source.url or ""
+    pages = {str(e.url or e.path): read_checked(source, e, root) for e in entries}
+    bundle = build_site_bundle(index, pages, what=f"{source.id} ({root})")
+    sha256, size = blobs.add_bytes(bundle)
+    return FetchResult(
+        source=source.id,
+        url=index,
+        final_url=(root / "manifest.json").resolve().as_uri(),
+        status=200,
+        bytes=size,
+        sha256=sha256,
+        retrieved=utc_now(),
+    )
