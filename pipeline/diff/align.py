@@ -37,7 +37,7 @@ from pipeline.diff.text import Scorer
 
 SIMILAR = 0.7
 STRUCTURAL = 0.5
-SHORT, SHORT_SIMILAR = 10, 0.85
+SHORT, SHORT_SIMILAR, SHORT_STRUCTURAL = 10, 0.85, 0.6
 
 # How a pairing was made, from the most to the least certain.
 EXACT, TYPOGRAPHY, MASKED, SAME_TEXT = "exact", "typography", "masked", "same-text"
@@ -295,7 +295,7 @@ class _Aligner:
                 votes[parent] += 1
         if votes:
             best, count = max(votes.items(), key=lambda v: (v[1], v[0] == o.parent, v[0]))
-            if count >= 2 and 2 * count > sum(votes.values()):
+            if 2 * count > sum(votes.values()):
                 return best
         return o.parent if o.parent not in self.new_ids_taken else None
 
@@ -317,7 +317,12 @@ class _Aligner:
             for n in candidates:
                 if not self.is_free_new(n):
                     continue
-                score = scorer.at_least(n.key_tokens, floor)
+                # Two words of a heading share one by chance ("Triggered Abilities",
+                # "Static Abilities"): a short text needs more in common.
+                short = max(len(o.key_tokens), len(n.key_tokens)) < SHORT
+                score = scorer.at_least(
+                    n.key_tokens, max(floor, SHORT_STRUCTURAL) if short else floor
+                )
                 if score is None:
                     continue
                 entry = (score, self.preference(o, n), n)

@@ -106,5 +106,3 @@ class RareIndex:
             for other in self.postings[word]:
                 seen.setdefault(other.pos, other)
         return [seen[p] for p in sorted(seen)]
-
-

@@ -1,0 +1,165 @@
+"""Rule citations in free text (notes, Markdown, HTML, source code), and rewriting them. Pure.
+
+The forms the documents and their communities write, each read into the citation
+id it names (`cr:` + the publisher's number):
+
+    cr:6.6.1          the corpus's own id form (any prefix the document uses: cr, trp, ppg)
+    CR 702.19c        "CR" then a number (also CR702.19c)
+    rule 702.19c      rule(s) / section(s) / step(s) then a number or a list of them
+                      (rules 601.2a and 601.2b; See rule 355.6.; sections 8.3, 8.4)
+    rules 601.2a-h    a range: both ends are cited (601.2a and 601.2h)
+    [1.0.1a]          a bracketed number (FaB's cross-references)
+    702.19c           a bare dotted number: only a citation if some version of the
+                      document has it (version numbers and decimals are not rules)
+
+A number is digits, then dotted parts of digits (with an optional letter) or single
+letters: 702.19c, 1.0.1a, 383.4.c.2.a. A full stop after it ends a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+Form = Literal["id", "cr", "keyword", "bracket", "bare"]
+
+NUMBER = r"\d+(?:\.(?:\d+[a-z]?|[a-z]))*"
+_DASH = r"[-\u2010\u2011\u2012\u2013\u2014\u2212]"
+_ID = re.compile(rf"(?<![\w:])(?P<prefix>[a-z]+):(?P<num>{NUMBER})(?![\w])")
+_CR = re.compile(rf"(?<![\w.])CR ?(?P<num>{NUMBER})(?![\w])")
+_KEYWORD = re.compile(
+    rf"(?i:\b(?:rules?|sections?|steps?)\s+)"
+    rf"(?P<list>{NUMBER}(?:{_DASH}[a-z0-9]+)?"
+    rf"(?:(?:\s*,\s*|\s+)(?:(?:and|or|through|to)\s+)?{NUMBER}(?:{_DASH}[a-z0-9]+)?)*)"
+)
+_LIST_ITEM = re.compile(rf"(?P<num>{NUMBER})(?:(?P<dash>{_DASH})(?P<end>[a-z0-9]+))?")
+_BRACKET = re.compile(r"\[(?P<num>\d+(?:\.(?:\d+[a-z]?|[a-z]))+)\]")
+_BARE = re.compile(r"(?<![\w.:/\-#\[])(?P<num>\d+(?:\.(?:\d+[a-z]?|[a-z]))+)(?![\w\-]|\.\d)")
+
+
+@dataclass(frozen=True)
+class Found:
+    """One citation in one line: where the number sits (0-based columns), what it names."""
+
+    line: int
+    start: int
+    end: int
+    number: str
+    prefix: str
+    form: Form
+    written: str  # the citation as written, keyword included
+    in_range: bool = False
+
+    @property
+    def id(self) -> str:
+        return f"{self.prefix}:{self.number}"
+
+
+def _range_end(start: str, end: str) -> str | None:
+    """'601.2a' with 'h' -> '601.2h'; '702.19' with '21' -> '702.21'; else None."""
+    if end.isalpha() and start[-1:].isalpha():
+        return start[:-1] + end
+    if end.isdigit():
+        head, _, last = start.rpartition(".")
+        if last.isdigit() and head:
+            return f"{head}.{end}"
+    return None
+
+
+def find_in_line(
+    text: str, line: int, prefix: str = "cr", prefixes: Iterable[str] = ("cr",)
+) -> list[Found]:
+    """Every citation in one line of text, left to right, none overlapping."""
+    taken: list[tuple[int, int]] = []
+    found: list[Found] = []
+    known = set(prefixes) | {prefix}
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= x or a >= y for x, y in taken)
+
+    def add(f: Found, span: tuple[int, int]) -> None:
+        taken.append(span)
+        found.append(f)
+
+    for m in _ID.finditer(text):
+        if m.group("prefix") in known:
+            add(
+                Found(
+                    line,
+                    m.start("num"),
+                    m.end("num"),
+                    m.group("num"),
+                    m.group("prefix"),
+                    "id",
+                    m.group(0),
+                ),
+                m.span(),
+            )
+    for m in _CR.finditer(text):
+        if free(*m.span()):
+            add(
+                Found(line, m.start("num"), m.end("num"), m.group("num"), prefix, "cr", m.group(0)),
+                m.span(),
+            )
+    for m in _KEYWORD.finditer(text):
+        if not free(*m.span()):
+            continue
+        base = m.start("list")
+        for item in _LIST_ITEM.finditer(m.group("list")):
+            s, e = base + item.start("num"), base + item.end("num")
+            ranged = item.group("end") is not None
+            add(Found(line, s, e, item.group("num"), prefix, "keyword", m.group(0), ranged), (s, e))
+            if ranged:
+                end = _range_end(item.group("num"), item.group("end"))
+                if end is not None:
+                    es, ee = base + item.start("end"), base + item.end("end")
+                    found.append(Found(line, es, ee, end, prefix, "keyword", m.group(0), True))
+        taken.append(m.span())
+    for m in _BRACKET.finditer(text):
+        if free(*m.span()):
+            add(
+                Found(
+                    line,
+                    m.start("num"),
+                    m.end("num"),
+                    m.group("num"),
+                    prefix,
+                    "bracket",
+                    m.group(0),
+                ),
+                m.span(),
+            )
+    for m in _BARE.finditer(text):
+        if free(*m.span()):
+            add(
+                Found(
+                    line, m.start("num"), m.end("num"), m.group("num"), prefix, "bare", m.group(0)
+                ),
+                m.span(),
+            )
+    return sorted(found, key=lambda f: (f.start, f.end))
+
+
+def find_citations(text: str, prefix: str = "cr", prefixes: Iterable[str] = ("cr",)) -> list[Found]:
+    """Every citation in a text, line by line (1-based line numbers)."""
+    out: list[Found] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        out.extend(find_in_line(line, number, prefix, prefixes))
+    return out
+
+
+def rewrite(text: str, replacements: dict[tuple[int, int, int], str]) -> str:
+    """The text with numbers replaced: (line, start, end) of a number -> its new number.
+    Line endings and everything else are kept byte for byte."""
+    lines = text.splitlines(keepends=True)
+    by_line: dict[int, list[tuple[int, int, str]]] = {}
+    for (line, start, end), number in replacements.items():
+        by_line.setdefault(line, []).append((start, end, number))
+    for line, edits in by_line.items():
+        current = lines[line - 1]
+        for start, end, number in sorted(edits, reverse=True):
+            current = current[:start] + number + current[end:]
+        lines[line - 1] = current
+    return "".join(lines)

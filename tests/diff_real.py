@@ -1,0 +1,76 @@
+"""The real documents the diff tests compare, each parsed once per test session.
+
+Every version of MTG (TXT), Riftbound (text extractions), NISEI Netrunner (PDF) and
+FaB (text export) in ../shared/sources, parsed with the project's own parsers through
+`families.parse_bytes`, as `import` does. The Netrunner PDFs are the slow ones.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+from dataclasses import dataclass
+
+from helpers import SHARED
+
+from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.models import Document
+
+
+@dataclass(frozen=True)
+class Family:
+    family: str
+    document: str
+    rendition: str
+    folder: str
+    suffix: str
+    asserted: bool = False  # the file states no version: the manifest's is asserted
+
+
+FAMILIES = {
+    "mtg": Family("mtg-cr", "mtg/cr", "txt", "mtg/comprehensive-rules", ".txt"),
+    "riftbound": Family("riftbound-cr", "riftbound/cr", "txt", "riftbound/core-rules", ".txt"),
+    "netrunner": Family(
+        "netrunner-cr", "netrunner/cr", "pdf", "netrunner/comprehensive-rules", ".pdf"
+    ),
+    "fab": Family("fab-cr", "fab/cr", "txt", "fab/comprehensive-rules", ".txt", asserted=True),
+}
+
+
+@functools.cache
+def manifest_versions(game: str) -> list[tuple[str, str]]:
+    """(manifest version, path) of every file of the game's rules, oldest first."""
+    family = FAMILIES[game]
+    entries = json.loads((SHARED / "manifest.json").read_text())
+    rows = [
+        (e["version"], e["path"])
+        for e in entries
+        if e["path"].startswith(family.folder + "/")
+        and e["path"].endswith(family.suffix)
+        and "VERSIONS" not in e["path"]
+    ]
+    return sorted(rows, key=lambda r: [int(p) if p.isdigit() else p for p in r[0].split(".")])
+
+
+@functools.cache
+def real_document(game: str, version: str) -> Document:
+    """One version, by its manifest version (MTG '20221007', Netrunner '1.4', ...)."""
+    family = FAMILIES[game]
+    path = dict(manifest_versions(game))[version]
+    request = ParseRequest(
+        family=family.family,
+        document=family.document,
+        rendition=family.rendition,
+        version=version if family.asserted else None,
+    )
+    return parse_bytes((SHARED / path).read_bytes(), request)
+
+
+def consecutive_pairs() -> list[tuple[str, str, str]]:
+    """(game, older, newer) for every consecutive pair of versions of every game."""
+    pairs = []
+    for game in FAMILIES:
+        versions = [v for v, _ in manifest_versions(game)]
+        pairs += [(game, a, b) for a, b in itertools.pairwise(versions)]
+    return pairs
