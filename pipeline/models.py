@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Rendition = Literal["txt", "pdf", "html", "json", "tar.gz", "wiki"]
+
+# The version of the record contract (README, "Changelog"). 2: `depth` counts from 1 in every
+# family, one set of count keys, warning codes from WarningCode, errata keyed by version.
+SCHEMA_VERSION = 2
 
 
 class Model(BaseModel):
@@ -40,6 +45,100 @@ class ManifestKey(Model):
     path_pattern: str | None = Field(
         default=None, description="regex the entry's path must match (excludes side files)"
     )
+    version_map: dict[str, str] = Field(
+        default_factory=dict,
+        description="manifest version -> the document version it is a rendition of, as a "
+        "maintainer reviewed it (e.g. a prototype folder '2.10.1-prototype' -> '2.10.1')",
+    )
+    side_files: list[SideFile] = Field(
+        default_factory=list,
+        description="files of the same game and document that are no document (metadata)",
+    )
+
+
+class SideFile(Model):
+    """A file an archive keeps beside a document that is not one: reported, never parsed."""
+
+    path_pattern: str = Field(description="regex the entry's path must match")
+    reason: str = Field(description="what the file is, for the import report")
+
+
+class LevelScheme(Model):
+    """One level of a numbering scheme: `1.0.1a` is four levels (1, .0, .1, a)."""
+
+    kind: str = Field(description="the level's name: chapter, section, rule, subrule, ...")
+    segment: Literal["digits", "letter", "roman", "upper", "digits-or-upper"] = Field(
+        default="digits", description="what the level adds: digits, a lower-case letter, "
+        "a lower-case roman numeral, an upper-case letter, or digits or an upper-case "
+        "letter (appendices A, B beside chapters 1, 2)"
+    )
+    width: int | None = Field(
+        default=None, description="exactly this many digits (MTG's section 100 is chapter 1 + 00)"
+    )
+    join: str = Field(default=".", description="printed between the parent's number and this one")
+    printed: Literal["full", "own"] = Field(
+        default="full",
+        description="full: the whole path is printed (1.0.1a); own: only this level's segment "
+        "(a.), the path comes from the outline position",
+    )
+    dot: Literal["none", "optional", "required"] = Field(
+        default="none", description="a dot after the number (1.2.3.)"
+    )
+    title: Literal["never", "always", "short"] = Field(
+        default="never",
+        description="what follows the number is a title: never, always, or when it is short "
+        "and no sentence (8.4.4 Channel)",
+    )
+
+
+class NumberedScheme(Model):
+    """How a numbered rules document is written: read by the `numbered` engine (parse/numbered)."""
+
+    prefix: str = Field(default="cr", description="citation ids are prefix:number")
+    levels: list[LevelScheme] = Field(min_length=1)
+    skip_letters: str = Field(default="", description="letters the numbering never uses (l, o)")
+    example: list[str] = Field(default=["Example"], description="labels of example paragraphs")
+    note: list[str] = Field(default=["Note"], description="labels of note paragraphs")
+    bullets: list[str] = Field(
+        default=["•", "●", "▪", "◦"], description="glyphs that start a list item"
+    )
+    keywords: list[str] = Field(
+        default=["rule", "section"], description="words before a cited number (plural too)"
+    )
+    brackets: bool = Field(default=False, description="numbers in [brackets] are references")
+    bare: bool = Field(
+        default=False, description="a dotted number is a reference wherever it stands"
+    )
+    ranges: bool = Field(default=False, description="601.2a–h and 119.7–8 are ranges")
+    letters: bool = Field(default=False, description="9.2.7b, c, and d cites three rules")
+    exclude_self: bool = Field(default=True, description="a record never cites itself")
+    title: str | None = Field(
+        default=None, description="the title the document states before its rules"
+    )
+    statements: list[str] = Field(
+        default_factory=list,
+        description="sentences that state the version or date, with {version} and {date}: "
+        "'This is version {version} of this document, effective {date}.'",
+    )
+    version_pattern: str = Field(default=r"\d+(?:\.\d+)*", description="regex of a version")
+    version_is_date: bool = Field(
+        default=False, description="the version is the stated date (YYYY-MM-DD)"
+    )
+    date_is: Literal["published", "effective"] = "published"
+    hyphens: Literal["glued", "vocabulary", "space"] = Field(
+        default="glued",
+        description="a line ending in a dash: glued (kept, no space: non-/Commander), "
+        "vocabulary (dropped unless the document writes the word with it), space",
+    )
+    wraps: Literal["join", "paragraphs"] = Field(
+        default="join",
+        description="an unnumbered line continues its paragraph (join) or is a paragraph "
+        "of its own (paragraphs)",
+    )
+    ends: list[str] = Field(
+        default_factory=list, description="headings after which the rules end (back matter)"
+    )
+
 
 
 class Source(Model):
@@ -66,6 +165,9 @@ class Source(Model):
     )
     manifest: ManifestKey | None = None
     options: dict[str, str] = Field(default_factory=dict)
+    scheme: NumberedScheme | None = Field(
+        default=None, description="family `numbered`: how the document is numbered"
+    )
 
 
 # --------------------------------------------------------------------------- fetch
@@ -190,6 +292,60 @@ class RulesSite:
     missing: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class YamlFile:
+    """One YAML member of an archive, parsed with yaml.safe_load (pipeline.extract.yaml_bundle).
+
+    `start` is the 1-based line at which the file begins in the bundle's line stream (its
+    chapter files concatenated in order), so a record's location is one line number."""
+
+    path: str
+    data: object
+    text: str
+    start: int = 1
+
+
+@dataclass(frozen=True)
+class YamlBundle:
+    """Null Signal Games' CR source as a tarball holds it: chapter files `data/input/NN_*.yaml`
+    in order, the changelogs, and `config.yaml` (none of them required but the chapters)."""
+
+    chapters: tuple[YamlFile, ...]
+    changelogs: tuple[YamlFile, ...] = ()
+    config: YamlFile | None = None
+    commit: str | None = None
+
+
+@dataclass(frozen=True)
+class NsgHtmlItem:
+    """A numbered entry of Null Signal Games' generated CR page (pipeline.extract.nsg_html):
+    its printed number (`1.2.3.`, `a.`), anchor id, visible text and inner blocks."""
+
+    kind: Literal["chapter", "section", "rule", "subrule"]
+    printed: str
+    anchor: str | None
+    text: str
+    line: int
+    heading: bool = False  # a subsection printed as a heading (class SubSection)
+    snippet: str | None = None
+    examples: tuple[str, ...] = ()
+    bullets: tuple[str, ...] = ()
+    links: tuple[str, ...] = ()  # fragment ids of the in-page links, in order
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NsgHtmlPage:
+    """What the NSG CR page states: title, version, effective date, changes, entries."""
+
+    title: str | None
+    version_text: str | None
+    effective_text: str | None
+    changes: tuple[tuple[str, tuple[str, ...]], ...]  # (text, fragment ids it links to)
+    items: tuple[NsgHtmlItem, ...]
+    unknown_icons: tuple[str, ...] = ()
+
+
 class Location(Model):
     line: int
     page: int | None = None
@@ -198,8 +354,83 @@ class Location(Model):
 # --------------------------------------------------------------------------- records
 
 
+class WarningCode(StrEnum):
+    """Every warning a parser gives; README "Warning codes" says what each means."""
+
+    DANGLING_REFERENCE = "dangling-reference"
+    DUPLICATE_ID = "duplicate-id"
+    ORPHAN = "orphan"
+    MISPLACED = "misplaced"
+    NUMBERING = "numbering"
+    UNPLACED_TEXT = "unplaced-text"
+    UNLABELLED_PARAGRAPH = "unlabelled-paragraph"
+    UNALIGNED_NUMBERS = "unaligned-numbers"
+    NO_VERSION = "no-version"
+    BAD_DATE = "bad-date"
+    VERSION_MISMATCH = "version-mismatch"
+    EFFECTIVE_DATE_MISMATCH = "effective-date-mismatch"
+    TITLE_NOT_RECOGNISED = "title-not-recognised"
+    NO_INTRODUCTION = "no-introduction"
+    NO_CONTENTS = "no-contents"
+    CONTENTS_MISMATCH = "contents-mismatch"
+    NO_GLOSSARY = "no-glossary"
+    NO_CREDITS = "no-credits"
+    EMPTY_DEFINITION = "empty-definition"
+    NO_SOURCES = "no-sources"
+    UNKNOWN_FIELD = "unknown-field"
+    CARD_MISMATCH = "card-mismatch"
+    BAD_VERIFIED = "bad-verified"
+    EMPTY_QUESTION = "empty-question"
+    NO_ANSWER = "no-answer"
+    NO_WIKITEXT_SECTION = "no-wikitext-section"
+    # fab-html (the FaB rules site's pages)
+    ANCHOR_MISMATCH = "anchor-mismatch"
+    HEADING_LEVEL = "heading-level"
+    UNKNOWN_ICON = "unknown-icon"
+    PAGE_MISSING = "page-missing"
+    # the extraction-artefact lint (pipeline/parse/lint.py; README "Extraction-artefact lint")
+    LINT_TEX_ANGLE = "lint-tex-angle"
+    LINT_MARKUP = "lint-markup"
+    LINT_SPACE_BEFORE_PUNCTUATION = "lint-space-before-punctuation"
+    LINT_EMPTY_OPERAND = "lint-empty-operand"
+    LINT_DOUBLED_HEADING = "lint-doubled-heading"
+    LINT_DOUBLED_SPACE = "lint-doubled-space"
+    LINT_REPLACEMENT_CHAR = "lint-replacement-char"
+    LINT_LOST_CHARACTER = "lint-lost-character"
+    LINT_CONTROL_CHAR = "lint-control-char"
+    LINT_ZERO_WIDTH = "lint-zero-width"
+    LINT_UNBALANCED_QUOTES = "lint-unbalanced-quotes"
+    LINT_UNBALANCED_BRACKETS = "lint-unbalanced-brackets"
+    BAD_ENTRY = "bad-entry"
+    BAD_MARKUP = "bad-markup"
+    UNPRINTED_TEXT = "unprinted-text"
+    NO_CHANGELOG = "no-changelog"
+
+
+class CountKey(StrEnum):
+    """Keys of Document.counts besides one per record kind (`chapters`, `rules`, ...)."""
+
+    RECORDS = "records"
+    GLOSSARY = "glossary"
+    EXAMPLES = "examples"
+    HIGHLIGHTED = "highlighted"
+    PUBLISHER_CHANGES = "publisher_changes"
+    NUMBERING_GAPS = "numbering_gaps"
+    RULINGS = "rulings"
+    CARDS = "cards"
+    CARD_FILES = "card_files"
+    ENTRIES = "entries"
+    MULTI_CARD_RULINGS = "multi_card_rulings"
+    QUESTION_RULINGS = "question_rulings"
+    TEXT_RULINGS = "text_rulings"
+    VERIFIED_RULINGS = "verified_rulings"
+    SECTIONS = "sections"
+    CITATIONS = "citations"
+    CITED_DOCUMENTS = "cited_documents"
+
+
 class ParseWarning(Model):
-    code: str
+    code: WarningCode
     message: str
     location: Location | None = None
 
@@ -221,6 +452,16 @@ class Rule(Model):
     location: Location
     highlighted: bool | None = Field(
         default=None, description="PDF text in the publisher's change-highlight colour"
+    )
+    key: str | None = Field(
+        default=None,
+        description="the publisher's stable symbolic key of the entry (Null Signal Games' "
+        "YAML source: `rule_player_definitions`, `sec_golden_rules`); null where the "
+        "document has none",
+    )
+    cards: list[str] = Field(
+        default_factory=list,
+        description="card names the text cites as cards (`{card:…}` markup), in order",
     )
 
 
@@ -307,6 +548,9 @@ class ParserInfo(Model):
 class Document(Model):
     """One version of one document, parsed. Byte-identical JSON for identical input bytes."""
 
+    schema_version: int = Field(
+        default=SCHEMA_VERSION, description="the record contract this JSON follows (README)"
+    )
     game: str
     document: str
     title: str | None
