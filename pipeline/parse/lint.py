@@ -1,0 +1,277 @@
+"""Extraction-artefact lint: text a parse kept that no publisher printed on purpose.
+
+`lint_document(doc)` reads every text of a parsed document (rule titles, texts,
+examples, notes and bullets; glossary terms and definitions; front and back
+matter; rulings) and returns one ParseWarning per finding, naming the record id,
+the field and the exact offending text (marked `«…»`, with a little context).
+It is pure and changes nothing: the caller adds the findings to the document's
+warnings. `find_artefacts(doc)` gives the same findings as data.
+
+Each rule is one declarative entry of RULES: a code, a message and either a
+regular expression (every match is a finding) or a predicate (a function of the
+text giving the offending spans). The rules are written so that legitimate
+text stays quiet: MTG's em dashes and quotations, FaB's bracketed references
+and `[...]` elisions, quotations spanning several paragraphs of one record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from pipeline.models import Document, Location, ParseWarning, WarningCode
+
+__all__ = ["RULES", "Finding", "LintField", "LintRule", "find_artefacts", "lint_document"]
+
+_CONTEXT = 24
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class LintField:
+    """One text of one record: `cr:1.0.2` `examples[0]`, with the record's heading if any."""
+
+    record: str
+    name: str
+    text: str
+    location: Location | None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class LintRule:
+    code: WarningCode
+    message: str
+    pattern: re.Pattern[str] | None = None
+    predicate: Callable[[LintField], list[Span]] | None = None
+
+    def spans(self, field: LintField) -> list[Span]:
+        if self.pattern is not None:
+            return [(m.start(), m.end()) for m in self.pattern.finditer(field.text)]
+        assert self.predicate is not None
+        return self.predicate(field)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One artefact: which rule, which record and field, the exact text, and its context."""
+
+    code: WarningCode
+    record: str
+    field: str
+    text: str
+    excerpt: str
+    location: Location | None
+
+    def warning(self, message: str) -> ParseWarning:
+        return ParseWarning(
+            code=self.code,
+            message=f"{self.record} {self.field}: {message}: {self.excerpt!r}",
+            location=self.location,
+        )
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    """The exact match with some context either side, marked `«…»` so spaces show."""
+    before = text[max(0, start - _CONTEXT) : start]
+    after = text[end : end + _CONTEXT]
+    return f"{before}«{text[start:end]}»{after}"
+
+
+# --------------------------------------------------------------------------- predicates
+
+_PAIRS = {"(": ")", "[": "]", "{": "}", "\u201c": "\u201d"}
+_CLOSERS = {v: k for k, v in _PAIRS.items()}
+
+
+def _unbalanced(text: str, openers: str) -> Span | None:
+    """The span of the first bracket that closes nothing or is never closed; None when the
+    text is balanced."""
+    stack: list[int] = []
+    for index, char in enumerate(text):
+        if char in openers and char in _PAIRS:
+            stack.append(index)
+        elif char in _CLOSERS and _CLOSERS[char] in openers:
+            if not stack or text[stack[-1]] != _CLOSERS[char]:
+                return index, index + 1
+            stack.pop()
+    return (stack[0], stack[0] + 1) if stack else None
+
+
+# A list item numbered `1)`, `a)` or `ii)` at the start of a line opens no bracket.
+_LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:\d{1,2}|[a-z]|[ivx]{2,4})(\))(?=[ \t])")
+
+
+def find_unbalanced_brackets(field: LintField) -> list[Span]:
+    text = field.text
+    for marker in _LIST_MARKER.finditer(text):
+        # blank the marker's `)` in place, so offsets (and the excerpt) stay the original's
+        text = text[: marker.start(1)] + " " + text[marker.end(1) :]
+    found = _unbalanced(text, "([{")
+    return [found] if found else []
+
+
+def find_unbalanced_quotes(field: LintField) -> list[Span]:
+    """Curly double quotes must pair up in order, straight ones be even in number; one
+    finding per text (a `"…”` pair fails both tests but is one defect). All paragraphs of
+    the text are read together, since a quotation may run over several, and the convention
+    of reopening each quoted paragraph is allowed (an opener with no closer directly before
+    a paragraph break that starts with another opener)."""
+    text = re.sub("\u201c(?=[^\u201c\u201d]*\n\u201c)", " ", field.text)
+    if (span := _unbalanced(text, "\u201c")) is not None:
+        return [span]
+    straight = [m.start() for m in re.finditer('"', field.text)]
+    return [(straight[-1], straight[-1] + 1)] if len(straight) % 2 else []
+
+
+def find_doubled_heading(field: LintField) -> list[Span]:
+    """`Dominate Dominate is …`: the keyword heading printed again at the start of its text
+    (the record's title twice, or its first one to four words twice over)."""
+    text = field.text
+    if field.title and text.startswith(f"{field.title} {field.title}"):
+        return [(0, 2 * len(field.title) + 1)]
+    match = _DOUBLED_START.match(text)
+    return [(0, match.end())] if match else []
+
+
+_DOUBLED_START = re.compile(r"^([A-Z][\w'-]*(?: [\w'-]+){0,3}) \1\b")
+
+
+# --------------------------------------------------------------------------- the rules
+
+_REFERENCE = (
+    r"(?:\[\d+(?:\.\d+)*[a-z]?(?:\s*,\s*\d+(?:\.\d+)*[a-z]?)*\]|\brules? \d+(?:\.\d+)+[a-z]?)"
+)
+# `. . .` and `...` are elisions (MTG writes "enters with . . . ,"), not a lost operand.
+_NO_ELLIPSIS = r"(?![ \t]?\.[ \t]?\.)"
+_OPERAND_WORDS = (
+    "of|the|to|by|from|with|than|and|or|a|an|is|are|as|at|in|on|for|plus|minus|equal to|"
+    "gains?|gets?|loses?|deals?|pays?"
+)
+
+RULES: tuple[LintRule, ...] = (
+    LintRule(
+        WarningCode.LINT_TEX_ANGLE,
+        "¡ or ¿ where < or > belong (a TeX font-encoding artefact)",
+        pattern=re.compile("[¡¿]"),
+    ),
+    LintRule(
+        WarningCode.LINT_MARKUP,
+        "stray markup or an undecoded character entity",
+        pattern=re.compile(
+            r"</?[A-Za-z][A-Za-z0-9]*(?:\s+[A-Za-z-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*"
+            r"\s*/?>|&(?:[a-z]{2,8}|#\d{1,7}|#x[0-9a-fA-F]{1,6});"
+        ),
+    ),
+    LintRule(
+        WarningCode.LINT_SPACE_BEFORE_PUNCTUATION,
+        "a space before punctuation after a reference",
+        pattern=re.compile(rf"{_REFERENCE}[ \t]+[.,;:!?](?!\.\.)"),
+    ),
+    LintRule(
+        WarningCode.LINT_EMPTY_OPERAND,
+        "an operand is missing (a word or sign directly followed by punctuation, or empty "
+        "brackets): an icon or symbol was probably dropped",
+        pattern=re.compile(
+            rf"\b(?:{_OPERAND_WORDS})[ \t]+[,.;:)]{_NO_ELLIPSIS}"
+            rf"|(?<=\s)[+×=][ \t]*[,.;:)]{_NO_ELLIPSIS}|\(\s*\)|\[\s*\]"
+        ),
+    ),
+    LintRule(
+        WarningCode.LINT_DOUBLED_HEADING,
+        "the keyword heading is doubled into its text",
+        predicate=find_doubled_heading,
+    ),
+    LintRule(
+        WarningCode.LINT_DOUBLED_SPACE,
+        "a doubled space inside a sentence",
+        pattern=re.compile(r"(?<=[^\s.!?:])[ \u00a0]{2,}(?=\S)"),
+    ),
+    LintRule(
+        WarningCode.LINT_REPLACEMENT_CHAR,
+        "U+FFFD, the replacement character: bytes were decoded with the wrong encoding",
+        pattern=re.compile("\ufffd"),
+    ),
+    LintRule(
+        WarningCode.LINT_LOST_CHARACTER,
+        "a ? where the file's encoding could not hold a character (a minus sign, a letter)",
+        pattern=re.compile(r"(?<=\[)\?(?=\d)|(?<=\w)\?(?=\w)"),
+    ),
+    LintRule(
+        WarningCode.LINT_CONTROL_CHAR,
+        "a control character (C0 or C1) inside the text",
+        pattern=re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]"),
+    ),
+    LintRule(
+        WarningCode.LINT_ZERO_WIDTH,
+        "a zero-width or invisible formatting character",
+        pattern=re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"),
+    ),
+    LintRule(
+        WarningCode.LINT_UNBALANCED_QUOTES,
+        "quotation marks do not pair up",
+        predicate=find_unbalanced_quotes,
+    ),
+    LintRule(
+        WarningCode.LINT_UNBALANCED_BRACKETS,
+        "a bracket closes nothing or is never closed",
+        predicate=find_unbalanced_brackets,
+    ),
+)
+
+
+# --------------------------------------------------------------------------- reading a document
+
+
+def _fields(doc: Document) -> Iterator[LintField]:
+    for rule in doc.records:
+        where = rule.location
+        if rule.title:
+            yield LintField(rule.id, "title", rule.title, where)
+        if rule.text:
+            yield LintField(rule.id, "text", rule.text, where, title=rule.title)
+        for name, parts in (
+            ("examples", rule.examples),
+            ("notes", rule.notes),
+            ("bullets", rule.bullets),
+        ):
+            for index, part in enumerate(parts):
+                yield LintField(rule.id, f"{name}[{index}]", part, where)
+    for term in doc.glossary:
+        yield LintField(term.id, "term", term.term, term.location)
+        yield LintField(term.id, "definition", term.definition, term.location, title=term.term)
+    for passage in doc.front_matter + doc.back_matter:
+        yield LintField(passage.id, "title", passage.title, passage.location)
+        yield LintField(passage.id, "text", passage.text, passage.location)
+    for ruling in doc.rulings:
+        for name, value in (
+            ("question", ruling.question),
+            ("answer", ruling.answer),
+            ("text", ruling.text),
+        ):
+            if value:
+                yield LintField(ruling.id, name, value, ruling.location)
+
+
+def find_artefacts(doc: Document, rules: tuple[LintRule, ...] = RULES) -> list[Finding]:
+    """Every finding of `rules` in the document's texts, in record order."""
+    return [
+        Finding(
+            code=rule.code,
+            record=field.record,
+            field=field.name,
+            text=field.text[start:end],
+            excerpt=_excerpt(field.text, start, end),
+            location=field.location,
+        )
+        for field in _fields(doc)
+        for rule in rules
+        for start, end in rule.spans(field)
+    ]
+
+
+def lint_document(doc: Document) -> list[ParseWarning]:
+    """Every extraction artefact in the document's texts as a warning; [] when clean."""
+    messages = {rule.code: rule.message for rule in RULES}
+    return [finding.warning(messages[finding.code]) for finding in find_artefacts(doc)]
