@@ -19,7 +19,7 @@ import pytest
 from helpers import ROOT, SHARED, corpus_digest
 
 from pipeline.corpus import open_corpus, sha256_of
-from pipeline.errors import EXIT_OK, NotFound
+from pipeline.errors import EXIT_OK, NotFound, UsageError
 from pipeline.jobs import import_archive as archive
 from pipeline.jobs.context import Context
 from pipeline.models import Rule
@@ -135,6 +135,10 @@ def test_following_the_renumbering_map_from_an_old_number(corpus_dir: Path) -> N
     assert gone.since == "2025-07-25" and gone.citation == "cr:603.2h"
     with pytest.raises(NotFound, match="renumbered"):
         corpus.record("mtg/cr", "cr:603.2i")
+    with pytest.raises(NotFound, match="2022-10-07"):
+        corpus.follow("mtg/cr", "cr:999.1", since="2022-10-07")
+    with pytest.raises(UsageError, match="not a version before"):
+        corpus.follow("mtg/cr", "cr:603.2f", since="2025-11-14", to="2025-07-25")
     # A number that still exists answers itself.
     assert corpus.follow("mtg/cr", "cr:702.19c").steps == ()
     table = corpus.renumbering("mtg/cr", "2025-07-25", "2025-11-14")

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import NotFound
+from pipeline.errors import NotFound, UsageError
 from pipeline.models import Document, FetchResult, GlossaryTerm, Passage, Rule, Ruling
 from pipeline.store import layout
 from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry, canonical_json
@@ -308,7 +308,12 @@ class CorpusReader:
                 raise NotFound(f"{citation} in any stored version of {document} up to {target}")
             start = starts[0]
         else:
-            start = versions.index(self._version(document, since).version)
+            origin = self._version(document, since).version
+            if origin not in versions or versions.index(origin) > end:
+                raise UsageError(f"follow {citation}: {origin} is not a version before {target}")
+            if citation not in self._records_by_id(document, origin):
+                raise NotFound(f"{citation} in {document} {origin}", "check the number")
+            start = versions.index(origin)
         current: str | None = citation
         steps: list[Renumbered] = []
         for old, new in zip(versions[start:end], versions[start + 1 : end + 1], strict=True):
