@@ -241,6 +241,7 @@ class FaqPage:
     title: str | None
     items: list[QAItem]
     version_text: str | None = None
+    selectors: dict[str, str] = field(default_factory=dict)  # the ones it was read with
 
 
 @dataclass(frozen=True)
@@ -538,6 +539,18 @@ class SourceRef(Model):
     sha256: str
     bytes: int
     rendition: str
+
+
+@dataclass(frozen=True)
+class ParseOptions:
+    """What a parser is told besides its input: every family's parser takes
+    (content, extraction notes, ParseOptions) and returns a Document."""
+
+    document: str
+    rendition: str
+    version: str | None = None  # what the caller expects or asserts; the document's own wins
+    settings: dict[str, str] = field(default_factory=dict)  # the registry entry's `options`
+    scheme: NumberedScheme | None = None  # family `numbered`: the registry entry's scheme
 
 
 class ParserInfo(Model):

@@ -38,7 +38,7 @@ def extracted(version: str) -> PdfText:
 def parsed(version: str) -> Document:
     pdf = extracted(version)
     return netrunner.parse(
-        pdf.lines, document="netrunner/cr", rendition="pdf", extraction=pdf.notes
+        pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf"
     )
 
 
@@ -214,6 +214,6 @@ def test_dates() -> None:
 def test_parse_is_deterministic() -> None:
     pdf = extracted("1.1")
     again = netrunner.parse(
-        pdf.lines, document="netrunner/cr", rendition="pdf", extraction=pdf.notes
+        pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf"
     )
     assert again.model_dump_json() == parsed("1.1").model_dump_json()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pipeline.fetch.policy import FetchPolicy
+from pipeline.jobs.families import NAMES
 from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
 from pipeline.models import Source
@@ -58,7 +59,7 @@ class Context:
         return ParseCache(self.parse_cache_dir or self.cache_dir / "parsed")
 
     def registry(self) -> list[Source]:
-        return load_registry(self.sources_file)
+        return load_registry(self.sources_file, NAMES)
 
     @contextmanager
     def run_lock(self) -> Iterator[str]:

@@ -1,32 +1,58 @@
-"""Family dispatch: which extractor and which parser turn a rendition's bytes into a Document.
+"""The typed family table: which extractor and parser turn a rendition's bytes into a Document.
 
-This is the one table to extend when a game is added: write `parse/<family>.py`,
-then add a branch here and a [[source]] in sources.toml.
+One list, `TABLE`, of `Family(name, extract, parse, version)` entries (made by `family`). An
+extractor turns bytes into some content (text or PDF lines, tar members, an
+FAQ page, a wiki bundle) plus extraction notes; every parser has one
+signature, `parse(content, notes, options) -> Document` (`Parser`). Each
+entry is type-checked: mypy infers the content type from the extractor and
+checks the parser takes the same (a mismatch is an error at `make check`,
+not at run time).
+
+Adding a family: write its parser (a sub-package of `parse/`, or nothing at
+all for a numbered document: family `numbered` reads the scheme its registry
+entry declares), add one `Family(...)` line here, and a `[[source]]` in
+`registry/sources.toml`. The registry rejects a family not in `NAMES`.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, Protocol, TypeVar
 
 from pipeline.errors import UsageError
+from pipeline.extract.fab_html import read_rules_site
 from pipeline.extract.html import FAQ_KEYS, read_faq_page, read_wiki_bundle
+from pipeline.extract.nsg_html import read_nsg_page
 from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.extract.tarball import read_tar_members
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document, Line
+from pipeline.extract.yaml_bundle import read_yaml_bundle
+from pipeline.models import (
+    Document,
+    FaqPage,
+    Line,
+    NsgHtmlPage,
+    NumberedScheme,
+    ParseOptions,
+    RulesSite,
+    Source,
+    WikiPage,
+    YamlBundle,
+)
+from pipeline.parse import faq, rulings, wiki
+from pipeline.parse.fab import cr as fab_cr
+from pipeline.parse.fab import html as fab_html
+from pipeline.parse.fab import policy as fab_policy
+from pipeline.parse.mtg import cr as mtg_cr
+from pipeline.parse.netrunner import cr as netrunner_cr
+from pipeline.parse.nsg import html_cr as nsg_html
+from pipeline.parse.nsg import yaml_cr as nsg_yaml
+from pipeline.parse.numbered import engine as numbered
+from pipeline.parse.riftbound import cr as riftbound_cr
 
-FAMILIES = {
-    "fab-cr": "pipeline.parse.fab.cr",
-    "fab-policy": "pipeline.parse.fab.policy",
-    "mtg-cr": "pipeline.parse.mtg.cr",
-    "netrunner-cr": "pipeline.parse.netrunner.cr",
-    "riftbound-cr": "pipeline.parse.riftbound.cr",
-    "nrdb-rulings": "pipeline.parse.rulings",
-    "faq-html": "pipeline.parse.faq",
-    "fandom-wiki": "pipeline.parse.wiki",
-}
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+T_contra = TypeVar("T_contra", contravariant=True)
 
 
 @dataclass(frozen=True)
@@ -37,52 +63,135 @@ class ParseRequest:
     what: str = "document"
     version: str | None = None
     options: dict[str, str] = field(default_factory=dict)
+    scheme: NumberedScheme | None = None  # family `numbered`: the registry entry's scheme
 
 
-def family_module(family: str) -> ModuleType:
-    name = FAMILIES.get(family)
-    if name is None:
-        raise UsageError(f"unknown family {family!r}; known: {', '.join(sorted(FAMILIES))}")
-    return importlib.import_module(name)
+@dataclass(frozen=True)
+class Extracted(Generic[T_co]):
+    """What an extractor read: the parser's input and the notes it made (zero-width spaces)."""
+
+    content: T_co
+    notes: dict[str, int] = field(default_factory=dict)
 
 
-def parser_version(family: str) -> str:
-    return str(family_module(family).PARSER_VERSION)
+class Extractor(Protocol[T_co]):
+    def __call__(self, data: bytes, request: ParseRequest, /) -> Extracted[T_co]: ...
 
 
-def _lines(
-    data: bytes, request: ParseRequest, sentinel: str | None = None
-) -> tuple[list[Line], dict[str, int]]:
-    if request.rendition == "pdf":
-        columns = int(request.options.get("columns", "1"))
-        pdf = extract_pdf_lines(data, what=request.what, columns=columns)
-        return pdf.lines, dict(pdf.notes)
-    return extract_text_lines(data, what=request.what, sentinel=sentinel), {}
+class Parser(Protocol[T_contra]):
+    """Every family's parser: the extracted content, the extraction notes, the options."""
+
+    def __call__(
+        self, content: T_contra, notes: dict[str, int], options: ParseOptions, /
+    ) -> Document: ...
+
+
+@dataclass(frozen=True)
+class Family(Generic[T]):
+    name: str
+    extract: Extractor[T]
+    parse: Parser[T]
+    version: str
+
+
+def lines(sentinel: str | None = None) -> Extractor[list[Line]]:
+    """Text lines (decoded; `sentinel` is the title the text must start with) or PDF lines."""
+
+    def extract(data: bytes, request: ParseRequest) -> Extracted[list[Line]]:
+        if request.rendition == "pdf":
+            columns = int(request.options.get("columns", "1"))
+            pdf = extract_pdf_lines(data, what=request.what, columns=columns)
+            return Extracted(pdf.lines, dict(pdf.notes))
+        text = extract_text_lines(data, what=request.what, sentinel=sentinel)
+        return Extracted(text)
+
+    return extract
+
+
+def tar_members(data: bytes, request: ParseRequest) -> Extracted[dict[str, bytes]]:
+    return Extracted(read_tar_members(data, what=request.what))
+
+
+def faq_page(data: bytes, request: ParseRequest) -> Extracted[FaqPage]:
+    selectors = {k: v for k, v in request.options.items() if k in FAQ_KEYS}
+    page = read_faq_page(data, what=request.what, selectors=selectors)
+    return Extracted(replace(page, selectors=selectors))
+
+
+def wiki_bundle(data: bytes, request: ParseRequest) -> Extracted[WikiPage]:
+    return Extracted(read_wiki_bundle(data, what=request.what))
+
+
+def yaml_bundle(data: bytes, request: ParseRequest) -> Extracted[YamlBundle]:
+    return Extracted(read_yaml_bundle(data, what=request.what))
+
+
+def rules_site(data: bytes, request: ParseRequest) -> Extracted[RulesSite]:
+    """A site bundle (pipeline.extract.fab_html): its pages in the order its index lists."""
+    return Extracted(read_rules_site(data, what=request.what))
+
+
+def nsg_page(data: bytes, request: ParseRequest) -> Extracted[NsgHtmlPage]:
+    return Extracted(read_nsg_page(data, what=request.what))
+
+
+def family(name: str, extract: Extractor[T], parse: Parser[T], version: str) -> Family[Any]:
+    """One entry, checked: the parser must take what the extractor gives. (Written as
+    `Family(...)` inside the Any-typed list, mypy would infer Any and check nothing.)"""
+    return Family(name, extract, parse, version)
+
+
+TABLE: list[Family[Any]] = [
+    family("fab-cr", lines(), fab_cr.parse, fab_cr.PARSER_VERSION),
+    family("fab-policy", lines(), fab_policy.parse, fab_policy.PARSER_VERSION),
+    family("mtg-cr", lines(mtg_cr.SENTINEL), mtg_cr.parse, mtg_cr.PARSER_VERSION),
+    family("netrunner-cr", lines(), netrunner_cr.parse, netrunner_cr.PARSER_VERSION),
+    family("riftbound-cr", lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION),
+    family("numbered", lines(), numbered.parse_numbered, numbered.PARSER_VERSION),
+    family("nrdb-rulings", tar_members, rulings.parse, rulings.PARSER_VERSION),
+    family("faq-html", faq_page, faq.parse, faq.PARSER_VERSION),
+    family("fandom-wiki", wiki_bundle, wiki.parse, wiki.PARSER_VERSION),
+    family("nsg-yaml", yaml_bundle, nsg_yaml.parse, nsg_yaml.PARSER_VERSION),
+    family("nsg-html", nsg_page, nsg_html.parse, nsg_html.PARSER_VERSION),
+    family("fab-html", rules_site, fab_html.parse, fab_html.PARSER_VERSION),
+]
+FAMILIES: dict[str, Family[Any]] = {family.name: family for family in TABLE}
+NAMES = frozenset(FAMILIES)
+
+
+def family_of(name: str) -> Family[Any]:
+    family = FAMILIES.get(name)
+    if family is None:
+        raise UsageError(f"unknown family {name!r}; known: {', '.join(sorted(FAMILIES))}")
+    return family
+
+
+def parser_version(name: str) -> str:
+    return family_of(name).version
+
+
+def request_for(source: Source, *, what: str, version: str | None = None) -> ParseRequest:
+    """The request for one registry source: its family, document, rendition, options, scheme."""
+    return ParseRequest(
+        family=source.family,
+        document=source.document,
+        rendition=source.rendition,
+        what=what,
+        version=version,
+        options=dict(source.options),
+        scheme=source.scheme,
+    )
 
 
 def parse_bytes(data: bytes, request: ParseRequest) -> Document:
     """Bytes of one rendition -> Document (source left None for the caller to fill)."""
-    module = family_module(request.family)
-    family = request.family
-    kwargs: dict[str, Any] = {"document": request.document, "version": request.version}
-    if family in ("fab-cr", "fab-policy", "mtg-cr"):
-        sentinel = getattr(module, "SENTINEL", None) if request.rendition == "txt" else None
-        lines, _notes = _lines(data, request, sentinel)
-        doc: Document = module.parse(lines, rendition=request.rendition, **kwargs)
-    elif family in ("netrunner-cr", "riftbound-cr"):
-        lines, notes = _lines(data, request)
-        doc = module.parse(lines, rendition=request.rendition, extraction=notes, **kwargs)
-    elif family == "nrdb-rulings":
-        from pipeline.extract.tarball import read_tar_members
-
-        files = read_tar_members(data, what=request.what)
-        doc = module.parse(files, **kwargs)
-    elif family == "faq-html":
-        selectors = {k: v for k, v in request.options.items() if k in FAQ_KEYS}
-        page = read_faq_page(data, what=request.what, selectors=selectors)
-        doc = module.parse(page, selectors=selectors, **kwargs)
-    elif family == "fandom-wiki":
-        doc = module.parse(read_wiki_bundle(data, what=request.what), **kwargs)
-    else:
-        raise UsageError(f"family {family} has no extraction step in families.py")
-    return doc
+    family = family_of(request.family)
+    extracted = family.extract(data, request)
+    options = ParseOptions(
+        document=request.document,
+        rendition=request.rendition,
+        version=request.version,
+        settings=dict(request.options),
+        scheme=request.scheme,
+    )
+    return family.parse(extracted.content, extracted.notes, options)

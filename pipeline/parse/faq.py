@@ -27,6 +27,7 @@ from pipeline.models import (
     FaqPage,
     HtmlText,
     Location,
+    ParseOptions,
     ParserInfo,
     ParseWarning,
     QAItem,
@@ -35,7 +36,7 @@ from pipeline.models import (
 from pipeline.models import (
     WarningCode as W,
 )
-from pipeline.parse.common import slugify, warn
+from pipeline.parse.common import options_of, slugify, warn
 from pipeline.parse.rulings import merge_into, ruling_id
 
 FAMILY = "faq-html"
@@ -95,11 +96,21 @@ def build_ruling(item: QAItem, *, is_text: bool, card_link: str) -> Ruling:
 
 
 def parse(
-    page: FaqPage, *, document: str, version: str | None = None, selectors: dict[str, str]
+    page: FaqPage,
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
+    *,
+    document: str = "faq",
+    version: str | None = None,
+    selectors: dict[str, str] | None = None,
 ) -> Document:
-    """Rulings of one FAQ page (read by extract.html.read_faq_page with the same selectors).
+    """Rulings of one FAQ page (read by extract.html.read_faq_page with the same selectors,
+    which the page carries).
 
     A page whose selectors match nothing is a ParseError, never an empty document."""
+    options = options_of(options, document, "html", version)
+    document, version = options.document, options.version
+    selectors = page.selectors if selectors is None else selectors
     what = f"{document} (faq-html)"
     is_text = "text" in selectors
     items = page.items

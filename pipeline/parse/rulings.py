@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import ParseError
-from pipeline.models import Document, ParserInfo, ParseWarning, Ruling
+from pipeline.models import Document, ParseOptions, ParserInfo, ParseWarning, Ruling
 from pipeline.models import WarningCode as W
-from pipeline.parse.common import warn
+from pipeline.parse.common import options_of, warn
 
 FAMILY = "nrdb-rulings"
 PARSER_VERSION = "1.0"
@@ -312,10 +312,17 @@ def merge_into(existing: Ruling, ruling: Ruling, cards: list[str]) -> Ruling:
 
 
 def parse(
-    files: dict[str, bytes], *, document: str = "netrunner/rulings", version: str | None = None
+    files: dict[str, bytes],
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
+    *,
+    document: str = "netrunner/rulings",
+    version: str | None = None,
 ) -> Document:
     """Rulings of one snapshot. `version` is the snapshot date the job knows (the archive
     states none); None gives a warning."""
+    options = options_of(options, document, "tar.gz", version)
+    document, version = options.document, options.version
     warnings: list[ParseWarning] = []
     source_paths = [p for p in files if _SOURCES_FILE.search(p)]
     sources: list[RulingSource] = []

@@ -23,6 +23,7 @@ from pipeline.models import (
     HtmlSection,
     HtmlText,
     Location,
+    ParseOptions,
     ParserInfo,
     ParseWarning,
     Ruling,
@@ -31,7 +32,7 @@ from pipeline.models import (
 from pipeline.models import (
     WarningCode as W,
 )
-from pipeline.parse.common import warn
+from pipeline.parse.common import options_of, warn
 from pipeline.parse.rulings import ruling_id
 
 FAMILY = "fandom-wiki"
@@ -130,9 +131,18 @@ def build_records(
     return records
 
 
-def parse(page: WikiPage, *, document: str, version: str | None = None) -> Document:
+def parse(
+    page: WikiPage,
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
+    *,
+    document: str = "wiki",
+    version: str | None = None,
+) -> Document:
     """Sections and citations of one pinned wiki revision (read by
     extract.html.read_wiki_bundle); its version is the revision id."""
+    options = options_of(options, document, "wiki", version)
+    document, version = options.document, options.version
     what = f"{document} (fandom-wiki)"
     warnings: list[ParseWarning] = []
     revid = str(page.revid)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import defaultdict
+from collections.abc import Collection
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,8 +17,13 @@ from pipeline.models import Source
 PACKAGED = "sources.toml"
 
 
-def load_registry(path: Path | None = None) -> list[Source]:
-    """Load and validate the registry; every problem names the file and the entry."""
+def load_registry(
+    path: Path | None = None, families: Collection[str] | None = None
+) -> list[Source]:
+    """Load and validate the registry; every problem names the file and the entry.
+
+    `families` are the family names the caller can parse (jobs passes its table's
+    names; the registry cannot import jobs): a source naming another is an error."""
     if path is None:
         name = f"pipeline/registry/{PACKAGED} (packaged)"
         text = resources.files("pipeline.registry").joinpath(PACKAGED).read_text(encoding="utf-8")
@@ -27,10 +33,12 @@ def load_registry(path: Path | None = None) -> list[Source]:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise RegistryError(name, f"cannot read it: {exc.strerror}") from exc
-    return parse_registry(text, name)
+    return parse_registry(text, name, families)
 
 
-def parse_registry(text: str, name: str = "<registry>") -> list[Source]:
+def parse_registry(
+    text: str, name: str = "<registry>", families: Collection[str] | None = None
+) -> list[Source]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -54,6 +62,15 @@ def parse_registry(text: str, name: str = "<registry>") -> list[Source]:
             and not source.options.get("archive_only")
         ):
             raise RegistryError(name, f"source {label}: needs a url or a discovery rule")
+        if families is not None and source.family not in families:
+            known = ", ".join(sorted(families))
+            raise RegistryError(
+                name, f"source {label}: unknown family {source.family!r} (known: {known})"
+            )
+        if (source.family == "numbered") != (source.scheme is not None):
+            raise RegistryError(
+                name, f"source {label}: family `numbered` and a [source.scheme] go together"
+            )
         if source.url is not None and not _secure(source.url):
             raise RegistryError(name, f"source {label}: url must be https ({source.url})")
         sources.append(source)

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 from pipeline.errors import ParseError
-from pipeline.models import Document, Line
+from pipeline.models import Document, Line, ParseOptions
+from pipeline.parse.common import options_of
 from pipeline.parse.fab.structure import ENGINE, build_records, start_kind
 from pipeline.parse.numbered.finish import finish_document
 from pipeline.parse.numbered.layout import Block, body_size, drop_furniture, join_indented
@@ -88,14 +89,16 @@ def read_pdf(lines: list[Line], *, what: str) -> tuple[list[Block], str, str, st
 
 def parse(
     lines: list[Line],
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
     *,
     document: str = "fab/cr",
-    rendition: str,
+    rendition: str = "txt",
     version: str | None = None,
-    extraction: dict[str, int] | None = None,
-    options: dict[str, str] | None = None,
 ) -> Document:
     """Parse a FaB CR rendition (`txt` or `pdf`) into a Document with `source` left None."""
+    options = options_of(options, document, rendition, version)
+    document, rendition = options.document, options.rendition
     if rendition == "pdf":
         blocks, title, stated, published = read_pdf(lines, what=document)
     elif rendition == "txt":
@@ -116,6 +119,4 @@ def parse(
         "pass the version the source is known to be"
     )
     finish = ENGINE.finish(FAMILY, PARSER_VERSION)
-    return finish_document(
-        parsed, finish, document=document, expected=version, extraction=extraction or {}
-    )
+    return finish_document(parsed, finish, options, notes)

@@ -22,8 +22,16 @@ not have is resolved to `trp:`.
 from __future__ import annotations
 
 from pipeline.errors import ParseError
-from pipeline.models import Document, LevelScheme, Line, Location, NumberedScheme, WarningCode
-from pipeline.parse.common import warn
+from pipeline.models import (
+    Document,
+    LevelScheme,
+    Line,
+    Location,
+    NumberedScheme,
+    ParseOptions,
+    WarningCode,
+)
+from pipeline.parse.common import options_of, warn
 from pipeline.parse.fab.structure import is_title_text
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
@@ -69,14 +77,16 @@ def _accept(
 
 def parse(
     lines: list[Line],
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
     *,
-    document: str,
+    document: str = "fab/trp",
     rendition: str = "txt",
     version: str | None = None,
-    extraction: dict[str, int] | None = None,
-    options: dict[str, str] | None = None,
 ) -> Document:
     """Numbered headings of a TRP or PPG text export as records `<short name>:<number>`."""
+    options = options_of(options, document, rendition, version)
+    document, rendition = options.document, options.rendition
     if rendition != "txt":
         raise ParseError(document, f"rendition {rendition!r} is not one fab-policy reads (txt)")
     prefix = document.rsplit("/", 1)[-1]
@@ -121,6 +131,4 @@ def parse(
         return f"{companion}:{ident.split(':', 1)[1]}"
 
     finish = Finish(FAMILY, PARSER_VERSION, engine.references, elsewhere=elsewhere)
-    return finish_document(
-        parsed, finish, document=document, expected=version, extraction=extraction or {}
-    )
+    return finish_document(parsed, finish, options, notes)

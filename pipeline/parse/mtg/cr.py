@@ -19,10 +19,11 @@ from pipeline.models import (
     Line,
     Location,
     NumberedScheme,
+    ParseOptions,
     Passage,
     WarningCode,
 )
-from pipeline.parse.common import warn
+from pipeline.parse.common import options_of, warn
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs, txt_paragraphs
 from pipeline.parse.numbered.engine import Engine, read_statement
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
@@ -190,12 +191,12 @@ def check_contents(toc: list[str], parsed: Parsed) -> None:
 
 def parse(
     lines: list[Line],
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
     *,
     document: str = "mtg/cr",
-    rendition: str,
+    rendition: str = "txt",
     version: str | None = None,
-    extraction: dict[str, int] | None = None,
-    options: dict[str, str] | None = None,
 ) -> Document:
     """Parse the MTG Comprehensive Rules from extracted lines (TXT or PDF rendition).
 
@@ -204,6 +205,8 @@ def parse(
     expectation is a `version-mismatch` warning, so the run fails as unclean
     (exit 40) without the corpus ever storing a version the document does not state.
     """
+    options = options_of(options, document, rendition, version)
+    document, rendition = options.document, options.rendition
     alphabet = ENGINE.numbering.alphabet
     paras = pdf_paragraphs(lines, alphabet) if rendition == "pdf" else txt_paragraphs(lines)
     body_start = _find_body_start(paras)
@@ -228,6 +231,4 @@ def parse(
         read_back(paras[credits_at:], parsed)
     check_contents(toc, parsed)
     finish = Finish(FAMILY, PARSER_VERSION, ENGINE.references, order_from=2)
-    return finish_document(
-        parsed, finish, document=document, expected=version, extraction=extraction or {}
-    )
+    return finish_document(parsed, finish, options, notes)

@@ -30,10 +30,11 @@ from pipeline.models import (
     Line,
     Location,
     NumberedScheme,
+    ParseOptions,
     Passage,
     WarningCode,
 )
-from pipeline.parse.common import slugify, warn
+from pipeline.parse.common import options_of, slugify, warn
 from pipeline.parse.netrunner.front import join, read_front
 from pipeline.parse.numbered.engine import Engine, Reader, read_statement
 from pipeline.parse.numbered.finish import Parsed, finish_document
@@ -206,14 +207,16 @@ def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
 
 def parse(
     lines: list[Line],
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
     *,
-    document: str,
-    rendition: str,
+    document: str = "netrunner/cr",
+    rendition: str = "pdf",
     version: str | None = None,
-    extraction: dict[str, int] | None = None,
-    options: dict[str, str] | None = None,
 ) -> Document:
     """Parse the extracted lines of a Netrunner CR PDF into a Document."""
+    options = options_of(options, document, rendition, version)
+    document = options.document
     body = mode([line.size for line in lines if line.size is not None]) or 10.0
     chapter_size, section_size = body * CHAPTER_SCALE, body * SECTION_SCALE
     start = _find_body_start(lines, chapter_size)
@@ -233,9 +236,7 @@ def parse(
     parsed.warnings += reader.reader.warnings
     parsed.back_matter = _back_matter(reader.back)
     finish = ENGINE.finish(FAMILY, PARSER_VERSION)
-    doc = finish_document(
-        parsed, finish, document=document, expected=version, extraction=extraction or {}
-    )
+    doc = finish_document(parsed, finish, options, notes)
     doc.counts[CountKey.HIGHLIGHTED] = sum(1 for r in doc.records if r.highlighted)
     doc.counts[CountKey.PUBLISHER_CHANGES] = len(parsed.publisher_changes)
     return doc

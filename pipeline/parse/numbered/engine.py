@@ -23,6 +23,7 @@ from pipeline.models import (
     Line,
     Location,
     NumberedScheme,
+    ParseOptions,
     ParseWarning,
     Passage,
     WarningCode,
@@ -188,27 +189,26 @@ def text_blocks(lines: list[Line]) -> list[Block]:
     ]
 
 
-def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> Line | None:
-    """The version and date the first statement line states, into `parsed`; that line."""
+def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> list[Line]:
+    """The version and date the statement lines state, into `parsed`; those lines."""
     found = find_statement(lines, engine.statements)
     if found is None:
-        return None
+        return []
     if found.date is None and found.date_text is not None:
-        message = f"cannot read the date in {found.line.text!r}"
-        parsed.warnings.append(
-            warn(WarningCode.BAD_DATE, message, found.line.line, found.line.page)
-        )
+        message = f"cannot read the date in {found.date_text!r}"
+        line = found.lines[0]
+        parsed.warnings.append(warn(WarningCode.BAD_DATE, message, line.line, line.page))
     parsed.stated = found.date if engine.scheme.version_is_date else found.version
     setattr(parsed, engine.scheme.date_is, found.date)
-    return found.line
+    return found.lines
 
 
 def read_front(engine: Engine, front: list[Block]) -> tuple[Parsed, list[Block]]:
     """Title and stated version or date from the lines before the rules; the rest is kept."""
     lines = [Line(text=b.text, line=b.line, page=b.page) for b in front]
     parsed = Parsed(drafts=[], missing="no version statement before the rules")
-    found = read_statement(engine, lines, parsed)
-    rest = [b for b in front if found is None or b.line != found.line]
+    stated = {line.line for line in read_statement(engine, lines, parsed)}
+    rest = [b for b in front if b.line not in stated]
     wanted = engine.scheme.title
     title = next((b for b in rest if wanted is None or wanted.lower() in b.text.lower()), None)
     if wanted is not None and title is None:
@@ -267,23 +267,17 @@ def pdf_blocks(engine: Engine, lines: list[Line]) -> list[Block]:
 
 
 def parse_numbered(
-    lines: list[Line],
-    *,
-    scheme: NumberedScheme,
-    document: str,
-    rendition: str,
-    version: str | None = None,
-    extraction: dict[str, int] | None = None,
-    family: str = "numbered",
+    lines: list[Line], notes: dict[str, int] | None, options: ParseOptions
 ) -> Document:
-    """A numbered rules document, read by its declared scheme alone."""
-    engine = Engine(scheme)
-    finish = engine.finish(family)
-    blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
+    """A numbered rules document, read by the scheme its registry entry declares alone."""
+    if options.scheme is None:
+        raise ParseError(options.document, "family `numbered` needs a [source.scheme] table")
+    engine = Engine(options.scheme)
+    finish = engine.finish("numbered")
+    pdf = options.rendition == "pdf"
+    blocks = pdf_blocks(engine, lines) if pdf else text_blocks(lines)
     try:
         parsed = read_document(engine, blocks, finish)
     except ParseError as exc:
-        raise ParseError(document, f"{exc.problem}; does the registry's scheme fit it?") from exc
-    return finish_document(
-        parsed, finish, document=document, expected=version, extraction=extraction or {}
-    )
+        raise ParseError(options.document, f"{exc.problem}; does its scheme fit?") from exc
+    return finish_document(parsed, finish, options, notes)

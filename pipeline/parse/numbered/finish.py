@@ -20,6 +20,7 @@ from pipeline.models import (
     Document,
     GlossaryTerm,
     Location,
+    ParseOptions,
     ParserInfo,
     ParseWarning,
     Passage,
@@ -152,15 +153,10 @@ def settle_version(parsed: Parsed, expected: str | None) -> tuple[str | None, li
 
 
 def finish_document(
-    parsed: Parsed,
-    finish: Finish,
-    *,
-    document: str,
-    expected: str | None,
-    extraction: dict[str, int],
+    parsed: Parsed, finish: Finish, options: ParseOptions, notes: dict[str, int] | None
 ) -> Document:
     """The Document of a reader's drafts, checked, counted and with its errata recorded."""
-    version, warnings = settle_version(parsed, expected)
+    version, warnings = settle_version(parsed, options.version)
     records = build_records(parsed.drafts, finish)
     warnings += parsed.warnings
     counts = count_records(records)
@@ -184,8 +180,8 @@ def finish_document(
     counts[CountKey.GLOSSARY] = len(glossary)
     counts[CountKey.EXAMPLES] = sum(len(r.examples) for r in records)
     doc = Document(
-        game=document.split("/")[0],
-        document=document,
+        game=options.document.split("/")[0],
+        document=options.document,
         title=parsed.title,
         version=version,
         published=parsed.published,
@@ -196,7 +192,7 @@ def finish_document(
         front_matter=parsed.front_matter,
         back_matter=parsed.back_matter,
         publisher_changes=parsed.publisher_changes,
-        extraction=dict(sorted(extraction.items())),
+        extraction=dict(sorted((notes or {}).items())),
     )
     counts.update(parsed.counts)
     warnings += check_tree(records) + check_references(doc)

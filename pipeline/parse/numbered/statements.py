@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipeline.models import Line
@@ -85,22 +84,29 @@ def compile_statement(template: str, version_pattern: str = r"\d+(?:\.\d+)*") ->
 
 @dataclass(frozen=True)
 class Statement:
-    """What one statement line said: the version and the date (ISO, or None if unreadable)."""
+    """What the statement lines said: the version and the date (ISO; None if unreadable)."""
 
-    line: Line
+    lines: list[Line]
     version: str | None
     date: str | None
     date_text: str | None
 
 
-def find_statement(lines: Iterable[Line], patterns: list[re.Pattern[str]]) -> Statement | None:
-    """The first line that matches one of the statements."""
-    for line in lines:
-        for pattern in patterns:
+def find_statement(lines: list[Line], patterns: list[re.Pattern[str]]) -> Statement | None:
+    """Version and date from the first line that matches each statement (one may state the
+    version, another the date), or None when no line matches any."""
+    found: list[Line] = []
+    groups: dict[str, str] = {}
+    for pattern in patterns:
+        for line in lines:
             match = pattern.search(line.text.strip())
-            if match is None:
-                continue
-            groups = match.groupdict()
-            text = groups.get("date")
-            return Statement(line, groups.get("version"), read_date(text) if text else None, text)
-    return None
+            if match is not None:
+                found.append(line)
+                for key, value in match.groupdict().items():
+                    groups.setdefault(key, value)
+                break
+    if not found:
+        return None
+    text = groups.get("date")
+    date = read_date(text) if text else None
+    return Statement(found, groups.get("version"), date, text)

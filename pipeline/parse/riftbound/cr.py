@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from pipeline.models import Document, Line, LevelScheme, NumberedScheme
+from pipeline.models import Document, LevelScheme, Line, NumberedScheme, ParseOptions
+from pipeline.parse.common import options_of
 from pipeline.parse.numbered.engine import Engine, read_document, text_blocks
 from pipeline.parse.numbered.finish import finish_document
 from pipeline.parse.riftbound.layout import parse_layout
@@ -54,20 +55,19 @@ def looks_like_layout_dump(lines: list[Line]) -> bool:
 
 def parse(
     lines: list[Line],
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
     *,
-    document: str,
-    rendition: str,
+    document: str = "riftbound/cr",
+    rendition: str = "txt",
     version: str | None = None,
-    extraction: dict[str, int] | None = None,
-    options: dict[str, str] | None = None,
 ) -> Document:
     """Parse Riftbound Core Rules lines (text export, layout dump, or two-column PDF lines)."""
+    options = options_of(options, document, rendition, version)
     finish = ENGINE.finish(FAMILY, PARSER_VERSION)
     if looks_like_layout_dump(lines):
         parsed = read_document(ENGINE, text_blocks(lines), finish, partial(parse_layout, lines))
     else:
         parsed = read_document(ENGINE, text_blocks(lines), finish)
     parsed.missing = "the document states no 'Last Updated: YYYY-MM-DD' date"
-    return finish_document(
-        parsed, finish, document=document, expected=version, extraction=extraction or {}
-    )
+    return finish_document(parsed, finish, options, notes)
