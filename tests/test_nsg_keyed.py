@@ -21,9 +21,8 @@ import pytest
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.keyed import compare_with_alignment, content_pairing, key_pairs
-from pipeline.extract.yaml_bundle import read_yaml_bundle
+from pipeline.jobs.families import ParseRequest, parse_bytes
 from pipeline.models import Document
-from pipeline.parse.nsg import yaml_cr
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"
@@ -32,7 +31,14 @@ BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"
 @cache
 def real(version: str) -> Document:
     data = (BUNDLES / version / f"nsg-cr-yaml-v{version}.tar.gz").read_bytes()
-    return yaml_cr.parse(read_yaml_bundle(data, what=version), {}, {"asserted_version": version})
+    request = ParseRequest(
+        family="nsg-yaml",
+        document="netrunner/cr",
+        rendition="tar.gz",
+        what=version,
+        version=version,
+    )
+    return parse_bytes(data, request)
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 import tarfile
 from functools import cache
@@ -11,16 +12,21 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import link_archive
+from typer.testing import CliRunner
 
+from pipeline.cli.app import app
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.reconcile import reconcile
-from pipeline.errors import ExtractError
+from pipeline.errors import EXIT_OK, ExtractError
 from pipeline.extract.tarball import read_tar_members
 from pipeline.extract.yaml_bundle import read_yaml_bundle
+from pipeline.jobs.context import Context
+from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.import_archive import import_archive
 from pipeline.models import Document
-from pipeline.parse.nsg import yaml_cr
 from pipeline.parse.nsg.defects import KNOWN_DEFECTS
-from pipeline.store.corpus import canonical_json
+from pipeline.store.corpus import Corpus, canonical_json
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"
@@ -31,11 +37,22 @@ def bundle_bytes(version: str) -> bytes:
     return (BUNDLES / version / f"nsg-cr-yaml-v{version}.tar.gz").read_bytes()
 
 
+def parse_yaml(data: bytes, version: str | None = None) -> Document:
+    """Through the family table, as `import` and `update` parse it."""
+    request = ParseRequest(
+        family="nsg-yaml",
+        document="netrunner/cr",
+        rendition="tar.gz",
+        what="bundle",
+        version=version,
+    )
+    return parse_bytes(data, request)
+
+
 @cache
 def real(version: str) -> Document:
     # 25.04 states no version anywhere in its bundle: the maintainer asserts it.
-    options = {"asserted_version": "25.04"} if version == "25.04" else {}
-    return yaml_cr.parse(read_yaml_bundle(bundle_bytes(version), what=version), {}, options)
+    return parse_yaml(bundle_bytes(version), "25.04" if version == "25.04" else None)
 
 
 def by_key(doc: Document) -> dict[str, str]:
@@ -139,12 +156,10 @@ def test_version_and_effective_date_come_from_the_bundle() -> None:
     assert (real("26.03").version, real("26.03").effective) == ("26.03", "2026-03-02")
     # 22.12's changelog says "Transcribed version of the v22.12 CR."
     assert real("22.12").effective is None
-    unasserted = yaml_cr.parse(read_yaml_bundle(bundle_bytes("25.04"), what="25.04"), {}, {})
+    unasserted = parse_yaml(bundle_bytes("25.04"))
     assert unasserted.version is None
     assert [w.code for w in unasserted.warnings] == ["no-version"]
-    wrong = yaml_cr.parse(
-        read_yaml_bundle(bundle_bytes("26.03"), what="26.03"), {}, {"asserted_version": "26.04"}
-    )
+    wrong = parse_yaml(bundle_bytes("26.03"), "26.04")
     assert wrong.version == "26.03" and [w.code for w in wrong.warnings] == ["version-mismatch"]
 
 
@@ -173,7 +188,7 @@ def test_reviewed_source_defects_are_errata_and_each_still_occurs() -> None:
 
 
 def test_parse_is_deterministic() -> None:
-    again = yaml_cr.parse(read_yaml_bundle(bundle_bytes("26.03"), what="26.03"), {}, {})
+    again = parse_yaml(bundle_bytes("26.03"))
     assert canonical_json(again) == canonical_json(real("26.03"))
 
 
@@ -216,7 +231,7 @@ CHANGES = "changelog:\n- text: Added {ref:step_c1}.\n"
 
 
 def parse_built(files: dict[str, str], top: str = "") -> Document:
-    return yaml_cr.parse(read_yaml_bundle(make_bundle(files, top), what="built"), {}, {})
+    return parse_yaml(make_bundle(files, top))
 
 
 def test_built_bundle_positions_types_and_config() -> None:
@@ -267,3 +282,55 @@ def test_yaml_aliases_are_refused() -> None:
 def test_a_bundle_without_chapters_is_an_error() -> None:
     with pytest.raises(ExtractError, match="no chapter files"):
         read_yaml_bundle(make_bundle({"README.md": "hello"}), what="built")
+
+
+# --------------------------------------------------------------------------- through import
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """NISEI 1.4 and the three NSG bundles imported from an archive folder of the real files
+    (the packaged registry takes them: the PDF by its manifest key, the bundles by theirs)."""
+    root = tmp_path_factory.mktemp("nsg-import")
+    wanted = {("comprehensive-rules", "1.4")}
+    wanted |= {("comprehensive-rules-yaml-source", v) for v in VERSIONS}
+    manifest = json.loads((SOURCES / "manifest.json").read_text())
+    entries = [
+        e for e in manifest if e["game"] == "netrunner" and (e["document"], e["version"]) in wanted
+    ]
+    folder = link_archive(root / "archive", entries)
+    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    summary = import_archive(ctx, folder)
+    assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
+    assert [(o.version, o.warnings) for o in summary.outcomes] == [
+        ("1.4", 0),
+        ("22.12", 0),
+        ("25.04", 0),
+        ("26.03", 0),
+    ]
+    return root / "corpus"
+
+
+def test_import_stores_every_nsg_version_after_nisei_with_its_diff(imported: Path) -> None:
+    entry = Corpus(imported).index().documents["netrunner/cr"]
+    assert [v.version for v in entry.versions] == ["1.4", "22.12", "25.04", "26.03"]
+    assert entry.current == "26.03"
+    # The change of publisher is a diff like any other; each NSG diff is reconciled with
+    # the changelog of the newer version.
+    assert [(d.old, d.new) for d in entry.diffs] == [
+        ("1.4", "22.12"),
+        ("22.12", "25.04"),
+        ("25.04", "26.03"),
+    ]
+    stored = json.loads(Corpus(imported).read_file(entry.diffs[2].json_file))
+    assert len(stored["reconciliation"]["named_found"]) == 20
+    assert stored["reconciliation"]["named_not_found"] == []
+
+
+def test_show_answers_from_the_current_nsg_version(imported: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["--corpus", str(imported), "show", "cr:1.2.3", "--doc", "netrunner/cr"]
+    )
+    assert result.exit_code == 0, result.output
+    assert 'If an instruction includes the words "if able,"' in " ".join(result.output.split())
+    assert "version 26.03" in result.output and "nsg-yaml 1.0" in result.output

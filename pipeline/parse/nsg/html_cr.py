@@ -21,6 +21,7 @@ from pipeline.models import (
     Location,
     NsgHtmlItem,
     NsgHtmlPage,
+    ParseOptions,
     ParserInfo,
     ParseWarning,
     PublisherChange,
@@ -52,14 +53,11 @@ def show_icons(text: str) -> str:
 def parse(
     page: NsgHtmlPage,
     notes: dict[str, int] | None = None,
-    options: dict[str, str] | None = None,
-    *,
-    document: str | None = None,
-    version: str | None = None,
+    options: ParseOptions | None = None,
 ) -> Document:
     """Records, changes, version and effective date of one generated page. Pure."""
-    options = options or {}
-    document = document or options.get("document", "netrunner/cr")
+    options = options or ParseOptions(document="netrunner/cr", rendition="html")
+    document, version = options.document, options.version
     warnings: list[ParseWarning] = []
     stated = _version(page, warnings)
     if version is not None and stated is not None and version != stated:

@@ -13,8 +13,8 @@ Version and dates come only from what the bundle states:
   date, as the generator names it, and the changelog is `data/changelogs/<YY.MM>.yaml`;
 - otherwise `data/input/00_changelog.yaml`, when it names exactly one version
   (`Transcribed version of the v22.12 CR.`);
-- otherwise the version the maintainer asserts (`asserted_version` in the registry
-  entry's options, or the version the caller passes), never a file or folder name.
+- otherwise the version the maintainer asserts (the registry entry's `asserted_version`,
+  which the jobs pass as `ParseOptions.version`), never a file or folder name.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pipeline.models import (
     Document,
     Erratum,
     Location,
+    ParseOptions,
     ParserInfo,
     ParseWarning,
     PublisherChange,
@@ -49,15 +50,15 @@ _DIGITS = re.compile(r"\d+")
 def parse(
     bundle: YamlBundle,
     notes: dict[str, int] | None = None,
-    options: dict[str, str] | None = None,
-    *,
-    document: str | None = None,
-    version: str | None = None,
+    options: ParseOptions | None = None,
 ) -> Document:
-    """Records, changes, version and effective date of one bundle. Pure."""
-    options = options or {}
-    document = document or options.get("document", "netrunner/cr")
-    asserted = version or options.get("asserted_version")
+    """Records, changes, version and effective date of one bundle. Pure.
+
+    `options.version` is the version the caller asserts (the registry's
+    `asserted_version` for bytes from the pinned URL, or the archive manifest's): it is
+    taken only when the bundle states none, and a different statement is a warning."""
+    options = options or ParseOptions(document="netrunner/cr", rendition="tar.gz")
+    document, asserted = options.document, options.version
     tree = build_tree(bundle)
     refs = tree.ref_map()
     problems = list(tree.problems)
