@@ -74,6 +74,11 @@ class Rendition(StrEnum):
     tar = "tar.gz"
 
 
+class PdfEngine(StrEnum):
+    pdfium = "pdfium"
+    pdfplumber = "pdfplumber"
+
+
 @app.command("parse")
 def parse_cmd(
     file: Path,
@@ -83,6 +88,9 @@ def parse_cmd(
     ] = None,
     document: Annotated[str | None, typer.Option(help="document id, e.g. fab/cr")] = None,
     rendition: Annotated[Rendition | None, typer.Option(help="default: from the file name")] = None,
+    engine: Annotated[
+        PdfEngine | None, typer.Option(help="PDF engine [default: pdfium]")
+    ] = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
@@ -98,6 +106,7 @@ def parse_cmd(
             document=document,
             rendition=rendition.value if rendition else None,
             registry=make_context(corpus, cache, sources).registry(),
+            engine=engine.value if engine else None,
         )
     )
     sys.stdout.buffer.write(canonical(doc))

@@ -100,7 +100,8 @@ def lines(sentinel: str | None = None) -> Extractor[list[Line]]:
     def extract(data: bytes, request: ParseRequest) -> Extracted[list[Line]]:
         if request.rendition == "pdf":
             columns = int(request.options.get("columns", "1"))
-            pdf = extract_pdf_lines(data, what=request.what, columns=columns)
+            engine = request.options.get("engine", "pdfium")
+            pdf = extract_pdf_lines(data, what=request.what, columns=columns, engine=engine)
             return Extracted(pdf.lines, dict(pdf.notes))
         text = extract_text_lines(data, what=request.what, sentinel=sentinel)
         return Extracted(text)

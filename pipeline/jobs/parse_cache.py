@@ -54,6 +54,7 @@ def cache_key(blob_sha256: str, request: ParseRequest) -> str:
         "rendition": request.rendition,
         "version": request.version,
         "options": dict(sorted(request.options.items())),
+        "scheme": request.scheme.model_dump(mode="json") if request.scheme else None,
         "code": code_digest(),
     }
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()

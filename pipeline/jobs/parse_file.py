@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.jobs.families import FAMILIES, ParseRequest
+from pipeline.jobs.families import FAMILIES, ParseRequest, request_for
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models import Document, Source, SourceRef
 from pipeline.verify.checks import sha256_bytes
@@ -36,6 +37,7 @@ def parse_file(
     document: str | None = None,
     rendition: str | None = None,
     registry: list[Source] | None = None,
+    engine: str | None = None,
 ) -> Document:
     if family not in FAMILIES:
         raise UsageError(f"unknown family {family!r}; known: {', '.join(sorted(FAMILIES))}")
@@ -44,27 +46,34 @@ def parse_file(
         if match is None:
             raise UsageError(f"no registry source uses family {family}; pass --document")
         document = match.document
+    rendition = rendition or rendition_of(path)
+    source = next(
+        (
+            s
+            for s in registry or []
+            if (s.family, s.rendition, s.document) == (family, rendition, document)
+        ),
+        None,
+    )
+    limit = source.max_bytes if source is not None else Source.model_fields["max_bytes"].default
     try:
+        size = path.stat().st_size
+        if size > limit:
+            raise UsageError(
+                f"{path}: {size} bytes, over the limit of {limit}; if the file is genuine, raise "
+                "max_bytes for its source in the registry (--sources FILE)"
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
-    rendition = rendition or rendition_of(path)
-    options = next(
-        (
-            dict(s.options)
-            for s in registry or []
-            if s.family == family and s.rendition == rendition
-        ),
-        {},
-    )
-    request = ParseRequest(
-        family=family,
-        document=document,
-        rendition=rendition,
-        what=str(path),
-        version=version,
-        options=options,
-    )
+    if source is not None:
+        request = request_for(source, what=str(path), version=version)
+    else:
+        request = ParseRequest(
+            family=family, document=document, rendition=rendition, what=str(path), version=version
+        )
+    if engine is not None:
+        request = replace(request, options={**request.options, "engine": engine})
     doc = parse_isolated(data, request)
     ref = SourceRef(url=None, sha256=sha256_bytes(data), bytes=len(data), rendition=rendition)
     return doc.model_copy(update={"source": ref, "renditions": [ref]})

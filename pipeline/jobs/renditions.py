@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pipeline.errors import VerificationError
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.families import request_for
 from pipeline.jobs.publish import Candidate
 from pipeline.models import Document, FetchResult, Pin, Source, SourceRef
 from pipeline.verify.checks import compare_renditions
@@ -35,13 +35,10 @@ def parse_fetched(ctx: Context, item: Fetched, version: str | None = None) -> Do
     """Parse one rendition's stored bytes; the document records which bytes it came from."""
     data = ctx.blobs.read(item.record.sha256)
     check_pinned_ref(item, data)
-    request = ParseRequest(
-        family=item.source.family,
-        document=item.source.document,
-        rendition=item.source.rendition,
+    request = request_for(
+        item.source,
         what=f"{item.source.id} ({item.record.url})",
         version=version or pinned_version(item),
-        options=dict(item.source.options),
     )
     doc = ctx.parses.parse(data, item.record.sha256, request, ctx.limits)
     return doc.model_copy(update={"source": source_ref(item.source, item.record)})

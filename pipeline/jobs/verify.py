@@ -21,7 +21,7 @@ from pipeline.errors import (
     UsageError,
 )
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.families import ParseRequest, request_for
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.sandbox import parse_isolated
@@ -33,13 +33,27 @@ from pipeline.store.corpus import Corpus, VersionEntry, canonical_json
 def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha256: str) -> bytes:
     """Re-parse the pinned bytes and give the JSON they produce now."""
     data = ctx.blobs.read(sha256)
-    request = ParseRequest(
-        family=family,
-        document=stored.document,
-        rendition=rendition,
-        what=f"{stored.document} {stored.version} ({sha256[:12]})",
-        version=stored.version,
+    what = f"{stored.document} {stored.version} ({sha256[:12]})"
+    # The registry entry gives the options and scheme it was parsed with; bypassing the
+    # parse cache is the point of reproducing.
+    source = next(
+        (
+            s
+            for s in ctx.registry()
+            if (s.document, s.rendition, s.family) == (stored.document, rendition, family)
+        ),
+        None,
     )
+    if source is not None:
+        request = request_for(source, what=what, version=stored.version)
+    else:
+        request = ParseRequest(
+            family=family,
+            document=stored.document,
+            rendition=rendition,
+            what=what,
+            version=stored.version,
+        )
     # The stored version is only a fallback (the text export states none): parsed once.
     doc = parse_isolated(data, request, ctx.limits)
     doc = doc.model_copy(update={"source": stored.source, "renditions": stored.renditions})
