@@ -14,10 +14,15 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import quote, urlsplit
 
-from pipeline.errors import HashMismatch, UsageError
+from pipeline.errors import FetchError, HashMismatch, UsageError
 from pipeline.fetch.discover import find_link
 from pipeline.fetch.http import Fetcher
-from pipeline.fetch.manifest import entries_for, parse_manifest, read_archive_files, versions_of
+from pipeline.fetch.manifest import (
+    ManifestEntry,
+    parse_manifest,
+    read_archive_files,
+    versions_of,
+)
 from pipeline.fetch.policy import utc_now
 from pipeline.models import FetchResult, Source
 from pipeline.store.blobs import BlobStore
@@ -51,6 +56,8 @@ class LiveBackend:
             return None
         if source.rendition == "wiki":
             return self.get_wiki(source)
+        if source.options.get("site"):
+            return self.get_site(source)
         url = self.resolve_url(source)
         usable = previous if previous is not None and previous.url == url else None
         return self.fetcher.fetch(
@@ -60,6 +67,39 @@ class LiveBackend:
             expect=source.rendition,
             previous=usable,
             max_bytes=source.max_bytes,
+        )
+
+    def get_site(self, source: Source) -> FetchResult:
+        """A multi-page rules site: the index page, then every page its navigation lists,
+        stored together as one bundle blob (the same bundle an archive folder gives)."""
+        from pipeline.extract.fab_html import build_site_bundle, list_site_pages
+
+        index, html = self.fetcher.fetch_page(
+            f"{source.id}-index", source.url or "", allowed_hosts=source.allowed_hosts
+        )
+        pages = {index.final_url: html}
+        for url in list_site_pages(html, index.final_url, what=source.id)[1:]:
+            try:
+                _, page = self.fetcher.fetch_page(
+                    f"{source.id}-page", url, allowed_hosts=source.allowed_hosts
+                )
+            except FetchError as exc:
+                # A page the index lists but the site does not serve is the site's own gap:
+                # the parser reports it (page-missing). Anything else fails the fetch.
+                if not exc.problem.startswith("HTTP 404"):
+                    raise
+                continue
+            pages[url] = page
+        bundle = build_site_bundle(index.final_url, pages, what=source.id)
+        sha256, size = self.blobs.add_bytes(bundle)
+        return FetchResult(
+            source=source.id,
+            url=source.url or index.final_url,
+            final_url=index.final_url,
+            status=200,
+            bytes=size,
+            sha256=sha256,
+            retrieved=utc_now(),
         )
 
     def get_wiki(self, source: Source) -> FetchResult:
@@ -123,10 +163,12 @@ class MirrorUrlBackend:
         self.entries = parse_manifest(blobs.read(record.sha256), self.base + "manifest.json")
 
     def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
-        matches = entries_for(source, self.entries)
-        if not matches:
+        versions = versions_of(source, self.entries)
+        if not versions:
             return None
-        entry = matches[-1]
+        if source.options.get("site"):
+            return self.get_site(source, versions[-1])
+        entry = versions[-1][0]
         url = self.base + quote(entry.path)
         usable = previous if previous is not None and previous.final_url == url else None
         record = self.fetcher.fetch(
@@ -140,6 +182,31 @@ class MirrorUrlBackend:
         if record.sha256 != entry.sha256:
             raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
         return record.model_copy(update={"url": entry.url or source.url or url, "final_url": url})
+
+    def get_site(self, source: Source, entries: list[ManifestEntry]) -> FetchResult:
+        """Every page of the newest version the mirror lists, each checked, as one bundle."""
+        from pipeline.extract.fab_html import build_site_bundle
+
+        pages: dict[str, bytes] = {}
+        for entry in entries:
+            url = self.base + quote(entry.path)
+            record = self.fetcher.fetch(
+                source.id, url, allowed_hosts=[self.host], max_bytes=source.max_bytes
+            )
+            if record.sha256 != entry.sha256:
+                raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
+            pages[entry.url or url] = self.blobs.read(record.sha256)
+        bundle = build_site_bundle(source.url or "", pages, what=f"{source.id} ({self.base})")
+        sha256, size = self.blobs.add_bytes(bundle)
+        return FetchResult(
+            source=source.id,
+            url=source.url or self.base,
+            final_url=self.base + "manifest.json",
+            status=200,
+            bytes=size,
+            sha256=sha256,
+            retrieved=utc_now(),
+        )
 
 
 def open_backend(mirror: str | None, fetcher: Fetcher, blobs: BlobStore) -> Backend:

@@ -49,7 +49,15 @@ def parse_manifest(data: bytes, where: str) -> list[ManifestEntry]:
 
 def entries_for(source: Source, entries: list[ManifestEntry]) -> list[ManifestEntry]:
     """Every manifest entry that stands for this source, oldest first."""
-    by_url = [e for e in entries if source.url and e.url == source.url and _fits(source, e)]
+    # A site's pages each have their own URL: only its manifest key finds them all.
+    by_url = [
+        e
+        for e in entries
+        if source.url
+        and e.url == source.url
+        and _fits(source, e)
+        and not source.options.get("site")
+    ]
     if by_url:
         chosen = by_url
     elif source.manifest is not None:

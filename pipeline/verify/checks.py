@@ -119,7 +119,7 @@ def normalise_typography(text: str) -> str:
     return fold_typography(text)
 
 
-def _record_texts(doc: Document) -> dict[str, list[str]]:
+def _record_texts(doc: Document, glossary: bool = True) -> dict[str, list[str]]:
     texts: dict[str, list[str]] = {}
     for rule in doc.records:
         texts[rule.id] = [
@@ -129,9 +129,27 @@ def _record_texts(doc: Document) -> dict[str, list[str]]:
             *(f"note: {normalise_typography(n)}" for n in rule.notes),
             *(f"bullet: {normalise_typography(b)}" for b in rule.bullets),
         ]
-    for term in doc.glossary:
+    for term in doc.glossary if glossary else []:
         texts[term.id] = [normalise_typography(term.term), normalise_typography(term.definition)]
     return texts
+
+
+# Differences between renditions a maintainer has checked by hand and found to be the
+# source's, not the parser's: (document, version, the rendition lacking the part) -> the
+# part it lacks, with the reason. Applied to that version only.
+REVIEWED_GAPS: dict[tuple[str, str, str], tuple[str, str]] = {
+    ("fab/cr", "2.10.1", "txt"): (
+        "glossary",
+        "the 2.10.1 text export (a derivative) lost the glossary; the rules site's pages carry "
+        "its 261 terms, each checked against its page anchor in tests/test_fab_html.py",
+    ),
+}
+
+
+def reviewed_gap(doc: Document, rendition: str) -> str | None:
+    """The part this rendition of this version is known to lack, if a maintainer said so."""
+    gap = REVIEWED_GAPS.get((doc.document, doc.version or "", rendition))
+    return gap[0] if gap else None
 
 
 def compare_renditions(
@@ -140,12 +158,14 @@ def compare_renditions(
     """Every disagreement between two renditions of one version, one line each.
 
     Same ids, same texts after typography-only normalisation; an empty list
-    means the renditions agree record for record.
+    means the renditions agree record for record. A part a reviewed gap says one
+    rendition lacks (REVIEWED_GAPS) is compared only where both have it.
     """
     problems: list[str] = []
     if a.version and b.version and a.version != b.version:
         problems.append(f"version: {a_name} says {a.version}, {b_name} says {b.version}")
-    ta, tb = _record_texts(a), _record_texts(b)
+    glossary = "glossary" not in {reviewed_gap(a, a_name), reviewed_gap(b, b_name)}
+    ta, tb = _record_texts(a, glossary), _record_texts(b, glossary)
     for rid in ta:
         if rid not in tb:
             problems.append(f"{rid}: only in {a_name}")
