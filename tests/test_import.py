@@ -47,7 +47,14 @@ def test_every_version_is_stored_oldest_first_with_consecutive_diffs(ctx: jobs.C
         "2025-12-01",
         "2026-06-18",
     ]
-    assert [v.version for v in index.documents["netrunner/cr"].versions] == ["1.1", "1.2", "1.4"]
+    assert [v.version for v in index.documents["netrunner/cr"].versions] == [
+        "1.1",
+        "1.2",
+        "1.4",
+        "22.12",
+        "25.04",
+        "26.03",
+    ]
     # Versions published in two renditions were checked record for record against each other.
     assert set(mtg.entry("2025-11-14").sources) == {"pdf", "txt"}  # type: ignore[union-attr]
     rulings = index.documents["netrunner/rulings"]

@@ -95,7 +95,9 @@ def _check_version(
             problems.extend(cross_check_engine(ctx, stored, sha256))
     primary = stored.source
     if reproduce_json and primary is not None and ctx.blobs.has(primary.sha256):
-        again = reproduce(ctx, stored, family, primary.rendition, primary.sha256)
+        # The family that parsed this version (a document's renditions and versions can
+        # come from different families: NISEI's PDFs and Null Signal Games' YAML).
+        again = reproduce(ctx, stored, stored.parser.family, primary.rendition, primary.sha256)
         if again != raw:
             problems.append(
                 f"re-parsing {primary.sha256[:12]} does not reproduce {item.file} "
