@@ -10,12 +10,25 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
-from helpers import SHARED
+from helpers import SHARED, link_archive
 
+from pipeline.errors import EXIT_OK
+from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.import_archive import import_archive
 from pipeline.models import Document
+
+# The rules documents (and Netrunner's rulings) the renumbering and cite-check tests store.
+STORED = re.compile(
+    r"^(mtg/comprehensive-rules/.*\.txt|fab/comprehensive-rules/.*\.txt"
+    r"|riftbound/core-rules/.*\.txt|netrunner/comprehensive-rules/.*\.pdf"
+    r"|netrunner/rulings-netrunnerdb/.*\.tar\.gz)$"
+)
+_IMPORTED: dict[str, Path] = {}
 
 
 @dataclass(frozen=True)
@@ -74,3 +87,19 @@ def consecutive_pairs() -> list[tuple[str, str, str]]:
         versions = [v for v, _ in manifest_versions(game)]
         pairs += [(game, a, b) for a, b in itertools.pairwise(versions)]
     return pairs
+
+
+def imported_corpus(root: Path) -> Path:
+    """A corpus with every version of the STORED documents, imported from ../shared/sources
+    by `import` (files linked into an archive folder, never copied); built once a session,
+    in the first test's temporary folder."""
+    if "corpus" not in _IMPORTED:
+        entries = [
+            e for e in json.loads((SHARED / "manifest.json").read_text()) if STORED.match(e["path"])
+        ]
+        folder = link_archive(root / "archive", entries)
+        ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+        summary = import_archive(ctx, folder)
+        assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
+        _IMPORTED["corpus"] = root / "corpus"
+    return _IMPORTED["corpus"]

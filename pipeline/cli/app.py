@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import sys
 
-from pipeline.cli import export_commands, job_commands, read_commands  # noqa: F401  (registers)
+from pipeline.cli import (  # noqa: F401  (registers commands)
+    export_commands,
+    job_commands,
+    read_commands,
+    renumbering_commands,
+)
 from pipeline.cli.common import app
 from pipeline.errors import EXIT_USAGE
 

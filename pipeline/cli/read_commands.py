@@ -40,11 +40,22 @@ def diff_cmd(
     format: Annotated[DiffFormat, typer.Option("--format")] = DiffFormat.md,
     hide_renumbering: bool = False,
     hide_reference_only: bool = False,
+    min_similarity: Annotated[
+        float | None,
+        typer.Option(
+            "--min-similarity",
+            min=0.0,
+            max=1.0,
+            help="pair records on similarity or structure only at this share of words in "
+            "common or more (defaults 0.7 and 0.5); re-diffs instead of reading the stored diff",
+        ),
+    ] = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
 ) -> None:
     """Changes between two stored versions (any two, not only adjacent ones)."""
+    from pipeline.jobs.versions import diff_versions
     from pipeline.report.render import render_html, render_markdown
 
     ctx = make_context(corpus, cache, sources)
@@ -52,11 +63,10 @@ def diff_cmd(
 
     def build() -> tuple[Any, Any, Any]:
         entry = store.document_entry(document)
-        return (
-            lookup.pair_diff(store, entry, document, old, new),
-            store.load_document(document, old),
-            store.load_document(document, new),
-        )
+        old_doc, new_doc = store.load_document(document, old), store.load_document(document, new)
+        if min_similarity is None:
+            return lookup.pair_diff(store, entry, document, old, new), old_doc, new_doc
+        return diff_versions(entry.family, old_doc, new_doc, min_similarity), old_doc, new_doc
 
     result, old_doc, new_doc = run_job(build)
     if format is DiffFormat.json:
@@ -107,6 +117,8 @@ def show_cmd(
         print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
     else:
         print_shown(out, shown)
+        if shown.now is not None:
+            out.print(f"\n{where_now_line(shown.record.id, shown.now)}", markup=False)
         if details:
             print_record_provenance(details)
 
@@ -131,6 +143,21 @@ def print_record_provenance(p: dict[str, Any]) -> None:
     out.print("Provenance", style="bold")
     for label, value in lines:
         out.print(f"  {label + ':':<15}{value}", markup=False, highlight=False, soft_wrap=True)
+
+
+def where_now_line(citation: str, now: dict[str, Any]) -> str:
+    """`show --version OLD`: one sentence saying where that rule lives in the current version."""
+    version, status, ident = now["version"], now["status"], now["id"]
+    check = " (a weak pairing: check it)" if now.get("weak") else ""
+    if status == "removed":
+        return f"Now: {citation} is no longer in {version}: the rule was removed{check}."
+    if status == "renumbered":
+        ids = ", ".join(now.get("ids") or [ident])
+        how = f"{now['class']}" + (f", text {now['text_change']}" if now.get("text_change") else "")
+        return f"Now: in {version} this rule lives at {ids} ({how}){check}."
+    if status == "changed":
+        return f"Now: in {version} this rule is still {ident}, {now['class']}{check}."
+    return f"Now: in {version} this rule is still {ident}, unchanged in substance."
 
 
 @app.command("history")

@@ -8,9 +8,11 @@ id it names (`cr:` + the publisher's number):
     rule 702.19c      rule(s) / section(s) / step(s) then a number or a list of them
                       (rules 601.2a and 601.2b; See rule 355.6.; sections 8.3, 8.4)
     rules 601.2a-h    a range: both ends are cited (601.2a and 601.2h)
+    step 6.9.5a       "step" only with a dotted number ("step 4" of a run is no rule)
     [1.0.1a]          a bracketed number (FaB's cross-references)
-    702.19c           a bare dotted number: only a citation if some version of the
-                      document has it (version numbers and decimals are not rules)
+    702.19c           a bare number specific enough to be a rule (three parts, a letter,
+                      or three digits before the dot: 6.6.1, 1.0.1a, 355.6, not 2.4 or
+                      3.11), and only when some version of the document has it
 
 A number is digits, then dotted parts of digits (with an optional letter) or single
 letters: 702.19c, 1.0.1a, 383.4.c.2.a. A full stop after it ends a sentence.
@@ -68,6 +70,15 @@ def _range_end(start: str, end: str) -> str | None:
     return None
 
 
+def is_specific(number: str) -> bool:
+    """A bare number that reads as a rule, not a decimal or a version: three parts or more,
+    a letter at the end, or three digits before the first dot."""
+    parts = number.split(".")
+    if len(parts) >= 4 and all(p.isdigit() for p in parts):
+        return False  # an address or a build number (127.0.0.1): rules this deep have letters
+    return len(parts) >= 3 or number[-1].isalpha() or len(parts[0]) >= 3
+
+
 def find_in_line(
     text: str, line: int, prefix: str = "cr", prefixes: Iterable[str] = ("cr",)
 ) -> list[Found]:
@@ -107,15 +118,21 @@ def find_in_line(
         if not free(*m.span()):
             continue
         base = m.start("list")
-        for item in _LIST_ITEM.finditer(m.group("list")):
+        keyword = m.group(0)[: base - m.start()].split()[0]
+        steps = keyword.lower().startswith("step")
+        for index, item in enumerate(_LIST_ITEM.finditer(m.group("list"))):
+            if steps and "." not in item.group("num"):
+                continue
             s, e = base + item.start("num"), base + item.end("num")
             ranged = item.group("end") is not None
-            add(Found(line, s, e, item.group("num"), prefix, "keyword", m.group(0), ranged), (s, e))
+            # The first of a list as written with its keyword, the others by number.
+            written = f"{keyword} {item.group(0)}" if index == 0 else item.group(0)
+            add(Found(line, s, e, item.group("num"), prefix, "keyword", written, ranged), (s, e))
             if ranged:
                 end = _range_end(item.group("num"), item.group("end"))
                 if end is not None:
                     es, ee = base + item.start("end"), base + item.end("end")
-                    found.append(Found(line, es, ee, end, prefix, "keyword", m.group(0), True))
+                    found.append(Found(line, es, ee, end, prefix, "keyword", written, True))
         taken.append(m.span())
     for m in _BRACKET.finditer(text):
         if free(*m.span()):
@@ -132,7 +149,7 @@ def find_in_line(
                 m.span(),
             )
     for m in _BARE.finditer(text):
-        if free(*m.span()):
+        if free(*m.span()) and is_specific(m.group("num")):
             add(
                 Found(
                     line, m.start("num"), m.end("num"), m.group("num"), prefix, "bare", m.group(0)

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from pipeline.jobs.outcomes import Outcome
-from pipeline.models import Document, DocumentDiff, FetchResult, Lock
+from pipeline.models import Document, DocumentDiff, FetchResult, Lock, RenumberingMap
 from pipeline.store.corpus import Index
 
 SCHEMAS: dict[str, type[BaseModel]] = {
@@ -18,6 +18,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "lock": Lock,
     "fetch-record": FetchResult,
     "outcome": Outcome,
+    "renumbering": RenumberingMap,
 }
 
 

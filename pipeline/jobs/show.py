@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
 from pipeline.jobs.versions import diff_versions
-from pipeline.models import Change, Document, DocumentDiff, GlossaryTerm, Rule, Ruling
+from pipeline.models import (
+    Change,
+    Document,
+    DocumentDiff,
+    GlossaryTerm,
+    RenumberingMap,
+    Rule,
+    Ruling,
+)
 from pipeline.store.corpus import Corpus, DocumentEntry
 
 Record = Rule | GlossaryTerm | Ruling
@@ -35,6 +44,7 @@ class Shown:
     renumbered_from: str | None = None
     fetches: list[dict[str, object]] = field(default_factory=list)
     title: str | None = None
+    now: dict[str, object] | None = None  # an old version's record: where it lives now
 
     def provenance(self) -> dict[str, object]:
         src = self.doc.source
@@ -61,6 +71,7 @@ class Shown:
             "record": self.record.model_dump(mode="json", by_alias=True),
             "children": [c.model_dump(mode="json") for c in self.children],
             "provenance": self.provenance(),
+            "now": self.now,
         }
 
 
@@ -112,7 +123,30 @@ def show(
         renumbered_from,
         fetches,
         corpus.document_entry(document).title,
+        lives_now(corpus, document, doc.version, record.id),
     )
+
+
+def lives_now(
+    corpus: Corpus, document: str, version: str, citation: str
+) -> dict[str, object] | None:
+    """For a record of an older version: where the renumbering map says it is in the current
+    version (status, id, and how it changed); None for the current version itself."""
+    from pipeline.jobs.renumbering import where_now
+
+    found = where_now(corpus, document, version, citation)
+    if found is None:
+        return None
+    entry = found.entry
+    return {
+        "version": corpus.document_entry(document).current,
+        "status": found.status,
+        "id": found.new_id,
+        "ids": list(entry.new_ids) if entry is not None and entry.new_ids else None,
+        "class": entry.cls if entry is not None else "unchanged",
+        "text_change": entry.text_change if entry is not None else None,
+        "weak": entry.weak if entry is not None else False,
+    }
 
 
 def record_provenance(corpus: Corpus, shown: Shown) -> dict[str, object]:
@@ -167,6 +201,16 @@ def _change_for(diff: DocumentDiff, old_id: str | None, new_id: str | None) -> C
     return None
 
 
+def _came_from(rmap: RenumberingMap, new_id: str) -> str | None:
+    """The old id the map sends to `new_id`: its pairing, else the same number unless that
+    number's old rule went elsewhere (or the new one was added): then nothing."""
+    for e in rmap.entries:
+        if e.new_id == new_id or new_id in e.new_ids:
+            return e.old_id
+    moved_away = {e.old_id for e in rmap.entries if e.new_id != e.old_id}
+    return None if new_id in moved_away or new_id in rmap.added else new_id
+
+
 def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
     """The record in every stored version, following renumbering both ways from the newest
     version that has the citation (or an alias of it)."""
@@ -190,18 +234,16 @@ def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
     for i in range(anchor, 0, -1):  # backwards: new id -> old id
         new_v, old_v = versions[i], versions[i - 1]
         diff = pair_diff(corpus, entry, document, old_v, new_v)
-        back = {r.new_id: r.old_id for r in diff.renumbering}
         current = ids[new_v]
-        old_id = back.get(current, current) if current else None
+        old_id = _came_from(map_of_diff(diff), current) if current else None
         ids[old_v] = old_id if old_id and find_record(docs[old_v], old_id) else None
         change = _change_for(diff, ids[old_v], current)
         changes[new_v] = change.cls if change else ("unchanged" if ids[old_v] else "added")
     for i in range(anchor, len(versions) - 1):  # forwards: old id -> new id
         old_v, new_v = versions[i], versions[i + 1]
         diff = pair_diff(corpus, entry, document, old_v, new_v)
-        forward = {r.old_id: r.new_id for r in diff.renumbering}
         current = ids[old_v]
-        new_id = forward.get(current, current) if current else None
+        new_id = lookup(map_of_diff(diff), current).new_id if current else None
         ids[new_v] = new_id if new_id and find_record(docs[new_v], new_id) else None
         change = _change_for(diff, current, ids[new_v])
         changes[new_v] = change.cls if change else ("unchanged" if ids[new_v] else "removed")

@@ -24,11 +24,14 @@ class Published:
     previous: str | None = None
 
 
-def diff_versions(family: str, old: Document, new: Document) -> DocumentDiff:
-    """The diff between two stored versions, reconciled with the publisher's change list."""
+def diff_versions(
+    family: str, old: Document, new: Document, min_similarity: float | None = None
+) -> DocumentDiff:
+    """The diff between two stored versions, reconciled with the publisher's change list
+    (`min_similarity`: see `diff_documents`; None keeps the defaults)."""
     if family == "nrdb-rulings":
         return diff_rulings(old, new)
-    result = diff_documents(old, new)
+    result = diff_documents(old, new, min_similarity=min_similarity)
     if new.publisher_changes:
         result = result.model_copy(
             update={"reconciliation": reconcile(new.publisher_changes, result)}

@@ -1,0 +1,163 @@
+"""The renumbering commands: `renumbering` (the map between two stored versions) and
+`cite-check` (stale rule citations in files, or in the corpus's own rulings)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipeline.cli.common import (
+    CacheOpt,
+    CorpusOpt,
+    SourcesOpt,
+    app,
+    canonical,
+    err,
+    make_context,
+    run_job,
+)
+from pipeline.cli.common import out as console
+
+
+class MapFormat(StrEnum):
+    json = "json"
+    csv = "csv"
+    md = "md"
+
+
+@app.command("renumbering")
+def renumbering_cmd(
+    document: str,
+    old: str,
+    new: Annotated[str | None, typer.Argument(help="default: the current version")] = None,
+    format: Annotated[MapFormat, typer.Option("--format")] = MapFormat.md,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Where every rule of OLD lives in NEW (default: the current version).
+
+    Each old id that did not stay the same: renumbered, moved, split, merged, removed or
+    changed at the same number; the maps of consecutive versions composed along the chain."""
+    from pipeline.jobs.renumbering import renumbering
+    from pipeline.report.renumbering import render_map_csv, render_map_markdown
+
+    ctx = make_context(corpus, cache, sources)
+    rmap = run_job(lambda: renumbering(ctx.corpus, document, old, new))
+    if format is MapFormat.json:
+        sys.stdout.buffer.write(canonical(rmap))
+    elif format is MapFormat.csv:
+        sys.stdout.write(render_map_csv(rmap))
+    else:
+        sys.stdout.write(render_map_markdown(rmap))
+
+
+def _describe(c: object) -> str:
+    from pipeline.jobs.cite_check import Cited
+
+    assert isinstance(c, Cited)
+    if c.status == "renumbered":
+        ids = " + ".join(c.new_ids) if len(c.new_ids) > 1 else (c.new_id or "")
+        how = c.change or "renumbered"
+        if c.text_change:
+            how += f", text {c.text_change}"
+        text = f"renumbered → {ids} ({how}{'; weak pairing, check it' if c.weak else ''})"
+    elif c.status == "changed":
+        text = f"changed: {c.change}"
+    elif c.status == "removed":
+        text = "removed"
+    elif c.status == "never-existed":
+        text = "never existed"
+    else:
+        text = "current"
+    return text + (f" [{c.note}]" if c.note else "")
+
+
+@app.command("cite-check")
+def cite_check_cmd(
+    paths: Annotated[list[Path] | None, typer.Argument(help="files or folders to check")] = None,
+    doc: Annotated[str, typer.Option("--doc", help="the rules document cited, e.g. mtg/cr")] = "",
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            help="the version the files were written for (default: the "
+            "oldest stored version with every number they cite)",
+        ),
+    ] = None,
+    rulings: Annotated[
+        str | None,
+        typer.Option("--rulings", help="also check the current rulings of this document"),
+    ] = None,
+    fix: Annotated[bool, typer.Option("--fix", help="rewrite renumbered citations")] = False,
+    yes: Annotated[bool, typer.Option("--yes", help="with --fix: write the files")] = False,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Find stale rule citations in files: exit 0 when all are current, 1 otherwise.
+
+    Each citation is reported as current, renumbered (with the new id), changed, removed or
+    never existed. --fix prints the rewrite as a unified diff; --fix --yes writes it."""
+    from pipeline.errors import UsageError
+    from pipeline.jobs import cite_check as cc
+
+    ctx = make_context(corpus, cache, sources, quiet=True)
+    files = list(paths or [])
+
+    def check() -> cc.CiteReport:
+        if not doc:
+            raise UsageError("cite-check needs --doc DOC (the rules document the files cite)")
+        cc.check_args(files, rulings)
+        report = cc.cite_check(ctx.corpus, doc, files, as_of) if files else None
+        if rulings is not None:
+            extra = cc.check_rulings(ctx.corpus, doc, rulings)
+            if report is None:
+                return extra
+            report.citations += extra.citations
+            report.as_of.update(extra.as_of)
+        assert report is not None
+        return report
+
+    report = run_job(check)
+    if as_json:
+        print(json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        for c in report.citations:
+            console.print(
+                f"{c.file}:{c.line}:{c.column}  {c.written}  {_describe(c)}",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+        sys.stdout.flush()
+        counts = ", ".join(f"{n} {s}" for s, n in report.counts().items() if n)
+        written_for = sorted({v for v in report.as_of.values() if v})
+        err.print(
+            f"{len(report.citations)} citations of {report.document} "
+            f"(written for {', '.join(written_for) or 'no stored version'}; current "
+            f"{report.current}): {counts or 'none found'}",
+            markup=False,
+            highlight=False,
+        )
+    if fix:
+        fixes = cc.plan_fixes(report)
+        if yes:
+            run_job(lambda: cc.write_fixes(fixes))
+            for f in fixes:
+                err.print(f"fixed {len(f.fixed)} citations in {f.path}", markup=False)
+            if not fixes:
+                err.print("nothing to fix", markup=False)
+            raise typer.Exit(cc.exit_after_fixes(report, fixes))
+        else:
+            for f in fixes:
+                sys.stdout.write(f.unified_diff())
+            if fixes:
+                err.print("(a dry run: add --yes to write these changes)", markup=False)
+    raise typer.Exit(report.exit_code)

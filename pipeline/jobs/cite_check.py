@@ -1,0 +1,316 @@
+"""`cite-check`: find rule citations in files (or in the corpus's own rulings), resolve each
+against the version it was written for and the current one, and report it as current,
+renumbered (with the new id), changed in wording, removed, or never existed.
+
+The version a file was written for is `--as-of`, else the oldest stored version that
+has every number the file cites (bare numbers count only when some version has them).
+A citation of a number that version lacks is resolved in the nearest version that has
+it, and the report says so. `fix` rewrites renumbered citations in place, keeping the
+form they were written in (`rule 702.19c` stays `rule 702.19d`); a split, a range or a
+weak pairing is left for a person.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pipeline.diff.citations import Found, find_citations, rewrite
+from pipeline.diff.renumbering import lookup
+from pipeline.errors import NotFound, UsageError
+from pipeline.jobs.renumbering import published_versions, record_ids, renumbering
+from pipeline.models import RenumberingMap, Ruling
+from pipeline.store.corpus import Corpus, version_key
+
+Status = Literal["current", "renumbered", "changed", "removed", "never-existed"]
+STATUSES: tuple[Status, ...] = ("current", "renumbered", "changed", "removed", "never-existed")
+_BINARY_SNIFF = 8192
+
+
+@dataclass
+class Cited:
+    """One citation and what became of it."""
+
+    file: str
+    line: int
+    column: int
+    written: str
+    id: str
+    form: str
+    status: Status
+    resolved_in: str | None = None
+    new_id: str | None = None
+    new_ids: list[str] = field(default_factory=list)
+    change: str | None = None
+    text_change: str | None = None
+    weak: bool = False
+    note: str = ""
+    found: Found | None = field(default=None, repr=False)
+
+
+@dataclass
+class FileFix:
+    path: str
+    before: str
+    after: str
+    fixed: list[Cited]
+
+    def unified_diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.before.splitlines(keepends=True),
+                self.after.splitlines(keepends=True),
+                fromfile=self.path if self.path.startswith("/") else f"a/{self.path}",
+                tofile=self.path if self.path.startswith("/") else f"b/{self.path}",
+            )
+        )
+
+
+@dataclass
+class CiteReport:
+    document: str
+    current: str
+    citations: list[Cited] = field(default_factory=list)
+    as_of: dict[str, str | None] = field(default_factory=dict)  # file -> version written for
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every citation is current, 1 otherwise (for CI)."""
+        return 0 if all(c.status == "current" for c in self.citations) else 1
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(c.status == s for c in self.citations) for s in STATUSES}
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "document": self.document,
+            "current": self.current,
+            "files": self.as_of,
+            "counts": self.counts(),
+            "citations": [
+                {k: v for k, v in asdict(c).items() if k != "found"} for c in self.citations
+            ],
+        }
+
+
+class _Versions:
+    """The document's published versions, their ids and maps, loaded once each."""
+
+    def __init__(self, corpus: Corpus, document: str) -> None:
+        self.corpus, self.document = corpus, document
+        self.entry = corpus.document_entry(document)
+        self.versions = published_versions(self.entry)
+        if not self.versions:
+            raise NotFound(f"a published version of {document}")
+        self.current = self.entry.current or self.versions[-1]
+        self.ids = {v: set(record_ids(corpus.load_document(document, v))) for v in self.versions}
+        self.known = set().union(*self.ids.values())
+        prefixes = [i.split(":", 1)[0] for i in self.ids[self.current] if ":" in i]
+        self.prefix = max(set(prefixes), key=prefixes.count) if prefixes else "cr"
+        self.prefixes = set(prefixes)
+        self._maps: dict[str, RenumberingMap] = {}
+
+    def map_from(self, version: str) -> RenumberingMap:
+        if version not in self._maps:
+            self._maps[version] = renumbering(self.corpus, self.document, version, self.current)
+        return self._maps[version]
+
+    def citations(self, text: str) -> list[Found]:
+        """The citations in a text; a bare number only if some version has it."""
+        return [
+            f
+            for f in find_citations(text, self.prefix, self.prefixes)
+            if f.form != "bare" or f.id in self.known
+        ]
+
+    def written_for(self, ids: Iterable[str]) -> str | None:
+        """The oldest version with every cited id some version has; else the one with most."""
+        wanted = {i for i in ids if i in self.known}
+        if not wanted:
+            return None
+        best = max(
+            self.versions, key=lambda v: (len(wanted & self.ids[v]), -self.versions.index(v))
+        )
+        return best
+
+    def source_of(self, ident: str, as_of: str) -> str | None:
+        """Where to resolve a cited id: the as-of version, else the nearest one that has it
+        (the earliest later one first)."""
+        if ident in self.ids[as_of]:
+            return as_of
+        start = self.versions.index(as_of)
+        later = [v for v in self.versions[start:] if ident in self.ids[v]]
+        earlier = [v for v in self.versions[:start] if ident in self.ids[v]]
+        return later[0] if later else (earlier[-1] if earlier else None)
+
+    def resolve(self, found: Found, file: str, as_of: str | None) -> Cited:
+        cited = Cited(
+            file,
+            found.line,
+            found.start + 1,
+            found.written,
+            found.id,
+            found.form,
+            "never-existed",
+            found=found,
+        )
+        source = self.source_of(found.id, as_of) if as_of else None
+        if source is None:
+            cited.note = f"no stored version of {self.document} has {found.id}"
+            return cited
+        cited.resolved_in = source
+        if source != as_of:
+            cited.note = f"not in {as_of}; resolved in {source}"
+        result = lookup(self.map_from(source), found.id) if source != self.current else None
+        if result is None:
+            cited.status, cited.new_id = "current", found.id
+            return cited
+        cited.status, cited.new_id = result.status, result.new_id
+        if result.entry is not None:
+            e = result.entry
+            cited.new_ids = list(e.new_ids)
+            cited.change, cited.text_change, cited.weak = e.cls, e.text_change, e.weak
+        if result.status == "renumbered" and found.id in self.ids[self.current]:
+            extra = f"{found.id} now holds a different rule"
+            cited.note = f"{cited.note}; {extra}" if cited.note else extra
+        return cited
+
+
+def _read_text(path: Path) -> str | None:
+    """A file's text (undecodable bytes kept, so a rewrite changes nothing else); None for
+    a binary file."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
+    if b"\0" in data[:_BINARY_SNIFF]:
+        return None
+    text = data.decode("utf-8", errors="surrogateescape")
+    if path.suffix.lower() in (".html", ".htm", ".xhtml"):
+        # Same length, so columns still point into the file: "rule&nbsp;702.19c" reads.
+        text = text.replace("&nbsp;", "      ").replace("&#160;", "      ")
+    return text
+
+
+def expand_paths(paths: Iterable[Path]) -> list[Path]:
+    """Files as given, and every file under a folder (hidden folders and files skipped)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                out.extend(Path(root) / f for f in sorted(files) if not f.startswith("."))
+        elif path.exists():
+            out.append(path)
+        else:
+            raise NotFound(f"{path}", "give files or folders to check")
+    return out
+
+
+def cite_check(
+    corpus: Corpus, document: str, paths: Iterable[Path], as_of: str | None = None
+) -> CiteReport:
+    """Every citation in the files, resolved against the version each was written for."""
+    versions = _Versions(corpus, document)
+    if as_of is not None and as_of not in versions.versions:
+        known = ", ".join(versions.versions)
+        raise NotFound(f"version {as_of} of {document}", f"published versions: {known}")
+    report = CiteReport(document, versions.current)
+    for path in expand_paths(paths):
+        text = _read_text(path)
+        if text is None:
+            continue
+        found = versions.citations(text)
+        if not found:
+            continue
+        written_for = as_of or versions.written_for(f.id for f in found)
+        report.as_of[str(path)] = written_for
+        report.citations += [versions.resolve(f, str(path), written_for) for f in found]
+    return report
+
+
+def _ruling_text(ruling: Ruling) -> str:
+    return "\n".join(p for p in (ruling.question, ruling.answer, ruling.text) if p)
+
+
+def check_rulings(corpus: Corpus, document: str, rulings: str) -> CiteReport:
+    """The current rulings of `rulings` whose text cites rules of `document`: each resolved
+    against the rules version in force on the ruling's date (else as a file would be)."""
+    versions = _Versions(corpus, document)
+    entry = versions.entry
+    dated = sorted(
+        (
+            (v.effective or v.published or v.version, v.version)
+            for v in entry.versions
+            if v.status == "published"
+        ),
+        key=lambda d: version_key(d[0]),
+    )
+    report = CiteReport(document, versions.current)
+    for ruling in corpus.load_document(rulings).rulings:
+        found = versions.citations(_ruling_text(ruling))
+        if not found:
+            continue
+        label = f"{rulings}:{ruling.id}" + (
+            f" ({', '.join(ruling.card_titles)})" if ruling.card_titles else ""
+        )
+        in_force = [v for d, v in dated if ruling.updated and d <= ruling.updated]
+        written_for = in_force[-1] if in_force else versions.written_for(f.id for f in found)
+        report.as_of[label] = written_for
+        report.citations += [versions.resolve(f, label, written_for) for f in found]
+    return report
+
+
+def plan_fixes(report: CiteReport) -> list[FileFix]:
+    """The rewrite of every file with a renumbered citation that can be fixed unattended:
+    one new id, not part of a range, not a weak pairing."""
+    by_file: dict[str, list[Cited]] = {}
+    for c in report.citations:
+        f = c.found
+        if c.status != "renumbered" or f is None or c.new_id is None or c.file not in report.as_of:
+            continue
+        if f.in_range or c.weak or len(c.new_ids) > 1 or not Path(c.file).is_file():
+            continue
+        if c.new_id.partition(":")[0] != f.prefix:
+            continue
+        by_file.setdefault(c.file, []).append(c)
+    fixes = []
+    for file, cited in sorted(by_file.items()):
+        before = Path(file).read_bytes().decode("utf-8", errors="surrogateescape")
+        edits = {
+            (c.found.line, c.found.start, c.found.end): (c.new_id or "").partition(":")[2]
+            for c in cited
+            if c.found is not None
+        }
+        fixes.append(FileFix(file, before, rewrite(before, edits), cited))
+    return fixes
+
+
+def exit_after_fixes(report: CiteReport, fixes: list[FileFix]) -> int:
+    """0 when every citation is current once the fixes are written, 1 otherwise."""
+    fixed = {id(c) for f in fixes for c in f.fixed}
+    return 0 if all(c.status == "current" or id(c) in fixed for c in report.citations) else 1
+
+
+def write_fixes(fixes: list[FileFix]) -> None:
+    """Write each fixed file atomically (a temporary file beside it, then a rename)."""
+    for fix in fixes:
+        path = Path(fix.path)
+        temp = path.with_name(f".{path.name}.cite-check-tmp")
+        try:
+            temp.write_bytes(fix.after.encode("utf-8", errors="surrogateescape"))
+            os.replace(temp, path)
+        except OSError as exc:
+            temp.unlink(missing_ok=True)
+            raise UsageError(
+                f"{path}: cannot write the fix ({exc.strerror or exc}); the file is unchanged"
+            ) from exc
+
+
+def check_args(paths: list[Path], rulings: str | None) -> None:
+    if not paths and rulings is None:
+        raise UsageError("cite-check needs files or folders to check, or --rulings DOC")

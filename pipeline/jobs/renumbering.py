@@ -1,0 +1,78 @@
+"""The renumbering map between stored versions: the one stored with each diff, or composed
+along the chain of stored versions from any version to a later one (the current by default).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from pipeline.diff.renumbering import Lookup, compose_maps, lookup, map_of_diff
+from pipeline.errors import NotFound, UsageError
+from pipeline.models import Document, RenumberingMap
+from pipeline.store.corpus import Corpus, DocumentEntry, version_key
+
+
+def published_versions(entry: DocumentEntry) -> list[str]:
+    """The document's published versions, oldest first."""
+    return sorted((v.version for v in entry.versions if v.status == "published"), key=version_key)
+
+
+def record_ids(doc: Document) -> list[str]:
+    """Every citable id of a version: rules, glossary terms, rulings."""
+    return [
+        *(r.id for r in doc.records),
+        *(g.id for g in doc.glossary),
+        *(r.id for r in doc.rulings),
+    ]
+
+
+def pair_map(
+    corpus: Corpus, entry: DocumentEntry, document: str, old: str, new: str
+) -> RenumberingMap:
+    """The map of two versions: the one stored beside their diff, else read off the diff."""
+    from pipeline.jobs.show import pair_diff
+
+    stored = next((d for d in entry.diffs if (d.old, d.new) == (old, new)), None)
+    name = getattr(stored, "renumbering", None) if stored is not None else None
+    if name:
+        return RenumberingMap.model_validate_json(corpus.read_file(name))
+    return map_of_diff(pair_diff(corpus, entry, document, old, new))
+
+
+def _check_version(entry: DocumentEntry, document: str, version: str, versions: list[str]) -> None:
+    if version not in versions:
+        known = ", ".join(versions) or "none"
+        raise NotFound(f"version {version} of {document}", f"published versions: {known}")
+
+
+def renumbering(corpus: Corpus, document: str, old: str, new: str | None = None) -> RenumberingMap:
+    """Where every record of `old` lives in `new` (default: the current version): the stored
+    map of a consecutive pair, or the maps of every consecutive pair between composed."""
+    entry = corpus.document_entry(document)
+    versions = published_versions(entry)
+    new = new or entry.current or (versions[-1] if versions else None)
+    if new is None:
+        raise NotFound(f"a published version of {document}")
+    _check_version(entry, document, old, versions)
+    _check_version(entry, document, new, versions)
+    if version_key(old) > version_key(new):
+        raise UsageError(
+            f"{document}: {old} is newer than {new}; the map goes from an older version to a "
+            "newer one (swap them)"
+        )
+    if old == new:
+        return RenumberingMap(document=document, old_version=old, new_version=new, via=[old])
+    chain = versions[versions.index(old) : versions.index(new) + 1]
+    maps = [pair_map(corpus, entry, document, a, b) for a, b in itertools.pairwise(chain)]
+    if len(maps) == 1:
+        return maps[0]
+    return compose_maps(maps, record_ids(corpus.load_document(document, old)))
+
+
+def where_now(corpus: Corpus, document: str, version: str, citation: str) -> Lookup | None:
+    """What became of `citation` of `version` in the current version; None when `version`
+    is the current one."""
+    entry = corpus.document_entry(document)
+    if entry.current is None or entry.current == version:
+        return None
+    return lookup(renumbering(corpus, document, version, entry.current), citation)
