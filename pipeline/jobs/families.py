@@ -49,6 +49,7 @@ from pipeline.parse.nsg import html_cr as nsg_html
 from pipeline.parse.nsg import yaml_cr as nsg_yaml
 from pipeline.parse.numbered import engine as numbered
 from pipeline.parse.riftbound import cr as riftbound_cr
+from pipeline.parse.swu import cr as swu_cr
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -149,6 +150,7 @@ TABLE: list[Family[Any]] = [
     family("netrunner-cr", lines(), netrunner_cr.parse, netrunner_cr.PARSER_VERSION),
     family("riftbound-cr", lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION),
     family("numbered", lines(), numbered.parse_numbered, numbered.PARSER_VERSION),
+    family("swu-cr", lines(), swu_cr.parse, swu_cr.PARSER_VERSION),
     family("nrdb-rulings", tar_members, rulings.parse, rulings.PARSER_VERSION),
     family("faq-html", faq_page, faq.parse, faq.PARSER_VERSION),
     family("fandom-wiki", wiki_bundle, wiki.parse, wiki.PARSER_VERSION),
