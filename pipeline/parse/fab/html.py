@@ -20,7 +20,7 @@ reads the site's own structure rather than re-guessing it from lines:
 - resource icons arrive as `{r}`-style tokens (pipeline.extract.fab_html).
 
 The pages state a version only where a page says so (`Version 2.14.0`); the
-2.10.1 prototype states none, so its version is null with a `version-missing`
+2.10.1 prototype states none, so its version is null with a `no-version`
 warning unless the caller passes the version a maintainer or an agreeing
 rendition vouches for. A page the index lists but the bundle lacks is a
 `page-missing` warning.
@@ -36,6 +36,7 @@ from pipeline.models import (
     Document,
     GlossaryTerm,
     Location,
+    ParseOptions,
     ParserInfo,
     ParseWarning,
     Passage,
@@ -43,11 +44,13 @@ from pipeline.models import (
     RulesSite,
     SiteBlock,
     SitePage,
+    WarningCode,
 )
 from pipeline.parse.common import (
     check_references,
     check_tree,
     count_records,
+    options_of,
     record_errata,
     slugify,
     unique_slugs,
@@ -113,7 +116,7 @@ class _Reader:
         self.back: list[Passage] = []
         self.warnings: list[ParseWarning] = []
 
-    def note(self, code: str, message: str, where: Location | None) -> None:
+    def note(self, code: WarningCode, message: str, where: Location | None) -> None:
         self.warnings.append(
             warn(code, message, where.line if where else None, where.page if where else None)
         )
@@ -129,7 +132,7 @@ class _Reader:
             self.read_matter(page)
         for image in page.unknown_icons:
             self.note(
-                "unknown-icon",
+                WarningCode.UNKNOWN_ICON,
                 f"page {page.url or page.page} draws an image that is no known resource icon "
                 f"({image}); its alt text was kept",
                 None,
@@ -143,7 +146,11 @@ class _Reader:
                 current = self.open_record(block, where)
                 continue
             if current is None:
-                self.note("unplaced-line", f"cannot place {block.text[:80]!r}: no rule open", where)
+                self.note(
+                    WarningCode.UNPLACED_TEXT,
+                    f"cannot place {block.text[:80]!r}: no rule open",
+                    where,
+                )
             elif block.kind == "quote" and (label := LABEL_RE.match(block.text)):
                 target = current.examples if label.group(1) == "Example" else current.notes
                 target.append(label.group(2))
@@ -156,13 +163,13 @@ class _Reader:
             elif block.kind in ("paragraph", "quote"):
                 self.add_paragraph(current, block, where)
             else:
-                self.note("unplaced-line", f"cannot place {block.text[:80]!r}", where)
+                self.note(WarningCode.UNPLACED_TEXT, f"cannot place {block.text[:80]!r}", where)
 
     def open_record(self, block: SiteBlock, where: Location) -> _Draft | None:
         match = RULE_ANCHOR.match(block.anchor or "")
         if match is None:
             self.note(
-                "unplaced-line",
+                WarningCode.UNPLACED_TEXT,
                 f"heading {block.text[:80]!r} has no rule anchor (id={block.anchor!r})",
                 where,
             )
@@ -173,14 +180,14 @@ class _Reader:
         printed, _, body = block.text.partition(" ")
         if printed != number:
             self.note(
-                "anchor-mismatch",
+                WarningCode.ANCHOR_MISMATCH,
                 f"heading #{block.anchor} prints the number {printed!r}; the anchor wins",
                 where,
             )
             body = block.text
         if block.level != level:
             self.note(
-                "heading-level",
+                WarningCode.HEADING_LEVEL,
                 f"cr:{number} (a {kind}) is set as h{block.level}, not h{level}",
                 where,
             )
@@ -203,7 +210,7 @@ class _Reader:
         draft.text = f"{draft.text}\n{block.text}" if draft.text else block.text
         draft.last = "text"
         self.note(
-            "unlabelled-paragraph",
+            WarningCode.UNLABELLED_PARAGRAPH,
             f"cr:{draft.number} is followed by an unnumbered paragraph that is neither an "
             "example, a note nor part of a list; kept in its text (a rule number or an "
             "'Example:' label may be missing)",
@@ -231,7 +238,7 @@ class _Reader:
                 self.terms[-1][1].append(block.text)
                 self.terms[-1][2].extend(block.links)
             else:
-                self.note("unplaced-line", f"cannot place {block.text[:80]!r}", where)
+                self.note(WarningCode.UNPLACED_TEXT, f"cannot place {block.text[:80]!r}", where)
 
     def read_matter(self, page: SitePage) -> None:
         back = bool(self.drafts)
@@ -255,7 +262,7 @@ class _Reader:
                 close()
                 heading, lines = block, []
             elif heading is None:
-                self.note("unplaced-line", f"cannot place {block.text[:80]!r}", None)
+                self.note(WarningCode.UNPLACED_TEXT, f"cannot place {block.text[:80]!r}", None)
             else:
                 lines.append(block.text)
         close()
@@ -315,7 +322,7 @@ def _version(site: RulesSite, given: str | None) -> tuple[str | None, list[Parse
         if given is not None and given != stated[0]:
             return stated[0], [
                 warn(
-                    "version-mismatch",
+                    WarningCode.VERSION_MISMATCH,
                     f"expected version {given} but the pages state {stated[0]}; the pages win",
                 )
             ]
@@ -324,15 +331,27 @@ def _version(site: RulesSite, given: str | None) -> tuple[str | None, list[Parse
         return given, []
     return None, [
         warn(
-            "version-missing",
+            WarningCode.NO_VERSION,
             "the site's pages state no version and none was given; an agreeing rendition "
             "of the same version (the text export) or the maintainer supplies it",
         )
     ]
 
 
-def parse(site: RulesSite, *, document: str = "fab/cr", version: str | None = None) -> Document:
-    """Parse a FaB rules site (pages in index order) into a Document with `source` None."""
+def parse(
+    site: RulesSite,
+    notes: dict[str, int] | None = None,
+    options: ParseOptions | None = None,
+    *,
+    document: str = "fab/cr",
+    version: str | None = None,
+) -> Document:
+    """Parse a FaB rules site (pages in index order) into a Document with `source` None.
+
+    Called through the family table with (site, extraction notes, options), or directly
+    with keywords."""
+    options = options_of(options, document, "html", version)
+    document, version = options.document, options.version
     reader = _Reader()
     for page in site.pages:
         reader.read(page)
@@ -344,7 +363,7 @@ def parse(site: RulesSite, *, document: str = "fab/cr", version: str | None = No
         )
     found_version, version_warnings = _version(site, version)
     warnings = version_warnings + [
-        warn("page-missing", f"the index lists {url}, which the rendition does not hold")
+        warn(WarningCode.PAGE_MISSING, f"the index lists {url}, which the rendition does not hold")
         for url in site.missing
     ]
     doc = Document(
@@ -357,10 +376,15 @@ def parse(site: RulesSite, *, document: str = "fab/cr", version: str | None = No
         glossary=reader.glossary(),
         front_matter=reader.front,
         back_matter=reader.back,
-        extraction={
-            "pages": len(site.pages),
-            "icons_mapped": sum(len(p.icons) for p in site.pages),
-        },
+        extraction=dict(
+            sorted(
+                {
+                    **(notes or {}),
+                    "pages": len(site.pages),
+                    "icons_mapped": sum(len(p.icons) for p in site.pages),
+                }.items()
+            )
+        ),
     )
     warnings += reader.warnings + check_tree(doc.records) + check_references(doc)
     counts = count_records(doc.records)
