@@ -41,7 +41,8 @@ def test_markdown_changelog_is_grouped_with_word_marks_and_summary() -> None:
     assert "- **renumbered** `cr:100.2` → `cr:100.3` (similarity 1; text unchanged)" in lines
     # Rule text is escaped so its brackets and stars are not read as Markdown.
     assert "Pay {2}\\*: the cost \\<b\\>is\\</b\\> \\[cost\\] & more" in md
-    assert "## Renumbering map" in lines and "| `cr:100.3` | `cr:100.4` | exact | 1 |" in lines
+    assert "## Renumbering map" in lines
+    assert "| `cr:100.3` | `cr:100.4` | renumbered | exact | 1 |" in lines
 
 
 def test_hiding_renumbering_and_reference_only_keeps_the_map_and_says_so() -> None:
@@ -182,3 +183,28 @@ def test_reports_set_the_publishers_change_list_against_the_diff() -> None:
     page = render_html(diff, old, new)
     assert "<li>Issued errata to &lt;Chum&gt;.</li>" in page
     assert 'id="publisher-changes"' in page
+
+
+def test_reports_flag_weak_pairings_and_link_each_old_number_to_its_new_one() -> None:
+    old, new = mtg_version("20221118"), mtg_version("20230414")
+    diff = diff_documents(old, new)
+    weak = [c for c in diff.changes if c.weak]
+    assert weak and all(c.method in ("similar", "children", "structural") for c in weak)
+    md = render_markdown(diff, old, new)
+    assert f"⚠ {len(weak)} pairings are weak (made on similarity" in md
+    # The meld definition moved from 713.1 to 712.4 on similarity: shown, and flagged.
+    assert "- **moved** `cr:713.1` → `cr:712.4` (similarity 0.6939; text reworded; paired by " \
+        "similar; ⚠ weak)" in md.splitlines()
+    assert "| `cr:713.1` | `cr:712.4` | moved (text reworded) | similar ⚠ weak | 0.6939 |" in md
+    assert "| `cr:712.1g` | — | removed |  |  |" in md  # the map names removals too
+    assert "children: 6 of its 6 subrules moved under cr:712.5" in md
+    page = render_html(diff, old, new)
+    parsed = parse_page(page)
+    article = next(a for t, a in parsed.tags if t == "article" and a["id"] == "change-cr-712-4")
+    assert article["class"] == "change moved weak"
+    row = page[page.index('<section id="renumbering">') :]
+    assert '<tr class="weak"><td><a href="#change-cr-712-4">cr:713.1</a></td>' in row
+    assert '<td><a href="#change-cr-712-4">cr:712.4</a></td>' in row
+    # With renumbering hidden, the map still lists a pure renumbering, unlinked.
+    quiet = render_html(diff, old, new, hide_renumbering=True)
+    assert '<tr class="sure"><td>cr:714.1</td><td>cr:713.1</td>' in quiet
