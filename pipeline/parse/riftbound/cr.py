@@ -1,6 +1,7 @@
 """Riftbound Core Rules -> records.
 
-Numbers go up to five levels, alternating digits and letters, each with a
+Numbers go up to five levels in the Core Rules (seven in the Tournament Rules,
+ids `tr:` by the registry's `prefix` option), alternating digits and letters, each with a
 trailing dot: `383.`, `383.4.`, `383.4.a.`, `383.4.a.1.`, `383.4.c.2.a.`;
 ids drop the final dot (`cr:383.4.a.1`). The golden and silver rules
 (`000.`-`055.`) are ordinary records. A line that does not start with a
@@ -36,6 +37,9 @@ SCHEME = NumberedScheme(
         LevelScheme(kind="clause", segment="letter", dot="optional"),
         LevelScheme(kind="subclause", dot="optional"),
         LevelScheme(kind="item", segment="letter", dot="optional"),
+        # the Tournament Rules go two levels deeper (`602.4.b.2.a.1.`, `602.4.b.2.a.1.a.`)
+        LevelScheme(kind="subitem", dot="optional"),
+        LevelScheme(kind="point", segment="letter", dot="optional"),
     ],
     keywords=["rule", "see"],
     bullets=["*", "•", "●"],
@@ -64,10 +68,13 @@ def parse(
 ) -> Document:
     """Parse Riftbound Core Rules lines (text export, layout dump, or two-column PDF lines)."""
     options = options_of(options, document, rendition, version)
-    finish = ENGINE.finish(FAMILY, PARSER_VERSION)
+    # ids are `cr:` + number, or the registry entry's prefix (`tr:` for the Tournament Rules)
+    prefix = options.settings.get("prefix")
+    engine = ENGINE if prefix is None else Engine(SCHEME.model_copy(update={"prefix": prefix}))
+    finish = engine.finish(FAMILY, PARSER_VERSION)
     if looks_like_layout_dump(lines):
-        parsed = read_document(ENGINE, text_blocks(lines), finish, partial(parse_layout, lines))
+        parsed = read_document(engine, text_blocks(lines), finish, partial(parse_layout, lines))
     else:
-        parsed = read_document(ENGINE, text_blocks(lines), finish)
+        parsed = read_document(engine, text_blocks(lines), finish)
     parsed.missing = "the document states no 'Last Updated: YYYY-MM-DD' date"
     return finish_document(parsed, finish, options, notes)
