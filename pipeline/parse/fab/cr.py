@@ -1,50 +1,282 @@
 """Flesh and Blood Comprehensive Rules (family `fab-cr`): text export and PDF, one record model.
 
-The text export states no version and no date, so the caller passes the
-version it knows (from the registry or the archive manifest); without one the
-document's version is null and a `no-version` warning says so. The PDF's
-title page states both and is read; a title page this parser does not
-recognise is a ParseError, never a guess.
+The text export states no version and no date, so the caller passes the version
+it knows (from the registry or the archive manifest); without one the version
+is null and a `no-version` warning says so. The PDF's title page states both
+and is read; a title page this parser does not recognise is a ParseError.
+Ids: chapters `cr:1`, sections `cr:1.0`, rules `cr:1.0.1`, subrules `cr:1.0.1a`.
 
-Record ids are `cr:` + the publisher's number: chapters `cr:1` (depth 1),
-sections `cr:1.0` (2), rules `cr:1.0.1` (3), subrules `cr:1.0.1a` (4).
-The PDF path is the engine's layout reader (body font, running heads, hanging
-indents, hyphens decided from the document's own words); the title page and
-the rule tree with its inline glossary (`fab.structure`) are FaB's own.
+The PDF's paragraphs come from the engine's layout reader (body font, running
+heads, hanging indents, hyphens decided from the document's own words), so both
+renditions reach the rule tree as the same blocks. What is FaB's own:
+
+- `N Title` is a chapter only when it is the next chapter number and is followed
+  by a section `N.M` that itself opens rules or another section. The text export
+  prints the glossary (`1 Glossary`, entries `1.-1.K`) and the acknowledgments
+  (`2 Acknowledgments`, `2.0 Legend Story Studios`) inline with such numbers;
+  they fail that test and become glossary and back matter (`1 Preface`: front).
+- A rule whose text is a keyword name (`8.4.4 Channel`) is a heading: the name
+  is its title and the paragraph after it is its text.
+- Unnumbered, unlabelled paragraphs after a rule are its bullets when there are
+  two or more in a row (the publisher's HTML shows a list); a lone one is kept
+  in the text and warned about (2.10.1 lost a number or an `Example:` label
+  there). A line with no letter or digit (the publisher's stray `%`) continues
+  its paragraph.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from pipeline.errors import ParseError
-from pipeline.models import Document, Line, ParseOptions
-from pipeline.parse.common import options_of
-from pipeline.parse.fab.structure import ENGINE, build_records, start_kind
-from pipeline.parse.numbered.finish import finish_document
+from pipeline.models import (
+    Document,
+    LevelScheme,
+    Line,
+    Location,
+    NumberedScheme,
+    ParseOptions,
+    Passage,
+    WarningCode,
+)
+from pipeline.parse.common import options_of, slugify, warn
+from pipeline.parse.numbered.engine import Engine, is_title
+from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import Block, body_size, drop_furniture, join_indented
+from pipeline.parse.numbered.numbers import NumberStart
+from pipeline.parse.numbered.records import Draft
 from pipeline.parse.numbered.statements import DATE_IN_TEXT, read_date
 
 FAMILY = "fab-cr"
 PARSER_VERSION = "2.0"
+SCHEME = NumberedScheme(
+    levels=[
+        LevelScheme(kind="chapter", title="always"),
+        LevelScheme(kind="section", title="always"),
+        LevelScheme(kind="rule", title="short"),
+        LevelScheme(kind="subrule", segment="letter", join=""),
+    ],
+    brackets=True,
+    keywords=[],
+    exclude_self=False,
+    wraps="paragraphs",
+    hyphens="vocabulary",
+)
+ENGINE = Engine(SCHEME)
+CHAPTER, SECTION, RULE, SUBRULE = range(4)
+GLOSSARY_ENTRY_RE = re.compile(r"^\d+\.-1\.\d+ (\S.*)$")
 TITLE_RE = re.compile(r"comprehensive\s+rules", re.IGNORECASE)
 VERSION_RE = re.compile(r"(?<![\d.])(\d+\.\d+\.\d+)(?![\d.])")
 BULLETS = ("•", "●", "▪", "◦")
+_SENTENCE_END = (".", ":", ";", "?", "!", ",", '"', "\u201d")
 
-__all__ = ["FAMILY", "PARSER_VERSION", "parse", "text_blocks"]
+
+def is_title_text(text: str) -> bool:
+    """A keyword name such as `Channel` or `Create (token)`, not a sentence."""
+    return ENGINE.references.bracket.search(text) is None and is_title(text, 8, _SENTENCE_END)
 
 
-def text_blocks(lines: list[Line]) -> list[Block]:
-    """The text export writes one paragraph per line; blank lines carry nothing."""
-    return [Block(text=line.text.strip(), line=line.line) for line in lines if line.text.strip()]
+def number_at(block: Block, level: int) -> NumberStart | None:
+    start = ENGINE.numbering.match_start(block.text)
+    return start if start is not None and start.level == level else None
+
+
+def parent(number: str) -> str | None:
+    return ENGINE.numbering.parent_of(number)
+
+
+def start_kind(text: str) -> str | None:
+    """The kinds of entry whose indentation the PDF reader learns."""
+    start = ENGINE.numbering.match_start(text)
+    if start is not None and start.level >= RULE:
+        return SCHEME.levels[start.level].kind
+    return "glossary" if GLOSSARY_ENTRY_RE.match(text) else None
+
+
+@dataclass
+class _Draft(Draft):
+    pending: list[str] = field(default_factory=list)  # unlabelled paragraphs, not yet placed
+
+
+@dataclass
+class _Matter:
+    title: str
+    lines: list[str]
+    location: Location
+    back: bool
+    parent: str = ""  # the heading a sub-passage (`2.0 Legend Story Studios`) sits under
+    copyright: bool = False
+
+
+def _at(block: Block) -> Location:
+    return Location(line=block.line, page=block.page)
+
+
+def _opens_chapter(blocks: list[Block], index: int, number: str) -> bool:
+    """`N Title` followed by `N.M Title` that opens rules (`N.M.K`) or another section."""
+    if index + 2 >= len(blocks):
+        return False
+    section = number_at(blocks[index + 1], SECTION)
+    if section is None or parent(section.number) != number:
+        return False
+    if rule := number_at(blocks[index + 2], RULE):
+        return parent(rule.number) == section.number
+    other = number_at(blocks[index + 2], SECTION)
+    return other is not None and parent(other.number) == number
+
+
+class Builder:
+    """Blocks -> rule tree, glossary and front/back matter, in order."""
+
+    def __init__(self) -> None:
+        self.parsed = Parsed(drafts=[])
+        self.matter: list[_Matter] = []
+        self.chapter = 0
+        self.region = "start"
+        self.current: _Draft | None = None
+
+    def warn(self, code: WarningCode, message: str, where: Location) -> None:
+        self.parsed.warnings.append(warn(code, message, where))
+
+    def resolve_pending(self, draft: _Draft) -> None:
+        """Unlabelled paragraphs after a rule: a list when two or more, else kept in the text."""
+        for piece in draft.pending if len(draft.pending) >= 2 else ():
+            draft.open("bullets", piece)
+        if len(draft.pending) == 1:
+            draft.open("text", draft.pending[0])
+            message = (
+                f"cr:{draft.number} is followed by an unnumbered paragraph that is neither "
+                "an example, a note nor part of a list; kept in its text (a rule number or "
+                "an 'Example:' label may be missing)"
+            )
+            self.warn(WarningCode.UNLABELLED_PARAGRAPH, message, draft.location)
+        draft.pending = []
+
+    def close(self, region: str | None = None) -> None:
+        if self.current is not None:
+            self.resolve_pending(self.current)
+        if region is not None:
+            self.current, self.region = None, region
+
+    def open_record(self, start: NumberStart, block: Block) -> None:
+        self.close()
+        level = start.level
+        draft = _Draft(start.number, SCHEME.levels[level].kind, parent(start.number), _at(block))
+        if level < RULE or (level == RULE and is_title_text(start.rest)):
+            draft.title = [start.rest]
+        else:
+            draft.add(start.rest)
+        self.parsed.drafts.append(draft)
+        self.current = draft
+
+    def add_plain(self, block: Block) -> None:
+        draft, text = self.current, block.text
+        if draft is None:
+            self.warn(
+                WarningCode.UNPLACED_TEXT,
+                f"cannot place {text[:80]!r}: no rule is open here",
+                _at(block),
+            )
+        elif draft.title and draft.kind == "rule" and not draft.text and draft.part == "text":
+            draft.add(text)
+        elif not any(ch.isalnum() for ch in text):
+            if draft.pending:
+                draft.pending[-1] += "\n" + text
+            else:
+                draft.add(text)
+        elif block.bullet:
+            self.resolve_pending(draft)
+            draft.open("bullets", text)
+        else:
+            draft.pending.append(text)
+
+    def open_matter(self, title: str, block: Block) -> None:
+        self.close("matter")
+        self.matter.append(_Matter(title, [], _at(block), back=self.chapter > 0))
+
+    def feed(self, blocks: list[Block], index: int) -> None:
+        block = blocks[index]
+        chapter = number_at(block, CHAPTER) if block.heading is not False else None
+        number = int(chapter.number) if chapter is not None else 0
+        if chapter and number > self.chapter and _opens_chapter(blocks, index, chapter.number):
+            self.chapter, self.region = number, "rules"
+            self.open_record(chapter, block)
+        elif block.heading is not False and self.is_glossary_heading(blocks, index):
+            self.close("glossary")
+        elif chapter is not None and is_title_text(chapter.rest) and not block.bullet:
+            self.open_matter(chapter.rest, block)
+        elif block.heading and not number_at(block, SECTION) and self.region != "matter":
+            self.open_matter(block.text, block)  # an unnumbered heading (PDF): front or back
+        elif self.region == "glossary":
+            self.feed_glossary(block)
+        elif self.region == "matter":
+            self.feed_matter(block)
+        elif self.region == "rules":
+            self.feed_rules(block)
+        else:
+            self.add_plain(block)
+
+    def is_glossary_heading(self, blocks: list[Block], index: int) -> bool:
+        chapter = number_at(blocks[index], CHAPTER)
+        if (chapter.rest if chapter else blocks[index].text) != "Glossary":
+            return False
+        following = blocks[index + 1].text if index + 1 < len(blocks) else ""
+        return bool(blocks[index].heading) or GLOSSARY_ENTRY_RE.match(following) is not None
+
+    def feed_rules(self, block: Block) -> None:
+        start = ENGINE.numbering.match_start(block.text)
+        level = start.level if start is not None else None
+        if start is not None and level == SECTION and block.heading is not False:
+            if parent(start.number) != str(self.chapter):
+                message = f"section {start.number} appears inside chapter {self.chapter}"
+                self.warn(WarningCode.MISPLACED, message, _at(block))
+            self.open_record(start, block)
+        elif start is not None and level in (RULE, SUBRULE) and not block.heading:
+            self.open_record(start, block)
+        elif self.current is not None and ENGINE.labels.match(block.text):
+            self.resolve_pending(self.current)
+            self.current.label(ENGINE.labels, SCHEME, block.text)
+        else:
+            self.add_plain(block)
+
+    def feed_glossary(self, block: Block) -> None:
+        entry, glossary = GLOSSARY_ENTRY_RE.match(block.text), self.parsed.glossary
+        if entry is not None or block.bold:
+            glossary.append((entry.group(1) if entry else block.text, [], _at(block)))
+        elif glossary:
+            glossary[-1][1].append(block.text)
+        else:
+            self.add_plain(block)
+
+    def feed_matter(self, block: Block) -> None:
+        part, sub, here = self.matter[-1], number_at(block, SECTION), _at(block)
+        under = part.parent or part.title
+        if sub is not None and block.heading is not False and is_title_text(sub.rest):
+            self.matter.append(_Matter(sub.rest, [], here, part.back, under))
+        elif block.heading and sub is None:
+            self.matter.append(_Matter(block.text, [], here, part.back, under))
+        elif block.text.startswith("©"):
+            self.matter.append(_Matter("", [block.text], here, part.back, under, copyright=True))
+        else:
+            part.lines.append(block.text)
+
+    def finish(self) -> Parsed:
+        self.close()
+        for part in self.matter:
+            slug = slugify(f"{part.parent} {part.title}" if part.parent else part.title)
+            ident = f"{'back' if part.back else 'front'}:{'copyright' if part.copyright else slug}"
+            text = "\n".join(part.lines)
+            passage = Passage(id=ident, title=part.title, text=text, location=part.location)
+            (self.parsed.back_matter if part.back else self.parsed.front_matter).append(passage)
+        return self.parsed
 
 
 def read_title_page(lines: list[Line], *, what: str) -> tuple[str, str, str]:
     """(title, version, ISO date) from the first page, or a ParseError saying what it found."""
     if not lines:
         raise ParseError(what, "the PDF has no text")
-    first = lines[0].page
-    page = [line for line in lines if line.page == first]
+    page = [line for line in lines if line.page == lines[0].page]
     title = next((line.text for line in page if TITLE_RE.search(line.text)), None)
     version = next((m.group(1) for line in page if (m := VERSION_RE.search(line.text))), None)
     date = next((m.group(0) for line in page if (m := DATE_IN_TEXT.search(line.text))), None)
@@ -56,21 +288,19 @@ def read_title_page(lines: list[Line], *, what: str) -> tuple[str, str, str]:
         )
         missing = ", ".join(name for name, value in wanted if value is None)
         seen = " | ".join(line.text for line in page[:6])
-        problem = f"unrecognised title page: page {first} lacks {missing} (it reads: {seen!r})"
+        problem = (
+            f"unrecognised title page: page {page[0].page} lacks {missing} (it reads: {seen!r})"
+        )
         raise ParseError(what, problem, page[0].line)
-    published = read_date(date)
-    if published is None:
+    if (published := read_date(date)) is None:
         raise ParseError(what, f"title page date {date!r} is not a date")
     return title, version, published
 
 
-def is_marked(text: str) -> bool:
-    return text.startswith(BULLETS) or ENGINE.labels.match(text) is not None
-
-
 def pdf_blocks(lines: list[Line], body: float) -> list[Block]:
     """Paragraphs from the PDF's body lines, each wrap joined to the line it continues."""
-    return join_indented(lines, body, start_kind, is_marked, BULLETS)
+    marked = lambda text: text.startswith(BULLETS) or ENGINE.labels.match(text) is not None  # noqa: E731
+    return join_indented(lines, body, start_kind, marked, BULLETS)
 
 
 def read_pdf(lines: list[Line], *, what: str) -> tuple[list[Block], str, str, str]:
@@ -78,13 +308,10 @@ def read_pdf(lines: list[Line], *, what: str) -> tuple[list[Block], str, str, st
     if any(line.x0 is None or line.size is None for line in lines):
         raise ParseError(what, "the lines carry no positions; pass extract_pdf_lines(...).lines")
     title, version, published = read_title_page(lines, what=what)
-    first_page = lines[0].page
-    body = [line for line in lines if line.page != first_page and line.text.strip()]
-    size = body_size(body)
-    if size is None:
+    body = [line for line in lines if line.page != lines[0].page and line.text.strip()]
+    if (size := body_size(body)) is None:
         raise ParseError(what, "the PDF has a title page but no body text")
-    body, _furniture = drop_furniture(body, size)
-    return pdf_blocks(body, size), title, version, published
+    return pdf_blocks(drop_furniture(body, size)[0], size), title, version, published
 
 
 def parse(
@@ -98,25 +325,28 @@ def parse(
 ) -> Document:
     """Parse a FaB CR rendition (`txt` or `pdf`) into a Document with `source` left None."""
     options = options_of(options, document, rendition, version)
-    document, rendition = options.document, options.rendition
-    if rendition == "pdf":
-        blocks, title, stated, published = read_pdf(lines, what=document)
-    elif rendition == "txt":
-        blocks, title, stated, published = text_blocks(lines), None, None, None
+    if options.rendition == "pdf":
+        blocks, title, stated, published = read_pdf(lines, what=options.document)
+    elif options.rendition == "txt":
+        text = [Block(line.text.strip(), line.line) for line in lines if line.text.strip()]
+        blocks, title, stated, published = text, None, None, None
     else:
-        raise ParseError(document, f"rendition {rendition!r} is not one fab-cr reads (txt or pdf)")
-    parsed = build_records(blocks)
+        message = f"rendition {options.rendition!r} is not one fab-cr reads (txt or pdf)"
+        raise ParseError(options.document, message)
+    builder = Builder()
+    for index in range(len(blocks)):
+        builder.feed(blocks, index)
+    parsed = builder.finish()
     if not any(draft.kind == "chapter" for draft in parsed.drafts):
         raise ParseError(
-            document,
-            "no chapter found (expected a heading like '1 Game Concepts' "
-            "followed by '1.0 General' and rule '1.0.1 ...'); "
-            "is this a Flesh and Blood Comprehensive Rules document?",
+            options.document,
+            "no chapter found (expected a heading like '1 Game Concepts' followed by "
+            "'1.0 General' and rule '1.0.1 ...'); is this a Flesh and Blood Comprehensive "
+            "Rules document?",
         )
     parsed.title, parsed.stated, parsed.published = title, stated, published
     parsed.missing = (
         "the text export states no version and none was given; "
         "pass the version the source is known to be"
     )
-    finish = ENGINE.finish(FAMILY, PARSER_VERSION)
-    return finish_document(parsed, finish, options, notes)
+    return finish_document(parsed, ENGINE.finish(FAMILY, PARSER_VERSION), options, notes)

@@ -32,7 +32,7 @@ from pipeline.models import (
     WarningCode,
 )
 from pipeline.parse.common import options_of, warn
-from pipeline.parse.fab.structure import is_title_text
+from pipeline.parse.fab.cr import is_title_text
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.numbers import NumberStart

@@ -63,35 +63,25 @@ def read_effective_date(statement: str) -> str | None:
     return read_date(match.group("date")) if match else None
 
 
-def _location(para: Block) -> Location:
-    return Location(line=para.line, page=para.page)
-
-
 def _level(para: Block) -> int | None:
     start = ENGINE.numbering.match_start(para.text)
     return start.level if start else None
 
 
-def _find_body_start(paras: list[Block]) -> int:
-    """Index of the first real heading: the one just above the first numbered rule.
-
-    The table of contents lists the same headings, so the body is found from the
-    first `NNN.N` rule upwards, never from the first `1. Game Concepts`.
-    """
-    start = next((i for i, p in enumerate(paras) if (_level(p) or 0) >= 2), len(paras))
-    while start > 0 and _level(paras[start - 1]) in (0, 1):
-        start -= 1
-    return start
-
-
-def _index_of(paras: list[Block], text: str, start: int, stop: int | None = None) -> int | None:
-    end = len(paras) if stop is None else stop
-    return next((i for i in range(start, end) if paras[i].text == text), None)
+def _index_of(paras: list[Block], text: str, start: int) -> int | None:
+    return next((i for i in range(start, len(paras)) if paras[i].text == text), None)
 
 
 def _warn(parsed: Parsed, code: WarningCode, message: str, para: Block | None = None) -> None:
-    where = _location(para) if para is not None else None
+    where = Location(line=para.line, page=para.page) if para is not None else None
     parsed.warnings.append(warn(code, message, where))
+
+
+def _passage(ident: str, title: str, heading: Block, paras: list[Block]) -> Passage:
+    text = "\n".join(p.text for p in paras)
+    return Passage(
+        id=ident, title=title, text=text, location=Location(line=heading.line, page=heading.page)
+    )
 
 
 def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
@@ -101,23 +91,16 @@ def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
     if parsed.title is None:
         message = f"the document does not start with {SENTINEL!r}"
         _warn(parsed, WarningCode.TITLE_NOT_RECOGNISED, message, first)
-    lines = [Line(text=p.text, line=p.line, page=p.page) for p in paras]
-    read_statement(ENGINE, lines, parsed)
-    intro = _index_of(paras, _INTRO, 0)
-    contents = _index_of(paras, _CONTENTS, 0)
+    read_statement(ENGINE, [Line(text=p.text, line=p.line, page=p.page) for p in paras], parsed)
+    intro, contents = _index_of(paras, _INTRO, 0), _index_of(paras, _CONTENTS, 0)
     if intro is not None:
         body = paras[intro + 1 : contents if contents is not None else len(paras)]
-        text = "\n".join(p.text for p in body)
-        location = _location(paras[intro])
-        parsed.front_matter.append(
-            Passage(id="introduction", title=_INTRO, text=text, location=location)
-        )
+        parsed.front_matter.append(_passage("introduction", _INTRO, paras[intro], body))
     else:
         _warn(parsed, WarningCode.NO_INTRODUCTION, "no Introduction before the rules", first)
     if contents is None:
         _warn(parsed, WarningCode.NO_CONTENTS, "no Contents list before the rules")
-    start = (contents or 0) + 1
-    return [p.text for p in paras[start:] if ENGINE.numbering.match_start(p.text)]
+    return [p.text for p in paras[(contents or 0) + 1 :] if ENGINE.numbering.match_start(p.text)]
 
 
 def read_rules(paras: list[Block], parsed: Parsed) -> None:
@@ -125,68 +108,55 @@ def read_rules(paras: list[Block], parsed: Parsed) -> None:
     for para in paras:
         start = ENGINE.numbering.match_start(para.text) if not para.indented else None
         if start is not None:
-            level = start.level
+            level, at = start.level, Location(line=para.line, page=para.page)
             parent = ENGINE.numbering.parent_of(start.number)
-            current = Draft(start.number, SCHEME.levels[level].kind, parent, _location(para))
+            current = Draft(start.number, SCHEME.levels[level].kind, parent, at)
             current.open("title" if level < 2 else "text", start.rest)
             parsed.drafts.append(current)
-        elif current is None:
-            message = f"text before the first rule: {para.text[:60]!r}"
-            _warn(parsed, WarningCode.UNPLACED_TEXT, message, para)
-        elif current.label(ENGINE.labels, SCHEME, para.text):
-            continue
-        elif current.part == "title":
-            message = f"text under heading {current.number}: {para.text[:60]!r}"
-            _warn(parsed, WarningCode.UNPLACED_TEXT, message, para)
-        else:
+        elif current is None or (current.part == "title" and not ENGINE.labels.match(para.text)):
+            where = f"under heading {current.number}" if current else "before the first rule"
+            _warn(parsed, WarningCode.UNPLACED_TEXT, f"text {where}: {para.text[:60]!r}", para)
+        elif not current.label(ENGINE.labels, SCHEME, para.text):
             current.add(para.text)
 
 
 def read_glossary(paras: list[Block], parsed: Parsed) -> None:
+    """Entries are a term and its definition, each entry after a blank line (a gap)."""
     entries: list[list[Block]] = []
     for para in paras:
         if para.after_gap or not entries:
             entries.append([para])
         else:
             entries[-1].append(para)
-    for entry in entries:
-        if len(entry) < 2:
-            message = f"glossary term {entry[0].text!r} has no definition"
-            _warn(parsed, WarningCode.EMPTY_DEFINITION, message, entry[0])
-        parsed.glossary.append((entry[0].text, [p.text for p in entry[1:]], _location(entry[0])))
+    for term, *definition in entries:
+        if not definition:
+            message = f"glossary term {term.text!r} has no definition"
+            _warn(parsed, WarningCode.EMPTY_DEFINITION, message, term)
+        location = Location(line=term.line, page=term.page)
+        parsed.glossary.append((term.text, [p.text for p in definition], location))
 
 
 def read_back(paras: list[Block], parsed: Parsed) -> None:
     """Credits, then the closing legal page (which restates the effective date)."""
-    rest = paras[1:]
+    heading, rest = paras[0], paras[1:]
     legal = next((i for i, p in enumerate(rest) if read_effective_date(p.text)), len(rest))
-    if legal < len(rest) and read_effective_date(rest[legal].text) != parsed.effective:
-        message = f"the last page says {rest[legal].text!r}, the first page says {parsed.effective}"
-        _warn(parsed, WarningCode.EFFECTIVE_DATE_MISMATCH, message, rest[legal])
-    text = "\n".join(p.text for p in rest[:legal])
-    location = _location(paras[0])
-    parsed.back_matter.append(Passage(id="credits", title=_CREDITS, text=text, location=location))
+    parsed.back_matter.append(_passage("credits", _CREDITS, heading, rest[:legal]))
     if legal < len(rest):
-        text = "\n".join(p.text for p in rest[legal:])
-        location = _location(rest[legal])
-        parsed.back_matter.append(Passage(id="legal", title="Legal", text=text, location=location))
+        if read_effective_date(rest[legal].text) != parsed.effective:
+            said = rest[legal].text
+            message = f"the last page says {said!r}, the first page says {parsed.effective}"
+            _warn(parsed, WarningCode.EFFECTIVE_DATE_MISMATCH, message, rest[legal])
+        parsed.back_matter.append(_passage("legal", "Legal", rest[legal], rest[legal:]))
 
 
 def check_contents(toc: list[str], parsed: Parsed) -> None:
     """The Contents list must name the same chapters and sections, in order, as the body."""
-    body = []
-    for draft in parsed.drafts:
-        if draft.title:
-            body.append(f"{draft.number}. {' '.join(draft.title)}")
-    if [" ".join(t.split()) for t in toc] == [" ".join(b.split()) for b in body]:
-        return
-    missing = [b for b in body if b not in toc][:5]
-    extra = [t for t in toc if t not in body][:5]
-    message = (
-        f"the Contents list and the headings differ: "
-        f"headings not listed {missing}, listed but absent {extra}"
-    )
-    _warn(parsed, WarningCode.CONTENTS_MISMATCH, message)
+    body = [f"{d.number}. {' '.join(d.title)}" for d in parsed.drafts if d.title]
+    if [" ".join(t.split()) for t in toc] != [" ".join(b.split()) for b in body]:
+        missing = [b for b in body if b not in toc][:5]
+        extra = [t for t in toc if t not in body][:5]
+        message = f"the Contents list and the headings differ: headings not listed {missing}, "
+        _warn(parsed, WarningCode.CONTENTS_MISMATCH, message + f"listed but absent {extra}")
 
 
 def parse(
@@ -198,33 +168,28 @@ def parse(
     rendition: str = "txt",
     version: str | None = None,
 ) -> Document:
-    """Parse the MTG Comprehensive Rules from extracted lines (TXT or PDF rendition).
-
-    `version` is what the caller expects (e.g. from the registry or an archive
-    manifest); the document's own effective date always wins, and a different
-    expectation is a `version-mismatch` warning, so the run fails as unclean
-    (exit 40) without the corpus ever storing a version the document does not state.
-    """
+    """Parse the MTG Comprehensive Rules from extracted lines (TXT or PDF rendition). The
+    document's own effective date is the version; a different expectation is warned."""
     options = options_of(options, document, rendition, version)
-    document, rendition = options.document, options.rendition
-    alphabet = ENGINE.numbering.alphabet
-    paras = pdf_paragraphs(lines, alphabet) if rendition == "pdf" else txt_paragraphs(lines)
-    body_start = _find_body_start(paras)
-    if body_start == len(paras):
-        raise ParseError(document, "no numbered rules found; is this the MTG Comprehensive Rules?")
-    parsed = Parsed(
-        drafts=[],
-        missing="no 'These rules are effective as of ...' statement before the rules",
-    )
-    toc = read_front(paras[:body_start], parsed)
-    glossary_at = _index_of(paras, _GLOSSARY, body_start)
-    credits_at = _index_of(paras, _CREDITS, glossary_at or body_start)
+    pdf = options.rendition == "pdf"
+    paras = pdf_paragraphs(lines, ENGINE.numbering.alphabet) if pdf else txt_paragraphs(lines)
+    # The contents list the same headings, so the body is found from the first `NNN.N`
+    # rule upwards, never from the first `1. Game Concepts`.
+    start = next((i for i, p in enumerate(paras) if (_level(p) or 0) >= 2), len(paras))
+    while start > 0 and _level(paras[start - 1]) in (0, 1):
+        start -= 1
+    if start == len(paras):
+        message = "no numbered rules found; is this the MTG Comprehensive Rules?"
+        raise ParseError(options.document, message)
+    parsed = Parsed(drafts=[], missing="no 'These rules are effective as of ...' statement")
+    toc = read_front(paras[:start], parsed)
+    glossary_at = _index_of(paras, _GLOSSARY, start)
+    credits_at = _index_of(paras, _CREDITS, glossary_at or start)
     if glossary_at is None:
         _warn(parsed, WarningCode.NO_GLOSSARY, "no Glossary heading after the rules")
     if credits_at is None:
         _warn(parsed, WarningCode.NO_CREDITS, "no Credits heading after the glossary")
-    rules_end = glossary_at if glossary_at is not None else (credits_at or len(paras))
-    read_rules(paras[body_start:rules_end], parsed)
+    read_rules(paras[start : glossary_at or credits_at or len(paras)], parsed)
     if glossary_at is not None:
         read_glossary(paras[glossary_at + 1 : credits_at or len(paras)], parsed)
     if credits_at is not None:

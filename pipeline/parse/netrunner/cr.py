@@ -1,30 +1,25 @@
 """Netrunner Comprehensive Rules (NISEI / Null Signal Games PDFs) -> records.
 
-Layout of the PDFs, as pdfplumber lines:
-- page 1 (and 2-3): title, preface with `This is version 1.4 of this document,
-  effective 20 December 2019.`, then "Summary of Changes" bullets (`front`);
-- a table of contents in two columns, which the parser skips entirely: the
-  body starts at the first chapter heading in the chapter font after it;
-- chapters `1. Game Concepts` and sections `1.2. The Golden Rules` as
-  headings in larger fonts; rules `1.2.3. text` in the body font; lettered
-  subrules `a. text` indented under a rule, wrapped lines indented further;
-- `Example:` / `Example 2:` paragraphs, kept apart from the rule text;
-- the timing appendix uses `1)`, `a)`, `i)` list items: kept as bullets;
-- "Appendix: Previous Revision" and "Acknowledgements" are back matter.
-
-Ids: `cr:1`, `cr:1.2`, `cr:1.2.3`, `cr:1.2.3a` (the document cites `rule 1.5.4d`).
-What is Netrunner's own here is the font-size headings and the indentation
-that tells a subrule from a wrapped line; the rest is the engine's.
+Layout of the PDFs, as pdfplumber lines: page 1 (and 2-3) holds the title, a
+preface with `This is version 1.4 of this document, effective 20 December
+2019.` and the "Summary of Changes" bullets; then a two-column table of
+contents the parser skips (the body starts at the first chapter heading in the
+chapter font after it); chapters `1. Game Concepts` and sections `1.2. The
+Golden Rules` set in larger fonts, rules `1.2.3. text` in the body font,
+lettered subrules `a. text` indented under a rule with their wrapped lines
+indented further; `Example:` / `Example 2:` paragraphs; `1)`, `a)`, `i)` list
+items (the timing appendix) as bullets; "Appendix: Previous Revision" and
+"Acknowledgements" as back matter. Ids: `cr:1`, `cr:1.2`, `cr:1.2.3`,
+`cr:1.2.3a`. Netrunner's own: the font-size headings, the indentation that
+tells a subrule from a wrapped line, the Summary of Changes.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from pipeline.errors import ParseError
 from pipeline.models import (
-    CountKey,
     Document,
     LevelScheme,
     Line,
@@ -32,18 +27,17 @@ from pipeline.models import (
     NumberedScheme,
     ParseOptions,
     Passage,
+    PublisherChange,
     WarningCode,
 )
 from pipeline.parse.common import options_of, slugify, warn
-from pipeline.parse.netrunner.front import join, read_front
 from pipeline.parse.numbered.engine import Engine, Reader, read_statement
 from pipeline.parse.numbered.finish import Parsed, finish_document
-from pipeline.parse.numbered.layout import drop_page_numbers, mode
+from pipeline.parse.numbered.layout import drop_page_numbers, mode, wrap_joiner
 from pipeline.parse.numbered.numbers import NumberStart
 
 FAMILY = "netrunner-cr"
 PARSER_VERSION = "2.0"
-
 SCHEME = NumberedScheme(
     levels=[
         LevelScheme(kind="chapter", dot="required", title="always"),
@@ -58,140 +52,124 @@ SCHEME = NumberedScheme(
     date_is="effective",
 )
 ENGINE = Engine(SCHEME)
+join = wrap_joiner("glued")
 LIST_ITEM_RE = re.compile(r"^(?:\d+|[a-z]|[ivx]+)\)\s+\S")
+BULLET_RE = re.compile(r"^[●•○]\s*(?P<text>.*)$")
 # Lettered subrules start at the item indent (144 pt); their wrapped lines sit
 # at 168 pt, and a wrapped line that happens to begin "a. " must not open a subrule.
 SUBRULE_MAX_X = 156.0
 # Rule numbers sit left of the item indent (86-99 pt); wrapped rule text at 144 pt.
 RULE_MAX_X = 120.0
 # Heading fonts relative to the body font (10.99 pt): chapters 20 pt, sections 16 pt.
-CHAPTER_SCALE = 1.7
-SECTION_SCALE = 1.35
+CHAPTER_SCALE, SECTION_SCALE = 1.7, 1.35
 BACK_MATTER_CHAPTER = "appendix: previous revision"
 
 
-@dataclass
-class _Body:
-    reader: Reader
-    chapter_size: float
-    section_size: float
-    back: list[tuple[Line, list[Line]]] = field(default_factory=list)
+class _Reader(Reader):
+    def __init__(self, chapter_size: float, section_size: float) -> None:
+        super().__init__(ENGINE)
+        self.chapter_size, self.section_size = chapter_size, section_size
+        self.back: list[tuple[Line, list[Line]]] = []
 
-    def open(self, start: NumberStart, line: Line, parent: str | None) -> None:
-        at = Location(line=line.line, page=line.page)
+    def open_at(self, start: NumberStart, line: Line, parent: str | None) -> None:
         level = start.level
+        if level in (1, 2) and (parent is None or not start.number.startswith(parent + ".")):
+            kind, above = SCHEME.levels[level].kind, SCHEME.levels[level - 1].kind
+            message = f"{kind} {start.number} outside its {above}"
+            self.warnings.append(warn(WarningCode.MISPLACED, message, line.line, line.page))
         number = (parent or "") + start.number if start.own else start.number
-        draft = self.reader.open(number, parent, level, "", at)
+        draft = self.open(number, parent, level, "", Location(line=line.line, page=line.page))
         draft.highlighted = line.highlight
         draft.open("title" if level < 2 else "text", start.rest)
 
-    def misplaced(self, start: NumberStart, line: Line, parent: str | None) -> None:
-        if parent is None or not start.number.startswith(parent + "."):
-            kind = ENGINE.numbering.levels[start.level].kind
-            message = (
-                f"{kind} {start.number} outside its {'chapter' if start.level == 1 else 'section'}"
-            )
-            self.reader.warnings.append(warn(WarningCode.MISPLACED, message, line.line, line.page))
-
-    def heading(self, line: Line, start: NumberStart | None) -> bool:
-        size, reader = line.size or 0.0, self.reader
-        if start is not None and start.level == 0 and size >= self.chapter_size:
-            self.open(start, line, None)
+    def feed_line(self, line: Line) -> None:
+        start = ENGINE.numbering.match_start(line.text)
+        level = start.level if start is not None else None
+        size, x, draft = line.size or 0.0, line.x0 or 0.0, self.current
+        if start is not None and level == 0 and size >= self.chapter_size:
+            self.open_at(start, line, None)
             if start.rest.strip().lower().startswith(BACK_MATTER_CHAPTER):
                 self.back.append((line, []))
-            return True
-        if start is not None and start.level == 1 and size >= self.section_size:
-            parent = reader.open_path[0]
-            self.misplaced(start, line, parent)
-            self.open(start, line, parent)
-            return True
-        if size >= self.chapter_size and self.back:
-            # An unnumbered heading after the revision appendix (Acknowledgements).
-            self.back.append((line, []))
-            return True
-        draft = reader.current
-        if (
-            draft is not None
-            and draft.part == "title"
-            and size >= self.section_size
-            and not self.back
-        ):
-            draft.add(line.text)
-            return True
-        return False
-
-    def item(self, line: Line, start: NumberStart | None) -> bool:
-        x, reader = line.x0 if line.x0 is not None else 0.0, self.reader
-        if start is not None and start.level == 2 and x < RULE_MAX_X:
-            parent = reader.open_path[1]
-            self.misplaced(start, line, parent)
-            self.open(start, line, parent)
-            return True
-        if start is not None and start.level == 3 and x < SUBRULE_MAX_X:
-            placed = reader.place(start)
-            if placed is not None:
-                self.open(start, line, placed[1])
-                return True
-        draft = reader.current
-        if draft is None:
-            return False
-        if not draft.label(ENGINE.labels, SCHEME, line.text):
-            if not LIST_ITEM_RE.match(line.text):
-                return False
-            draft.open("bullets", line.text)
-        draft.mark(line.highlight)
-        return True
-
-    def feed(self, line: Line) -> None:
-        start = ENGINE.numbering.match_start(line.text)
-        if self.heading(line, start):
-            return
-        if self.back:
+        elif start is not None and level == 1 and size >= self.section_size:
+            self.open_at(start, line, self.open_path[0])
+        elif size >= self.chapter_size and self.back:
+            self.back.append((line, []))  # an unnumbered heading after the appendix
+        elif draft and draft.part == "title" and size >= self.section_size and not self.back:
+            draft.add(line.text)  # a heading set on two lines
+        elif self.back:
             self.back[-1][1].append(line)
-            return
-        if self.item(line, start):
-            return
-        draft = self.reader.current
-        if draft is None:
+        elif start is not None and level == 2 and x < RULE_MAX_X:
+            self.open_at(start, line, self.open_path[1])
+        elif start is not None and level == 3 and x < SUBRULE_MAX_X and (at := self.place(start)):
+            self.open_at(start, line, at[1])
+        elif draft is None:
             message = f"text before any heading: {line.text[:60]!r}"
-            self.reader.warnings.append(
-                warn(WarningCode.UNPLACED_TEXT, message, line.line, line.page)
-            )
-            return
-        if draft.part == "title":
-            draft.open("text")  # the first body line after a heading is the section's own prose
-        draft.add(line.text)
-        draft.mark(line.highlight)
+            self.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, line.line, line.page))
+        else:
+            if not draft.label(ENGINE.labels, SCHEME, line.text):
+                if LIST_ITEM_RE.match(line.text):
+                    draft.open("bullets", line.text)
+                else:
+                    if draft.part == "title":
+                        draft.open("text")  # the first body line after a heading: its prose
+                    draft.add(line.text)
+            draft.mark(line.highlight)
 
 
-def _find_body_start(lines: list[Line], chapter_size: float) -> int | None:
-    """Index of the first chapter heading after the table of contents heading."""
-    toc = next(
-        (
-            i
-            for i, ln in enumerate(lines)
-            if ln.text.strip().lower() == "table of contents" and (ln.size or 0) >= chapter_size
-        ),
-        None,
-    )
-    for index in range(0 if toc is None else toc + 1, len(lines)):
-        start = ENGINE.numbering.match_start(lines[index].text)
-        if (lines[index].size or 0) >= chapter_size and start is not None and start.level == 0:
-            return index
-    return None
+def split_bullets(lines: list[Line]) -> tuple[list[str], list[list[str]]]:
+    """Lines before the first bullet, and each bullet's wrapped lines."""
+    intro: list[str] = []
+    bullets: list[list[str]] = []
+    for line in lines:
+        if match := BULLET_RE.match(line.text):
+            bullets.append([match.group("text")])
+        else:
+            (bullets[-1] if bullets else intro).append(line.text)
+    return intro, bullets
+
+
+def passage(ident: str, title: str, body: list[Line], heading: Line | None = None) -> Passage:
+    intro, bullets = split_bullets(body)
+    paragraphs = ([join(intro)] if intro else []) + ["● " + join(b) for b in bullets]
+    first = heading or (body[0] if body else None)
+    location = Location(line=first.line if first else 1, page=first.page if first else None)
+    text = "\n".join(p for p in paragraphs if p)
+    return Passage(id=ident, title=title, text=text, location=location)
+
+
+def read_front(lines: list[Line], heading_size: float, parsed: Parsed) -> list[Line]:
+    """Title, passages and the Summary of Changes into `parsed`; the preface lines.
+
+    Headings split the pages before the contents into blocks: the first is the title and
+    preface, "Summary of Changes" holds the publisher's change list, any other heading
+    ("Summary from 1.0") is kept as a passage."""
+    blocks: list[tuple[Line | None, list[Line]]] = [(None, [])]
+    parsed.title = lines[0].text if lines else None
+    for line in lines[1:]:
+        if line.size is not None and line.size >= heading_size:
+            blocks.append((line, []))
+        else:
+            blocks[-1][1].append(line)
+    for heading, body in blocks[1:]:
+        if heading is not None and heading.text.strip().lower() == "summary of changes":
+            for text in map(join, split_bullets(body)[1]):
+                cites = ENGINE.references.find(text)
+                parsed.publisher_changes.append(PublisherChange(text=text, cites=cites))
+    preface = blocks[0][1]
+    parsed.front_matter = [passage("preface", "Preface", preface)] if preface else []
+    parsed.front_matter += [
+        passage(slugify(h.text), h.text, body, h) for h, body in blocks[1:] if h is not None
+    ]
+    return preface
 
 
 def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
     passages = []
     for heading, body in back:
-        title = heading.text
-        numbered = ENGINE.numbering.match_start(title)
-        if (
-            numbered is not None
-            and numbered.level == 0
-            and body
-            and (body[0].bold or (body[0].size or 0) > (heading.size or 0) * 0.7)
-        ):
+        title, numbered = heading.text, ENGINE.numbering.match_start(heading.text)
+        if numbered and numbered.level == 0 and body and (
+            body[0].bold or (body[0].size or 0) > (heading.size or 0) * 0.7
+        ):  # fmt: skip
             title, body = body[0].text, body[1:]
         blocks: list[list[str]] = []
         for line in body:
@@ -216,27 +194,32 @@ def parse(
 ) -> Document:
     """Parse the extracted lines of a Netrunner CR PDF into a Document."""
     options = options_of(options, document, rendition, version)
-    document = options.document
     body = mode([line.size for line in lines if line.size is not None]) or 10.0
     chapter_size, section_size = body * CHAPTER_SCALE, body * SECTION_SCALE
-    start = _find_body_start(lines, chapter_size)
-    if start is None:
-        raise ParseError(document, "no chapter heading found after the table of contents")
-    toc = next(
-        (i for i, ln in enumerate(lines[:start]) if ln.text.strip().lower() == "table of contents"),
-        start,
+    heads = [i for i, ln in enumerate(lines) if ln.text.strip().lower() == "table of contents"]
+    toc = next((i for i in heads if (lines[i].size or 0) >= chapter_size), None)
+    start = next(
+        (
+            i
+            for i in range(0 if toc is None else toc + 1, len(lines))
+            if (lines[i].size or 0) >= chapter_size
+            and (at := ENGINE.numbering.match_start(lines[i].text))
+            and at.level == 0
+        ),
+        None,
     )
+    if start is None:
+        raise ParseError(options.document, "no chapter heading found after the table of contents")
     parsed = Parsed(drafts=[], missing="page 1 states no 'This is version ... effective ...' line")
-    preface = read_front(drop_page_numbers(lines[:toc]), section_size, ENGINE.references, parsed)
-    read_statement(ENGINE, preface, parsed)
-    reader = _Body(Reader(ENGINE), chapter_size, section_size)
+    front_end = next((i for i in heads if i < start), start)
+    read_statement(
+        ENGINE, read_front(drop_page_numbers(lines[:front_end]), section_size, parsed), parsed
+    )
+    reader = _Reader(chapter_size, section_size)
     for line in drop_page_numbers(lines[start:]):
-        reader.feed(line)
-    parsed.drafts = reader.reader.drafts
-    parsed.warnings += reader.reader.warnings
-    parsed.back_matter = _back_matter(reader.back)
-    finish = ENGINE.finish(FAMILY, PARSER_VERSION)
-    doc = finish_document(parsed, finish, options, notes)
-    doc.counts[CountKey.HIGHLIGHTED] = sum(1 for r in doc.records if r.highlighted)
-    doc.counts[CountKey.PUBLISHER_CHANGES] = len(parsed.publisher_changes)
-    return doc
+        reader.feed_line(line)
+    parsed.drafts, parsed.back_matter = reader.drafts, _back_matter(reader.back)
+    parsed.warnings += reader.warnings
+    parsed.counts["highlighted"] = sum(1 for d in reader.drafts if d.highlighted)
+    parsed.counts["publisher_changes"] = len(parsed.publisher_changes)
+    return finish_document(parsed, ENGINE.finish(FAMILY, PARSER_VERSION), options, notes)

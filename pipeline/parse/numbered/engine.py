@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from pipeline.errors import ParseError
 from pipeline.models import (
@@ -52,26 +51,17 @@ def is_title(text: str, words: int = TITLE_WORDS, ends: tuple[str, ...] = SENTEN
     return bool(text) and not text.endswith(ends) and len(text.split()) <= words
 
 
-@dataclass
 class Engine:
     """One scheme, compiled: its numbering, references, labels and statements."""
 
-    scheme: NumberedScheme
-    numbering: Numbering = field(init=False)
-    references: References = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.numbering = Numbering(self.scheme)
-        self.references = References(self.scheme, self.numbering)
-        self.labels = label_pattern(self.scheme)
-        self.inline = re.compile(
-            rf"\s*\b(?:{'|'.join(re.escape(w) for w in self.scheme.example)}):\s*"
-        )
-        patterns = [
-            compile_statement(s, self.scheme.version_pattern) for s in self.scheme.statements
-        ]
-        self.statements = patterns
-        self.glyph = re.compile(rf"^[{re.escape(''.join(self.scheme.bullets))}]\s+")
+    def __init__(self, scheme: NumberedScheme) -> None:
+        self.scheme = scheme
+        self.numbering = Numbering(scheme)
+        self.references = References(scheme, self.numbering)
+        self.labels = label_pattern(scheme)
+        self.inline = re.compile(rf"\s*\b(?:{'|'.join(map(re.escape, scheme.example))}):\s*")
+        self.statements = [compile_statement(s, scheme.version_pattern) for s in scheme.statements]
+        self.glyph = re.compile(rf"^[{re.escape(''.join(scheme.bullets))}]\s+")
 
     def finish(self, family: str, version: str = PARSER_VERSION) -> Finish:
         join = paragraphs if self.scheme.wraps == "paragraphs" else wrap_joiner(self.scheme.hyphens)
@@ -98,27 +88,23 @@ class Reader:
         return self.drafts[-1] if self.drafts else None
 
     def place(self, start: NumberStart) -> tuple[str, str | None] | None:
-        """(number, parent) for a number at the start of a line, or None when it is text."""
-        level = start.level
-        if start.own:
-            parent = self.open_path[level - 1] if level else None
-            if level and parent is None:
-                return None
-            last = self.open_path[level]
-            siblings = last is not None and self.numbering.parent_of(last) == parent
-            expected = (
-                self.numbering.successor(level, (self.numbering.segments(last) or [""])[-1])
-                if siblings and last is not None
-                else self.numbering.first(level)
-            )
-            if start.number != expected:
-                return None
-            join = self.numbering.levels[level].join if level else ""
-            return (parent or "") + join + start.number, parent
-        parent = self.numbering.parent_of(start.number)
-        while parent is not None and parent not in self.seen:
-            parent = self.numbering.parent_of(parent)  # the publisher skipped a level
-        return start.number, parent
+        """(number, parent) for a number at the start of a line, or None when it is text: a
+        level printed `own` must be the next in its sequence under the open parent."""
+        numbering, level = self.numbering, start.level
+        if not start.own:
+            parent = numbering.parent_of(start.number)
+            while parent is not None and parent not in self.seen:
+                parent = numbering.parent_of(parent)  # the publisher skipped a level
+            return start.number, parent
+        parent, last = self.open_path[level - 1] if level else None, self.open_path[level]
+        if level and parent is None:
+            return None
+        expected = numbering.first(level)
+        if last is not None and numbering.parent_of(last) == parent:
+            expected = numbering.successor(level, (numbering.segments(last) or [""])[-1])
+        if start.number != expected:
+            return None
+        return (parent or "") + (numbering.levels[level].join if level else "") + expected, parent
 
     def open(self, number: str, parent: str | None, level: int, rest: str, at: Location) -> Draft:
         draft = Draft(number, self.numbering.levels[level].kind, parent, at)
@@ -235,12 +221,12 @@ def read_body(reader: Reader, blocks: list[Block]) -> None:
 
 
 def read_document(
-    engine: Engine, blocks: list[Block], finish: Finish, body: Body = read_body
+    engine: Engine, blocks: list[Block], finish: Finish, what: str, body: Body = read_body
 ) -> Parsed:
     """Front matter, the numbered rules (read by `body`) and the back matter of the blocks."""
     start = next((i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text)), None)
     if start is None:
-        raise ParseError("document", "no numbered rules found")
+        raise ParseError(what, "no numbered rules found; does the scheme fit the document?")
     ends = {e.lower() for e in engine.scheme.ends}
     stop = next((i for i in range(start, len(blocks)) if blocks[i].text.lower() in ends), None)
     parsed, preface = read_front(engine, blocks[:start])
@@ -251,8 +237,7 @@ def read_document(
     if preface:
         parsed.front_matter.append(passage("preface", "Preface", preface, finish.join))
     if stop is not None:
-        title = blocks[stop].text
-        back = blocks[stop + 1 :] or blocks[stop:]
+        title, back = blocks[stop].text, blocks[stop + 1 :] or blocks[stop:]
         parsed.back_matter.append(passage(slugify(title), title, back, finish.join))
     return parsed
 
@@ -274,10 +259,7 @@ def parse_numbered(
         raise ParseError(options.document, "family `numbered` needs a [source.scheme] table")
     engine = Engine(options.scheme)
     finish = engine.finish("numbered")
-    pdf = options.rendition == "pdf"
-    blocks = pdf_blocks(engine, lines) if pdf else text_blocks(lines)
-    try:
-        parsed = read_document(engine, blocks, finish)
-    except ParseError as exc:
-        raise ParseError(options.document, f"{exc.problem}; does its scheme fit?") from exc
-    return finish_document(parsed, finish, options, notes)
+    blocks = pdf_blocks(engine, lines) if options.rendition == "pdf" else text_blocks(lines)
+    return finish_document(
+        read_document(engine, blocks, finish, options.document), finish, options, notes
+    )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
 
 from pipeline.models import (
     CountKey,
@@ -39,6 +40,9 @@ from pipeline.parse.common import (
 from pipeline.parse.numbered.numbers import Numbering
 from pipeline.parse.numbered.records import Draft, Join, paragraphs
 from pipeline.parse.numbered.references import References
+
+_PARTS = ("examples", "notes", "bullets")
+_STATED = ("title", "published", "effective", "front_matter", "back_matter", "publisher_changes")
 
 
 @dataclass
@@ -74,65 +78,48 @@ class Finish:
 
 def build_records(drafts: list[Draft], finish: Finish) -> list[Rule]:
     """Records with their depth from their parents and their references resolved."""
-    prefix = finish.references.scheme.prefix
+    prefix, join = finish.references.scheme.prefix, finish.join
     known = {f"{prefix}:{d.number}" for d in drafts}
     depth: dict[str, int] = {}
     records: list[Rule] = []
-    join = finish.join
     for draft in drafts:
         ident = f"{prefix}:{draft.number}"
         parent = f"{prefix}:{draft.parent}" if draft.parent is not None else None
-        level = 1 if parent is None else depth.get(parent, 0) + 1
-        depth.setdefault(ident, level)
-        text, examples = join(draft.text), [join(e) for e in draft.examples]
-        notes, bullets = [join(n) for n in draft.notes], [join(b) for b in draft.bullets]
-        refs = finish.references.find(text, *examples, *notes, *bullets, known=known, own=ident)
+        depth.setdefault(ident, 1 if parent is None else depth.get(parent, 0) + 1)
+        parts = {name: [join(p) for p in getattr(draft, name)] for name in _PARTS}
+        text = join(draft.text)
+        refs = finish.references.find(text, *chain(*parts.values()), known=known, own=ident)
         if finish.elsewhere is not None:
             refs = list(dict.fromkeys(finish.elsewhere(ref, known) for ref in refs))
+        title = join(draft.title) or None
+        fields = {"number": draft.number, "kind": draft.kind, "location": draft.location}
         records.append(
-            Rule(
-                id=ident,
-                number=draft.number,
-                kind=draft.kind,
-                parent=parent,
-                depth=level,
-                title=join(draft.title) or None,
-                text=text,
-                examples=examples,
-                notes=notes,
-                bullets=bullets,
-                references=refs,
-                location=draft.location,
-                highlighted=draft.highlighted,
-            )
-        )
+            Rule(id=ident, parent=parent, depth=depth[ident], title=title, text=text,
+                 references=refs, highlighted=draft.highlighted, **fields, **parts)
+        )  # fmt: skip
     return records
 
 
 def check_order(
     records: list[Rule], numbering: Numbering, start: int
 ) -> tuple[list[ParseWarning], int]:
-    """Numbers that go backwards or use a skipped letter, and the count of forward gaps.
-
-    Forward gaps are the publisher's (MTG 20230414 numbers 712.3d right after
-    712.3): kept as printed, counted, not warned.
-    """
+    """Numbers that go backwards or use a skipped letter, and the count of forward gaps (the
+    publisher's, as MTG 20230414 numbering 712.3d right after 712.3: kept, counted)."""
     warnings: list[ParseWarning] = []
     gaps = 0
     last: dict[str | None, tuple[str, int]] = {}
     for record in records:
-        parts = numbering.segments(record.number)
-        if parts is None or len(parts) - 1 < start:
+        parts = numbering.segments(record.number) or []
+        if len(parts) - 1 < start:
             continue
         level, segment = len(parts) - 1, parts[-1]
-        position = numbering.ordinal(level, segment)
         if numbering.levels[level].segment == "letter" and segment not in numbering.alphabet:
             message = f"{record.number} uses a letter the numbering skips"
             warnings.append(warn(WarningCode.NUMBERING, message, record.location))
             continue
-        previous = last.get(record.parent)
+        position, previous = numbering.ordinal(level, segment), last.get(record.parent)
         expected = previous[1] + 1 if previous else 1
-        if position < expected and previous:
+        if previous and position < expected:
             message = f"{record.number} follows {previous[0]}"
             warnings.append(warn(WarningCode.NUMBERING, message, record.location))
         gaps += position > expected
@@ -142,14 +129,13 @@ def check_order(
 
 def settle_version(parsed: Parsed, expected: str | None) -> tuple[str | None, list[ParseWarning]]:
     """The stated version wins over the caller's; the caller's stands in when none is stated."""
-    if parsed.stated is not None:
-        if expected is not None and expected != parsed.stated:
-            message = f"expected version {expected}, but the document states {parsed.stated}"
-            return parsed.stated, [warn(WarningCode.VERSION_MISMATCH, message)]
-        return parsed.stated, []
-    if expected is None:
+    stated = parsed.stated
+    if stated is not None and expected is not None and expected != stated:
+        message = f"expected version {expected}, but the document states {stated}"
+        return stated, [warn(WarningCode.VERSION_MISMATCH, message)]
+    if stated is None and expected is None:
         return None, [warn(WarningCode.NO_VERSION, f"{parsed.missing}; version unknown")]
-    return expected, []
+    return stated or expected, []
 
 
 def finish_document(
@@ -163,37 +149,26 @@ def finish_document(
     if finish.order_from is not None:
         order, gaps = check_order(records, finish.references.numbering, finish.order_from)
         warnings += order
-        if gaps:
-            counts[CountKey.NUMBERING_GAPS] = gaps
+        counts.update({CountKey.NUMBERING_GAPS: gaps} if gaps else {})
     known = {r.id for r in records}
-    slugs = unique_slugs(term for term, _, _ in parsed.glossary)
     glossary = [
         GlossaryTerm(
-            id=f"glossary:{slug}",
-            term=term,
-            definition="\n".join(lines),
+            id=f"glossary:{slug}", term=term, definition="\n".join(lines), location=location,
             references=finish.references.find(*lines, known=known),
-            location=location,
         )
-        for slug, (term, lines, location) in zip(slugs, parsed.glossary, strict=True)
-    ]
+        for slug, (term, lines, location) in zip(
+            unique_slugs(term for term, _, _ in parsed.glossary), parsed.glossary, strict=True
+        )
+    ]  # fmt: skip
     counts[CountKey.GLOSSARY] = len(glossary)
     counts[CountKey.EXAMPLES] = sum(len(r.examples) for r in records)
-    doc = Document(
-        game=options.document.split("/")[0],
-        document=options.document,
-        title=parsed.title,
-        version=version,
-        published=parsed.published,
-        effective=parsed.effective,
-        parser=ParserInfo(family=finish.family, version=finish.parser_version),
-        records=records,
-        glossary=glossary,
-        front_matter=parsed.front_matter,
-        back_matter=parsed.back_matter,
-        publisher_changes=parsed.publisher_changes,
-        extraction=dict(sorted((notes or {}).items())),
-    )
     counts.update(parsed.counts)
+    stated = {name: getattr(parsed, name) for name in _STATED}
+    doc = Document(
+        game=options.document.split("/")[0], document=options.document, version=version,
+        parser=ParserInfo(family=finish.family, version=finish.parser_version),
+        records=records, glossary=glossary, extraction=dict(sorted((notes or {}).items())),
+        counts=counts, **stated,
+    )  # fmt: skip
     warnings += check_tree(records) + check_references(doc)
-    return record_errata(doc.model_copy(update={"warnings": warnings, "counts": counts}))
+    return record_errata(doc.model_copy(update={"warnings": warnings}))

@@ -17,6 +17,7 @@ with a space.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -166,17 +167,9 @@ def wrap_joiner(hyphens: Hyphens) -> Callable[[list[str]], str]:
     """Pieces of one paragraph (its wrapped lines) -> the paragraph, by the hyphen rule."""
 
     def join(pieces: list[str]) -> str:
-        out = ""
-        for piece in (p.strip() for p in pieces):
-            if not piece:
-                continue
-            if not out:
-                out = piece
-            elif hyphens == "glued":
-                out = join_glued(out, piece)
-            else:
-                out += " " + piece
-        return out
+        kept = [p.strip() for p in pieces if p.strip()]
+        glue = join_glued if hyphens == "glued" else lambda a, b: f"{a} {b}"
+        return functools.reduce(glue, kept) if kept else ""
 
     return join
 
@@ -221,9 +214,6 @@ def join_indented(
     indents = learn_indents(lines, body, kind_of)
     hang = learn_hang(lines, body, lambda text: kind_of(text) is not None or marked(text))
     vocabulary = build_vocabulary(lines)
-    blocks: list[Block] = []
-    first: Line | None = None
-    text = ""
 
     def starts(line: Line, first: Line) -> bool:
         if is_heading(line, body) or is_heading(first, body) or marked(line.text):
@@ -234,19 +224,20 @@ def join_indented(
         # at the hanging indentation: a wrap, whatever it begins with
         return not (hang is not None and first.x0 is not None and near(line.x0, first.x0 + hang))
 
-    def close(first: Line, text: str) -> None:
+    groups: list[list[Line]] = []
+    for line in lines:
+        if groups and not starts(line, groups[-1][0]):
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    blocks = []
+    for first, *wraps in groups:
+        text = functools.reduce(
+            lambda a, b: join_vocabulary(a, b.text, vocabulary), wraps, first.text
+        )
         bullet = text.startswith(bullets)
         text = text[1:].lstrip() if bullet else text
-        heading = is_heading(first, body)
-        blocks.append(Block(text, first.line, first.page, heading, first.bold, bullet))
-
-    for line in lines:
-        if first is not None and not starts(line, first):
-            text = join_vocabulary(text, line.text, vocabulary)
-            continue
-        if first is not None:
-            close(first, text)
-        first, text = line, line.text
-    if first is not None:
-        close(first, text)
+        blocks.append(
+            Block(text, first.line, first.page, is_heading(first, body), first.bold, bullet)
+        )
     return blocks

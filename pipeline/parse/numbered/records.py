@@ -1,9 +1,9 @@
 """Records being assembled: a draft per number, with its text, examples, notes and bullets.
 
 Readers feed pieces (a line or a paragraph) to the draft they belong to; a
-label (`Example:`, `Note:`, `Example 2:`) opens an example or a note, and
-what follows continues it until something else opens. The finishing step
-joins each part's pieces (`join`) and turns drafts into records.
+label (`Example:`, `Note:`, `Example 2:`) opens an example or a note, and what
+follows continues it until something else opens. The finishing step joins
+each part's pieces (`Join`) and turns drafts into records.
 """
 
 from __future__ import annotations
@@ -42,42 +42,29 @@ class Draft:
     notes: list[list[str]] = field(default_factory=list)
     bullets: list[list[str]] = field(default_factory=list)
     highlighted: bool | None = None
-    target: list[str] | None = None  # where the next continuation goes
+    part: str = "text"  # which part continuations go to
 
-    def __post_init__(self) -> None:
-        if self.target is None:
-            self.target = self.text
-
-    @property
-    def part(self) -> str:
-        """Which part continuations go to: title, text, examples, notes or bullets."""
-        for name in ("title", "text"):
-            if self.target is getattr(self, name):
-                return name
-        for name in ("examples", "notes", "bullets"):
-            if any(self.target is piece for piece in getattr(self, name)):
-                return name
-        return "text"
+    def _target(self) -> list[str]:
+        if self.part in ("title", "text"):
+            return self.title if self.part == "title" else self.text
+        opened: list[list[str]] = getattr(self, self.part)
+        return opened[-1]
 
     def add(self, piece: str) -> None:
         """A continuation of whatever is open."""
-        assert self.target is not None
-        self.target.append(piece)
+        self._target().append(piece)
 
     def open(self, part: str, piece: str | None = None) -> None:
         """Start a new example, note or bullet (or go back to the title or text)."""
-        if part in ("title", "text"):
-            self.target = getattr(self, part)
-        else:
-            self.target = []
-            getattr(self, part).append(self.target)
+        if part not in ("title", "text"):
+            getattr(self, part).append([])
+        self.part = part
         if piece is not None:
-            self.target.append(piece)
+            self.add(piece)
 
     def label(self, pattern: re.Pattern[str], scheme: NumberedScheme, piece: str) -> bool:
         """Open an example or a note when the piece starts with a label; say whether it did."""
-        match = pattern.match(piece)
-        if match is None:
+        if (match := pattern.match(piece)) is None:
             return False
         self.open("examples" if match.group("label") in scheme.example else "notes")
         self.add(match.group("text"))

@@ -23,7 +23,7 @@ from functools import partial
 
 from pipeline.models import Document, LevelScheme, Line, NumberedScheme, ParseOptions
 from pipeline.parse.common import options_of
-from pipeline.parse.numbered.engine import Engine, read_document, text_blocks
+from pipeline.parse.numbered.engine import Engine, read_body, read_document, text_blocks
 from pipeline.parse.numbered.finish import finish_document
 from pipeline.parse.riftbound.layout import parse_layout
 
@@ -72,9 +72,8 @@ def parse(
     prefix = options.settings.get("prefix")
     engine = ENGINE if prefix is None else Engine(SCHEME.model_copy(update={"prefix": prefix}))
     finish = engine.finish(FAMILY, PARSER_VERSION)
-    if looks_like_layout_dump(lines):
-        parsed = read_document(engine, text_blocks(lines), finish, partial(parse_layout, lines))
-    else:
-        parsed = read_document(engine, text_blocks(lines), finish)
+    dump = looks_like_layout_dump(lines)
+    body = partial(parse_layout, lines) if dump else read_body
+    parsed = read_document(engine, text_blocks(lines), finish, options.document, body)
     parsed.missing = "the document states no 'Last Updated: YYYY-MM-DD' date"
     return finish_document(parsed, finish, options, notes)
