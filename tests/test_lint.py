@@ -149,6 +149,7 @@ LEGITIMATE = [
     "For stages 1--6, substage order is used.[6.3.3]",
     "See rule 601.2a–h and section 7, or rules 702.19c, 702.19d.",
     "Who controls it? The player does.",
+    "The Runner plays realloc(). Its ability has the Corp pay [credit].",
 ]
 
 
@@ -207,6 +208,8 @@ def _real() -> dict[str, tuple[str, str, str, dict[str, Any]]]:
         real[f"mtg/cr {e['version']}"] = ("mtg-cr", "mtg/cr", "txt", e)
     for e in _entries(game="netrunner", document="comprehensive-rules", format="pdf"):
         real[f"netrunner/cr {e['version']}"] = ("netrunner-cr", "netrunner/cr", "pdf", e)
+    for e in _entries(game="netrunner", document="comprehensive-rules-yaml-source"):
+        real[f"netrunner/cr {e['version']}"] = ("nsg-yaml", "netrunner/cr", "tar.gz", e)
     for e in _entries(game="netrunner", document="rulings-netrunnerdb", format="tar.gz"):
         real[f"netrunner/rulings {e['version']}"] = (
             "nrdb-rulings",

@@ -175,7 +175,8 @@ RULES: tuple[LintRule, ...] = (
         "brackets): an icon or symbol was probably dropped",
         pattern=re.compile(
             rf"\b(?:{_OPERAND_WORDS})[ \t]+[,.;:)]{_NO_ELLIPSIS}"
-            rf"|(?<=\s)[+×=][ \t]*[,.;:)]{_NO_ELLIPSIS}|\(\s*\)|\[\s*\]"
+            # empty brackets, but not a name that ends in them (the card `realloc()`)
+            rf"|(?<=\s)[+×=][ \t]*[,.;:)]{_NO_ELLIPSIS}|(?<!\w)\(\s*\)|(?<!\w)\[\s*\]"
         ),
     ),
     LintRule(
