@@ -7,6 +7,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from pipeline.cli.show_text import format_shown
 from pipeline.jobs.outcomes import RunSummary
 from pipeline.jobs.show import HistoryStep, Shown
 from pipeline.models import GlossaryTerm, Rule, Ruling
@@ -73,8 +74,10 @@ def _record_lines(record: Rule | GlossaryTerm | Ruling) -> list[str]:
     if record.text:
         lines.append(record.text)
     if record.sources or record.attribution:
-        lines.append("ruling source: " + ", ".join([*record.sources, *(
-            [record.attribution] if record.attribution else [])]))
+        lines.append(
+            "ruling source: "
+            + ", ".join([*record.sources, *([record.attribution] if record.attribution else [])])
+        )
     if record.updated:
         lines.append(
             f"updated {record.updated}"
@@ -89,59 +92,10 @@ def _indented(console: Console, text: str, indent: int, style: str = "") -> None
 
 
 def print_shown(console: Console, shown: Shown) -> None:
-    out = console.print
-    if shown.renumbered_from:
-        out(
-            f"{shown.renumbered_from} was renumbered to {shown.record.id} in "
-            f"{shown.document} {shown.version}",
-            highlight=False,
-        )
-        out("")
-    for number, line in enumerate(_record_lines(shown.record)):
-        _indented(console, line, 0, "bold" if number == 0 else "")
-    for child in shown.children:
-        out("")
-        for number, line in enumerate(_record_lines(child)):
-            _indented(console, line, 2, "bold" if number == 0 else "")
-    p = shown.provenance()
-    out("")
-    out("Source", style="bold")
-    title = shown.title or shown.doc.title or shown.document
-    out(
-        f"  Document:  {title} ({shown.document}), version {shown.version}",
-        markup=False,
-        highlight=False,
+    """The shown record as `cli.show_text` formats it (the fast path prints the same text)."""
+    console.print(
+        format_shown(shown.as_json()), end="", markup=False, highlight=False, soft_wrap=True
     )
-    if p["published"] or p["effective"]:
-        out(
-            f"  Published: {p['published'] or '-'}   Effective: {p['effective'] or '-'}",
-            highlight=False,
-        )
-    out(f"  Citation:  {shown.record.id}", highlight=False)
-    out(f"  URL:       {p['url']}", highlight=False, markup=False)
-    out(f"  SHA-256:   {p['sha256']} ({p['bytes']} bytes, {p['rendition']})", highlight=False)
-    for rendition in shown.doc.renditions:
-        if shown.doc.source and rendition.sha256 != shown.doc.source.sha256:
-            out(
-                f"  Also:      {rendition.rendition} {rendition.url} sha256 {rendition.sha256}",
-                highlight=False,
-                markup=False,
-            )
-    for fetch in shown.fetches:
-        out(
-            f"  Retrieved: {fetch.get('retrieved')} from {fetch.get('final_url')}",
-            highlight=False,
-            markup=False,
-        )
-    out(f"  Parser:    {shown.doc.parser.family} {shown.doc.parser.version}", highlight=False)
-    check = (
-        f"download {p['url']} and run `sha256sum` on the file; if it is still version "
-        f"{shown.version} it prints {p['sha256']}."
-        if p["url"]
-        else f"no publisher URL is known for these bytes; `sha256sum` of the file retrieved "
-        f"above prints {p['sha256']}."
-    )
-    out(f"  Check it yourself: {check}", highlight=False, markup=False)
 
 
 def print_history(console: Console, citation: str, document: str, steps: list[HistoryStep]) -> None:

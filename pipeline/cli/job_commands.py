@@ -26,6 +26,7 @@ from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.errors import EXIT_PARSE
 from pipeline.jobs import import_archive as archive
 from pipeline.jobs import update as jobs
+from pipeline.jobs.update import DEFAULT_DEADLINE
 from pipeline.jobs import verify as audit
 
 
@@ -136,14 +137,20 @@ def update_cmd(
     ] = None,
     report: Annotated[Path | None, typer.Option(help="also write the JSON summary here")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the JSON summary")] = False,
+    deadline: Annotated[
+        float,
+        typer.Option(help="seconds the whole run may take; documents not reached exit 30"),
+    ] = DEFAULT_DEADLINE,
     sqlite: SqliteOpt = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
 ) -> None:
-    """The scheduled job: fetch, verify, parse, store and diff. Exit 0/10/20/30/40/75."""
+    """The scheduled job: fetch, verify, parse, store and diff. Exit 0/10/20/30/40/74/75."""
     ctx = make_context(corpus, cache, sources, quiet=as_json)
-    summary = run_job(lambda: jobs.update(ctx, source or [], mirror=mirror, accept=accept))
+    summary = run_job(
+        lambda: jobs.update(ctx, source or [], mirror=mirror, accept=accept, deadline=deadline)
+    )
     refresh_sqlite(ctx, sqlite, summary)
     if notify and summary.exit_code != 0:
         from pipeline.jobs.notify import send_summary

@@ -1,0 +1,109 @@
+"""A shown record as the text a person reads: the one formatter of `show`, from its JSON.
+
+Plain standard library on purpose: `show` answers in the time Python takes to start
+(see `cli.quick`), so neither this module nor what it imports may load the models,
+rich or typer. It formats the dict `show --json` prints, whichever path built it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from typing import Any
+
+
+def _wrap(text: str, indent: int, width: int) -> list[str]:
+    """Wrapped lines keep the indentation of their first line; line breaks are kept."""
+    pad = " " * indent
+    out: list[str] = []
+    for line in text.split("\n"):
+        lead = " " * (len(line) - len(line.lstrip(" ")))
+        out += textwrap.wrap(
+            line.lstrip(" "),
+            width=width,
+            initial_indent=pad + lead,
+            subsequent_indent=pad + lead,
+            break_on_hyphens=False,
+        ) or [pad.rstrip()]
+    return out
+
+
+def record_lines(record: dict[str, Any]) -> list[str]:
+    """A rule, glossary term or ruling as its heading line and the lines of its text."""
+    if "term" in record:
+        return [f"{record['id']}  {record['term']}", record["definition"]]
+    if "card_titles" in record or "question" in record:
+        titles, codes = record.get("card_titles") or [], record.get("cards") or []
+        cards = ", ".join(f"{t} ({c})" for t, c in zip(titles, codes, strict=False))
+        lines = [f"{record['id']}  cards: {cards or ', '.join(codes)}"]
+        if record.get("question"):
+            lines.append(f"Q: {record['question']}")
+        if record.get("answer"):
+            lines.append(f"A: {record['answer']}")
+        if record.get("text"):
+            lines.append(record["text"])
+        origin = [*(record.get("sources") or [])]
+        if record.get("attribution"):
+            origin.append(record["attribution"])
+        if origin:
+            lines.append("ruling source: " + ", ".join(origin))
+        if record.get("updated"):
+            verified = ", verified by the rules team" if record.get("verified") else ""
+            lines.append(f"updated {record['updated']}{verified}")
+        return lines
+    head = f"{record['id']}  {record['title']}" if record.get("title") else record["id"]
+    lines = [head]
+    if record.get("text"):
+        lines.append(record["text"])
+    lines += [f"  Example: {e}" for e in record.get("examples") or []]
+    lines += [f"  Note: {n}" for n in record.get("notes") or []]
+    lines += [f"  • {b}" for b in record.get("bullets") or []]
+    return lines
+
+
+def format_shown(data: dict[str, Any], width: int | None = None) -> str:
+    """The text of `show` for the dict of `show --json` (asked, renumbered_from, record,
+    children, provenance)."""
+    width = width or max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
+    record, p = data["record"], data["provenance"]
+    out: list[str] = []
+    if data.get("renumbered_from"):
+        out += [
+            f"{data['renumbered_from']} was renumbered to {record['id']} in "
+            f"{p['document']} {p['version']}",
+            "",
+        ]
+    for line in record_lines(record):
+        out += _wrap(line, 0, width)
+    for child in data.get("children") or []:
+        out.append("")
+        for line in record_lines(child):
+            out += _wrap(line, 2, width)
+    out += ["", "Source"]
+    title = p.get("title") or p["document"]
+    out.append(f"  Document:  {title} ({p['document']}), version {p['version']}")
+    if p.get("published") or p.get("effective"):
+        published, effective = p.get("published") or "-", p.get("effective") or "-"
+        out.append(f"  Published: {published}   Effective: {effective}")
+    out.append(f"  Citation:  {record['id']}")
+    out.append(f"  URL:       {p['url']}")
+    out.append(f"  SHA-256:   {p['sha256']} ({p['bytes']} bytes, {p['rendition']})")
+    for rendition in p.get("renditions") or []:
+        if rendition["sha256"] != p["sha256"]:
+            out.append(
+                f"  Also:      {rendition['rendition']} {rendition['url']} sha256 "
+                f"{rendition['sha256']}"
+            )
+    for fetch in p.get("fetches") or []:
+        out.append(f"  Retrieved: {fetch.get('retrieved')} from {fetch.get('final_url')}")
+    parser = p.get("parser") or {}
+    out.append(f"  Parser:    {parser.get('family')} {parser.get('version')}")
+    check = (
+        f"download {p['url']} and run `sha256sum` on the file; if it is still version "
+        f"{p['version']} it prints {p['sha256']}."
+        if p["url"]
+        else "no publisher URL is known for these bytes; `sha256sum` of the file retrieved "
+        f"above prints {p['sha256']}."
+    )
+    out += _wrap(f"Check it yourself: {check}", 2, width)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,114 @@
+"""`show` answers a plain request without typer, rich or the models, and says exactly what
+the full command says: the same JSON, the same text; anything else falls back to it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, SHARED, link_archive
+
+from pipeline.errors import EXIT_OK
+from pipeline.jobs.context import Context
+from pipeline.jobs.import_archive import import_archive
+from pipeline.jobs.show import show
+
+MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("quick")
+    manifest = json.loads((SHARED / "manifest.json").read_text())
+    wanted = {MTG.format(v) for v in ("20250725", "20251114")}
+    entries = [e for e in manifest if e["path"] in wanted]
+    entries += [e for e in manifest if e["path"].endswith("2024-01-15.tar.gz")]
+    ctx = Context(root / "corpus", root / "cache")
+    assert import_archive(ctx, link_archive(root / "archive", entries)).exit_code == EXIT_OK
+    return root / "corpus"
+
+
+def run(corpus: Path, *args: str, quick: bool = True) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import sys; from pipeline.cli.app import main; main()"
+        if quick
+        else "import sys; from pipeline.cli.app import load_app; load_app()()"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+    argv = ["--corpus", str(corpus), "show", *args]
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True
+    )
+
+
+CASES = [
+    ("cr:702.19c", "--doc", "mtg/cr"),  # a subrule
+    ("cr:702.19", "--doc", "mtg/cr"),  # a rule with its subrules
+    ("glossary:trample", "--doc", "mtg/cr"),
+    ("cr:603.2f", "--doc", "mtg/cr"),  # an old number: renumbered to cr:603.2e
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_the_quick_path_says_what_the_full_command_says(
+    corpus: Path, case: tuple[str, ...]
+) -> None:
+    for extra in ((), ("--json",)):
+        quick, full = run(corpus, *case, *extra), run(corpus, *case, *extra, quick=False)
+        assert quick.returncode == full.returncode == 0, quick.stderr + full.stderr
+        assert quick.stdout == full.stdout
+
+
+def test_its_json_is_the_dict_the_library_builds(corpus: Path) -> None:
+    from pipeline.cli.quick import shown_json
+    from pipeline.store.corpus import Corpus
+
+    for citation, _, document in CASES:
+        assert (
+            shown_json(corpus, citation, document, None)
+            == show(Corpus(corpus), citation, document).as_json()
+        )
+
+
+def test_a_ruling_is_shown_with_its_cards(corpus: Path) -> None:
+    from pipeline.store.corpus import Corpus
+
+    doc = Corpus(corpus).load_document("netrunner/rulings")
+    ruling = doc.rulings[0].id
+    quick = run(corpus, ruling, "--doc", "netrunner/rulings")
+    assert quick.returncode == 0 and "cards:" in quick.stdout
+    assert quick.stdout == run(corpus, ruling, "--doc", "netrunner/rulings", quick=False).stdout
+
+
+def test_the_quick_path_loads_none_of_the_heavy_modules(corpus: Path) -> None:
+    code = (
+        "import sys; from pipeline.cli.quick import try_quick; "
+        f"code = try_quick(['--corpus', {str(corpus)!r}, 'show', 'cr:702.19c', '--doc', 'mtg/cr']);"
+        "heavy = [m for m in ('typer', 'rich', 'pydantic', 'pipeline.models', 'pdfplumber', "
+        "'pypdfium2', 'bs4', 'yaml') if m in sys.modules]; print(code, heavy)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("cr:999.9z", "--doc", "mtg/cr"),  # not found: the full command's message and code
+        ("cr:702.19c", "--doc", "mtg/cr", "--version", "2025-07-25"),  # an older version
+        ("cr:702.19c", "--doc", "mtg/cr", "--provenance"),
+        ("cr:702.19c",),  # no --doc: the full command searches every document
+    ],
+)
+def test_anything_else_falls_back_to_the_full_command(corpus: Path, args: tuple[str, ...]) -> None:
+    quick, full = run(corpus, *args), run(corpus, *args, quick=False)
+    assert (quick.returncode, quick.stdout, quick.stderr) == (
+        full.returncode,
+        full.stdout,
+        full.stderr,
+    )
