@@ -26,8 +26,8 @@ from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.errors import EXIT_PARSE
 from pipeline.jobs import import_archive as archive
 from pipeline.jobs import update as jobs
-from pipeline.jobs.update import DEFAULT_DEADLINE
 from pipeline.jobs import verify as audit
+from pipeline.jobs.update import DEFAULT_DEADLINE
 
 
 @app.command("sources")
