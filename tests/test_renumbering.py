@@ -182,6 +182,21 @@ def test_renumbering_json_follows_its_schema_and_names_the_meld_moves(corpus: Pa
     assert RenumberingMap.model_validate(data) == map_of_diff(diff)
 
 
+def test_each_stored_diff_has_its_map_beside_it(corpus: Path) -> None:
+    stored = Corpus(corpus)
+    schema = json.loads((ROOT / "schemas" / "renumbering.schema.json").read_text())
+    for document in ("mtg/cr", "riftbound/cr", "netrunner/cr", "fab/cr"):
+        entry = stored.document_entry(document)
+        assert entry.diffs
+        for d in entry.diffs:
+            assert d.renumbering is not None
+            assert d.renumbering.startswith(f"{document}/diffs/{d.old}..{d.new}.renumbering.")
+            data = json.loads(stored.read_file(d.renumbering))
+            jsonschema.validate(data, schema)
+            diff = lookup_job.pair_diff(stored, entry, document, d.old, d.new)
+            assert RenumberingMap.model_validate(data) == map_of_diff(diff)
+
+
 def test_renumbering_to_the_current_version_composes_the_chain(corpus: Path) -> None:
     code, out, _ = invoke(
         "renumbering", "mtg/cr", "2022-10-07", "--format", "csv", "--corpus", str(corpus)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pipeline.errors import UsageError
-from pipeline.models import Document, DocumentDiff, FetchResult, Pin
+from pipeline.models import Document, DocumentDiff, FetchResult, Pin, RenumberingMap
 from pipeline.store import layout
 from pipeline.store.corpus import (
     DiffEntry,
@@ -120,15 +120,26 @@ def store_aliases(
 
 
 def store_diff(
-    tx: Transaction, document: str, result: DocumentDiff, markdown: str, html: str
+    tx: Transaction,
+    document: str,
+    result: DocumentDiff,
+    markdown: str,
+    html: str,
+    renumbering: RenumberingMap | None = None,
 ) -> DiffEntry:
-    """The diff's JSON and its two reports; replaces an earlier diff of the same pair."""
+    """The diff's JSON, its two reports and its renumbering map; replaces an earlier diff of
+    the same pair."""
     old, new = result.old_version or "", result.new_version or ""
 
     def put(suffix: str, data: bytes) -> str:
         relative, _ = tx.put(lambda d: layout.diff_file(document, old, new, suffix, d), data)
         return relative
 
+    map_file = None
+    if renumbering is not None:
+        map_file, _ = tx.put(
+            lambda d: layout.renumbering_file(document, old, new, d), canonical_json(renumbering)
+        )
     entry = DiffEntry.model_validate(
         {
             "old": old,
@@ -137,6 +148,7 @@ def store_diff(
             "markdown": put("md", markdown.encode("utf-8")),
             "html": put("html", html.encode("utf-8")),
             "summary": dict(result.summary),
+            "renumbering": map_file,
         }
     )
     doc_entry = tx.index.documents[document]

@@ -33,9 +33,8 @@ def pair_map(
     from pipeline.jobs.show import pair_diff
 
     stored = next((d for d in entry.diffs if (d.old, d.new) == (old, new)), None)
-    name = getattr(stored, "renumbering", None) if stored is not None else None
-    if name:
-        return RenumberingMap.model_validate_json(corpus.read_file(name))
+    if stored is not None and stored.renumbering:
+        return RenumberingMap.model_validate_json(corpus.read_file(stored.renumbering))
     return map_of_diff(pair_diff(corpus, entry, document, old, new))
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.reconcile import reconcile
+from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.rulings import diff_rulings
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
 from pipeline.models import Document, DocumentDiff
@@ -92,6 +93,7 @@ def add_version(tx: Transaction, candidate: Candidate, status: Status = "publish
         result.diff,
         render_markdown(result.diff, old, new),
         render_html(result.diff, old, new),
+        map_of_diff(result.diff),
     )
     aliases = compose_aliases(
         tx.load_aliases(candidate.document, previous), result.diff, record_ids(new)

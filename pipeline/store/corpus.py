@@ -73,6 +73,9 @@ class DiffEntry(Model):
     markdown: str
     html: str
     summary: dict[str, int] = Field(default_factory=dict)
+    renumbering: str | None = Field(
+        default=None, description="the diff's renumbering map (schemas/renumbering.schema.json)"
+    )
 
     model_config = Model.model_config | {"populate_by_name": True}
 
@@ -109,6 +112,7 @@ def referenced_files(index: Index) -> set[str]:
             names.update(n for n in (item.aliases, item.provenance) if n)
         for diff in entry.diffs:
             names.update((diff.json_file, diff.markdown, diff.html))
+            names.update(n for n in (diff.renumbering,) if n)
     return names
 
 

@@ -14,6 +14,7 @@ by the next run).
     <game>/<doc>/provenance/<version>.<h>.json   how that version's bytes were obtained
     <game>/<doc>/aliases/<version>.<h>.json      old citation id -> id in that version
     <game>/<doc>/diffs/<old>..<new>.<h>.json|md|html   the diff between two versions
+    <game>/<doc>/diffs/<old>..<new>.renumbering.<h>.json   its renumbering map
     staged/<game>/<doc>/...                      the same, for versions awaiting `accept`
 """
 
@@ -55,6 +56,11 @@ def aliases_file(document: str, version: str, digest: str) -> str:
 def diff_file(document: str, old: str, new: str, suffix: str, digest: str) -> str:
     """suffix: json, md or html."""
     return _addressed(f"{document_dir(document)}/diffs/{old}..{new}", digest, suffix)
+
+
+def renumbering_file(document: str, old: str, new: str, digest: str) -> str:
+    """The renumbering map stored beside the diff of the same two versions."""
+    return _addressed(f"{document_dir(document)}/diffs/{old}..{new}.renumbering", digest, "json")
 
 
 def fetch_file(source_id: str, digest: str) -> str:
