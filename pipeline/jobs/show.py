@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
@@ -211,14 +213,39 @@ def _came_from(rmap: RenumberingMap, new_id: str) -> str | None:
     return None if new_id in moved_away or new_id in rmap.added else new_id
 
 
+class RecordIndex:
+    """A stored version's records by id, read with the json module: a record becomes a model
+    only when asked for (history wants a few records of every version, not every record)."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw: dict[str, tuple[type[Record], dict[str, Any]]] = {}
+        kinds: tuple[tuple[str, type[Record]], ...] = (
+            ("records", Rule),
+            ("glossary", GlossaryTerm),
+            ("rulings", Ruling),
+        )
+        for key, model in kinds:
+            for record in raw.get(key) or []:
+                self.raw.setdefault(record["id"], (model, record))
+
+    def get(self, citation: str | None) -> Record | None:
+        found = self.raw.get(citation) if citation else None
+        return found[0].model_validate(found[1]) if found else None
+
+
+def record_index(corpus: Corpus, document: str, version: str) -> RecordIndex:
+    item = corpus.version_entry(document, version)
+    return RecordIndex(json.loads(corpus.read_file(item.file, item.sha256)))
+
+
 def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
     """The record in every stored version, following renumbering both ways from the newest
     version that has the citation (or an alias of it)."""
     entry = corpus.document_entry(document)
     versions = [v.version for v in entry.versions if v.status == "published"]
-    docs = {v: corpus.load_document(document, v) for v in versions}
+    docs = {v: record_index(corpus, document, v) for v in versions}
     anchor = next(
-        (i for i in range(len(versions) - 1, -1, -1) if find_record(docs[versions[i]], citation)),
+        (i for i in range(len(versions) - 1, -1, -1) if docs[versions[i]].get(citation)),
         None,
     )
     if anchor is None:
@@ -236,7 +263,7 @@ def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
         diff = pair_diff(corpus, entry, document, old_v, new_v)
         current = ids[new_v]
         old_id = _came_from(map_of_diff(diff), current) if current else None
-        ids[old_v] = old_id if old_id and find_record(docs[old_v], old_id) else None
+        ids[old_v] = old_id if old_id and docs[old_v].get(old_id) else None
         change = _change_for(diff, ids[old_v], current)
         changes[new_v] = change.cls if change else ("unchanged" if ids[old_v] else "added")
     for i in range(anchor, len(versions) - 1):  # forwards: old id -> new id
@@ -244,12 +271,12 @@ def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:
         diff = pair_diff(corpus, entry, document, old_v, new_v)
         current = ids[old_v]
         new_id = lookup(map_of_diff(diff), current).new_id if current else None
-        ids[new_v] = new_id if new_id and find_record(docs[new_v], new_id) else None
+        ids[new_v] = new_id if new_id and docs[new_v].get(new_id) else None
         change = _change_for(diff, current, ids[new_v])
         changes[new_v] = change.cls if change else ("unchanged" if ids[new_v] else "removed")
     steps = []
     for v in versions:
         rid = ids.get(v)
-        record = find_record(docs[v], rid) if rid else None
+        record = docs[v].get(rid)
         steps.append(HistoryStep(v, rid, _text_of(record), changes.get(v, "first stored")))
     return steps
