@@ -1,16 +1,22 @@
 """The PDF extractor: lines with positions, zero-width spaces counted, parallel reading
-identical to a sequential one (pages are read by a process pool for large files)."""
+identical to a sequential one (pages are read by a process pool for large files), with
+either engine."""
 
 from __future__ import annotations
 
 import io
 
+import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from pipeline.extract import pdf as extract
+from pipeline.extract import pdfium
+from pipeline.extract.pdflines import to_lines
+
+READERS = {"pdfium": pdfium._read_pages, "pdfplumber": extract._read_pages}
 
 
 def make_pdf(pages: int) -> bytes:
@@ -35,17 +41,20 @@ def make_pdf(pages: int) -> bytes:
     return buffer.getvalue()
 
 
-def test_parallel_read_equals_a_sequential_read() -> None:
+@pytest.mark.parametrize("engine", extract.ENGINES)
+def test_parallel_read_equals_a_sequential_read(engine: str) -> None:
     data = make_pdf(extract.PARALLEL_MIN_PAGES + 5)
-    result = extract.extract_pdf_lines(data)
-    sequential, removed = extract._read_pages(data, 1, 0, result.pages)
-    assert [line.model_copy(update={"line": 0}) for line in result.lines] == sequential
+    result = extract.extract_pdf_lines(data, engine=engine)
+    sequential, removed = READERS[engine](data, 1, 0, result.pages)
+    assert result.lines == to_lines(sequential)
     assert [line.line for line in result.lines] == list(range(1, len(result.lines) + 1))
     assert result.notes == {"zero_width_removed": removed} and removed == 0
+    assert result.engine == engine and result.engine_version
 
 
-def test_lines_carry_page_position_weight_and_highlight() -> None:
-    result = extract.extract_pdf_lines(make_pdf(2))
+@pytest.mark.parametrize("engine", extract.ENGINES)
+def test_lines_carry_page_position_weight_and_highlight(engine: str) -> None:
+    result = extract.extract_pdf_lines(make_pdf(2), engine=engine)
     first = result.lines[0]
     assert first.text == "1.1. Rule on page 1 with a (coloured) word."
     assert (first.page, first.x0, first.bold, first.highlight) == (1, 72.0, False, False)

@@ -1,0 +1,249 @@
+"""The engine-neutral half of PDF extraction: glyph runs -> Lines.
+
+Both PDF engines (pdfplumber in `pdf.py`, PDFium in `pdfium.py`) reduce a page
+to `Run`s and hand them here, so grouping into lines, spacing, columns and the
+line attributes are decided once, the same way, whatever read the page.
+
+Geometry is measured where the engines agree: the baseline and the glyph
+origins come from the content stream, while a glyph's box depends on font
+metrics that each engine reads its own way (pdfminer keeps a font's descent
+as written, PDFium rounds it to whole units), so a line's `top` is its
+baseline minus its font size, and lines are grouped by baseline.
+
+This module imports no PDF library, so page workers can run it without
+pydantic: rows travel as plain tuples and become `Line`s in the parent.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from pipeline.models import Line
+
+ZERO_WIDTH = frozenset({"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"})
+# Runs whose baselines differ by less than this many points share a line.
+LINE_TOLERANCE = 2.5
+# A gap wider than this fraction of the font size between two glyphs is a space.
+GAP_FACTOR = 0.2
+# Glyphs starting closer than this fraction of the size are drawn over each other
+# (the layers of an icon): they have no reading order, so they are put in code order.
+OVERPRINT = 0.07
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass
+class PdfText:
+    lines: list[Line]
+    pages: int
+    notes: dict[str, int] = field(default_factory=dict)
+    engine: str = ""
+    engine_version: str = ""
+
+
+class Run(NamedTuple):
+    """Glyphs of one font, size, colour and baseline, set one after another without a gap.
+
+    A run that holds visible glyphs starts with one (engines split leading
+    whitespace off), so its `x0` is where its first visible glyph starts.
+    """
+
+    text: str
+    x0: float  # origin of the first glyph
+    x1: float  # origin of the last glyph plus its advance
+    base: float  # baseline, measured down from the top of the page
+    size: float
+    bold: bool
+    highlight: bool
+
+
+# What a page worker returns for one line: text, page, x0, top, size, bold, highlight.
+Row = tuple[str, int, float, float, float, bool, bool]
+
+
+def round2(value: float) -> float:
+    """Two places, halves up, and a value a hair below a half counts as the half.
+
+    Halves are common (Google Docs sets 14.66 px type: 10.995 pt), and the
+    engines land on either side of them: pdfminer computes in doubles from the
+    PDF's decimals (10.99499985 from "14.6599998"), PDFium in 32-bit floats.
+    """
+    return math.floor(value * 100 + 0.5 + 1e-4) / 100
+
+
+def is_highlight_colour(colour: Any) -> bool:
+    """The orange NISEI and others use to mark changed text (r high, g middling, b low)."""
+    if not isinstance(colour, (tuple, list)) or len(colour) != 3:
+        return False
+    try:
+        r, g, b = (float(c) for c in colour)
+    except (TypeError, ValueError):
+        return False
+    return r >= 0.6 and 0.2 <= g <= 0.75 and b <= 0.3 and r - g >= 0.2
+
+
+def is_bold_font(fontname: str) -> bool:
+    return "bold" in fontname.lower()
+
+
+def _split_columns(runs: list[Run], width: float, columns: int) -> Iterable[list[Run]]:
+    if columns == 1:
+        yield runs
+        return
+    step = width / columns
+    for index in range(columns):
+        lo, hi = index * step, (index + 1) * step
+        yield [r for r in runs if lo <= r.x0 < hi or (index == columns - 1 and r.x0 >= hi)]
+
+
+def _group_rows(runs: list[Run]) -> list[list[Run]]:
+    rows: list[list[Run]] = []
+    for run in sorted(runs, key=lambda r: (round(r.base, 1), r.x0)):
+        if rows and abs(rows[-1][0].base - run.base) <= LINE_TOLERANCE:
+            rows[-1].append(run)
+        else:
+            rows.append([run])
+    return [_overprints_in_code_order(sorted(row, key=lambda r: r.x0)) for row in rows]
+
+
+def _overprints_in_code_order(row: list[Run]) -> list[Run]:
+    """Glyphs without an advance and the glyph drawn over them (an icon's layers) have no
+    reading order, and the engines draw them in different orders: code order it is."""
+    out: list[Run] = []
+    start = 0
+    for index in range(1, len(row) + 1):
+        first, previous = row[start], row[index - 1]
+        limit = OVERPRINT * first.size
+        if (
+            index == len(row)
+            or previous.x1 - previous.x0 >= limit
+            or row[index].x0 - first.x0 >= limit
+        ):
+            cluster = row[start:index]
+            out.extend(sorted(cluster, key=lambda r: r.text) if len(cluster) > 1 else cluster)
+            start = index
+    return out
+
+
+def join_runs(row: Sequence[Run]) -> str:
+    """Runs to text: whitespace becomes one space, and so does a gap wider than a fraction
+    of the size.
+
+    Working on glyphs (not words) keeps a coloured or bold word glued to its
+    punctuation: word extraction with attributes would split `(rule 1.3.10)`
+    into `( rule 1.3.10 )`.
+    """
+    out: list[str] = []
+    spaced = True  # the text so far is empty or ends in a space
+    previous_x1: float | None = None
+    for run in row:
+        if run.text.isspace():
+            if not spaced:
+                out.append(" ")
+                spaced = True
+            previous_x1 = run.x1
+            continue
+        if previous_x1 is not None and not spaced and run.x0 - previous_x1 > GAP_FACTOR * run.size:
+            out.append(" ")
+            spaced = True
+        piece = run.text
+        if "  " in piece or not piece.isprintable():  # tabs, no-break spaces, runs of spaces
+            piece = _WHITESPACE.sub(" ", piece)
+        if spaced and piece.startswith(" "):
+            piece = piece[1:]
+        out.append(piece)
+        spaced = piece.endswith(" ")
+        previous_x1 = run.x1
+    return "".join(out).strip()
+
+
+def page_rows(
+    runs: list[Run],
+    width: float,
+    page: int,
+    columns: int,
+    snap_x: Callable[[float], float] = float,
+    snap_base: Callable[[float], float] = float,
+) -> list[Row]:
+    """The lines of one page, columns read left to right.
+
+    `snap_x` and `snap_base` recover the content stream's own numbers from an
+    engine's values before they are rounded (PDFium keeps coordinates as
+    32-bit floats); only a line's first glyph needs it, so it is done here.
+    """
+    rows: list[Row] = []
+    for column in _split_columns(runs, width, columns):
+        for row in _group_rows(column):
+            visible = [r for r in row if not r.text.isspace()]
+            if not visible:
+                continue
+            first = visible[0]
+            rows.append(
+                (
+                    join_runs(row),
+                    page,
+                    round2(snap_x(first.x0)),
+                    round2(snap_base(first.base) - first.size),
+                    round2(first.size),
+                    first.bold,
+                    any(r.highlight for r in visible),
+                )
+            )
+    return rows
+
+
+# Reads pages [first, last) (0-based) of `data` with `columns`: their rows and the
+# zero-width characters removed.
+PageReader = Callable[[bytes, int, int, int], tuple[list[Row], int]]
+
+# Pages are independent, so large PDFs are read by a pool of processes; the line
+# numbers are assigned afterwards, in page order, so the result is identical to a
+# sequential read. Workers are spawned, not forked: the caller may have threads (a
+# server in a test, a progress display) that a fork would copy mid-lock.
+PARALLEL_MIN_PAGES = 24
+
+
+def read_pages(
+    reader: PageReader,
+    data: bytes,
+    columns: int,
+    pages: int,
+    per_task: int,
+    *,
+    in_parent: bool = False,
+) -> tuple[list[Row], int]:
+    """All rows of the document in page order, and the zero-width characters removed.
+
+    With `in_parent`, this process reads the first task itself while the workers
+    read the rest (one worker fewer to start, for engines that start slower than
+    they read).
+    """
+    ranges = [(start, min(start + per_task, pages)) for start in range(0, pages, per_task)]
+    workers = min(os.cpu_count() or 1, len(ranges) - (1 if in_parent else 0))
+    if pages < PARALLEL_MIN_PAGES or workers < (1 if in_parent else 2):
+        return reader(data, columns, 0, pages)
+    local = ranges[:1] if in_parent else []
+    remote = ranges[len(local) :]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(reader, data, columns, a, b) for a, b in remote]
+        parts = [reader(data, columns, a, b) for a, b in local]
+        parts += [future.result() for future in futures]
+    rows = [row for part, _ in parts for row in part]
+    return rows, sum(removed for _, removed in parts)
+
+
+def to_lines(rows: list[Row]) -> list[Line]:
+    """Rows to `Line`s numbered from 1 in reading order."""
+    from pipeline.models import Line
+
+    return [
+        Line(text=text, line=number, page=page, x0=x0, top=top, size=size, bold=bold, highlight=hi)
+        for number, (text, page, x0, top, size, bold, hi) in enumerate(rows, start=1)
+    ]
