@@ -459,3 +459,24 @@ def test_no_outcome_but_unchanged_sums_to_exit_0() -> None:
         assert summary.exit_code == code, code
     assert RunSummary("update", [Outcome(document="d", outcome="unchanged")]).exit_code == 0
     assert EXIT_CHANGED and EXIT_PARSE  # the documented codes exist
+
+
+@pytest.mark.parametrize(
+    ("path", "family", "code"),
+    [
+        ("fab/comprehensive-rules/2.14.0/en-fab-cr.txt", "fab-cr", "unexpected-end"),
+        (MTG.format("20251114"), "mtg-cr", "no-credits"),
+    ],
+)
+def test_defect_5_a_document_that_stops_short_is_never_clean(
+    path: str, family: str, code: str
+) -> None:
+    from pipeline.jobs.families import parse_bytes
+
+    data = (SHARED / path).read_bytes()
+    request = ParseRequest(
+        family=family, document=family[:-3] + "/cr", rendition="txt", what=path, version="v"
+    )
+    assert code not in {w.code for w in parse_bytes(data, request).warnings}
+    cut = parse_bytes(data[: int(len(data) * 0.97)], request)
+    assert code in {w.code for w in cut.warnings}, "a truncated file must not parse clean"

@@ -39,7 +39,8 @@ from pipeline.models import (
     WikiPage,
     YamlBundle,
 )
-from pipeline.parse import faq, rulings, wiki
+from pipeline.parse import faq, rulings, sections, wiki
+from pipeline.parse.endings import check_ending
 from pipeline.parse.fab import cr as fab_cr
 from pipeline.parse.fab import html as fab_html
 from pipeline.parse.fab import policy as fab_policy
@@ -151,6 +152,7 @@ TABLE: list[Family[Any]] = [
     family("riftbound-cr", lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION),
     family("numbered", lines(), numbered.parse_numbered, numbered.PARSER_VERSION),
     family("swu-cr", lines(), swu_cr.parse, swu_cr.PARSER_VERSION),
+    family("headed-sections", lines(), sections.parse, sections.PARSER_VERSION),
     family("nrdb-rulings", tar_members, rulings.parse, rulings.PARSER_VERSION),
     family("faq-html", faq_page, faq.parse, faq.PARSER_VERSION),
     family("fandom-wiki", wiki_bundle, wiki.parse, wiki.PARSER_VERSION),
@@ -197,4 +199,4 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
         settings=dict(request.options),
         scheme=request.scheme,
     )
-    return family.parse(extracted.content, extracted.notes, options)
+    return check_ending(request.family, family.parse(extracted.content, extracted.notes, options))
