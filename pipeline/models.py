@@ -376,6 +376,7 @@ class WarningCode(StrEnum):
     CONTENTS_MISMATCH = "contents-mismatch"
     NO_GLOSSARY = "no-glossary"
     NO_CREDITS = "no-credits"
+    UNEXPECTED_END = "unexpected-end"
     EMPTY_DEFINITION = "empty-definition"
     NO_SOURCES = "no-sources"
     UNKNOWN_FIELD = "unknown-field"
