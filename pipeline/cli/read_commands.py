@@ -118,7 +118,9 @@ def show_cmd(
     else:
         print_shown(out, shown)
         if shown.now is not None:
-            out.print(f"\n{where_now_line(shown.record.id, shown.now)}", markup=False)
+            out.print(
+                f"\n{where_now_line(shown.record.id, shown.now)}", markup=False, soft_wrap=True
+            )
         if details:
             print_record_provenance(details)
 

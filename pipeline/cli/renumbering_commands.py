@@ -145,6 +145,7 @@ def cite_check_cmd(
             f"{report.current}): {counts or 'none found'}",
             markup=False,
             highlight=False,
+            soft_wrap=True,
         )
     if fix:
         fixes = cc.plan_fixes(report)
