@@ -319,6 +319,8 @@ def test_a_different_expected_version_is_warned_and_the_document_wins() -> None:
     assert [w.code for w in doc.warnings] == ["version-mismatch"]
     assert "2026-02-01" in doc.warnings[0].message and "2026-01-16" in doc.warnings[0].message
     assert parse_text(FIXTURE.read_text(encoding="utf-8"), version="2026-01-16").warnings == []
+    # An archive names the version 20260116: the same date, read the same way.
+    assert parse_text(FIXTURE.read_text(encoding="utf-8"), version="20260116").warnings == []
 
 
 def test_subrule_lettered_l_or_going_backwards_is_warned() -> None:

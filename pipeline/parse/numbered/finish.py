@@ -40,6 +40,7 @@ from pipeline.parse.common import (
 from pipeline.parse.numbered.numbers import Numbering
 from pipeline.parse.numbered.records import Draft, Join, paragraphs
 from pipeline.parse.numbered.references import References
+from pipeline.parse.numbered.statements import read_date
 
 _PARTS = ("examples", "notes", "bullets")
 _STATED = ("title", "published", "effective", "front_matter", "back_matter", "publisher_changes")
@@ -128,9 +129,12 @@ def check_order(
 
 
 def settle_version(parsed: Parsed, expected: str | None) -> tuple[str | None, list[ParseWarning]]:
-    """The stated version wins over the caller's; the caller's stands in when none is stated."""
+    """The stated version wins over the caller's (warned when they differ; `20251114` and
+    `2025-11-14` do not); the caller's stands in when none is stated."""
     stated = parsed.stated
-    if stated is not None and expected is not None and expected != stated:
+    day = read_date(expected) if expected is not None else None
+    same_date = day is not None and stated is not None and day == read_date(stated)
+    if stated is not None and expected is not None and expected != stated and not same_date:
         message = f"expected version {expected}, but the document states {stated}"
         return stated, [warn(WarningCode.VERSION_MISMATCH, message)]
     if stated is None and expected is None:

@@ -1,7 +1,7 @@
 """Dates and the sentences that state a document's version: read leniently, rejected loudly.
 
 A person reads `January 16, 2026`, `16 January 2026`, `Jan. 16 2026`,
-`2026-01-16` and `2026-1-16` as one date, and `These rules are effective as of`
+`2026-01-16`, `2026-1-16` and `20260116` as one date, and `These rules are effective as of`
 the same whatever its capitals, spacing or final full stop: all are accepted.
 A statement whose words are there but whose date is not a date (`Smarch 16`,
 `February 30`) is reported (`bad-date`), never guessed. The one month table of
@@ -25,6 +25,7 @@ _FORMS = [  # (pattern, order of year, month, day in its groups)
     (re.compile(rf"^([A-Za-z]+)\.?\s+{_DAY},?\s+(\d{{4}})$"), (2, 0, 1)),
     (re.compile(rf"^{_DAY}\s+([A-Za-z]+)\.?,?\s+(\d{{4}})$"), (2, 1, 0)),
     (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$"), (0, 1, 2)),
+    (re.compile(r"^(\d{4})(\d{2})(\d{2})$"), (0, 1, 2)),  # ISO's basic form, 20251114
     (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$"), (2, 0, 1)),  # the US order of its users
 ]
 # A date standing inside a line, for title pages that print one without a sentence.
