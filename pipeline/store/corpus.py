@@ -11,6 +11,7 @@ state it found.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -272,6 +273,14 @@ class Corpus:
         return Transaction(self)
 
 
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether `path` already holds exactly `data` (the commit point was passed)."""
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
 class Transaction:
     """Collects every write of a commit; `commit()` writes them, then the index, last."""
 
@@ -331,11 +340,22 @@ class Transaction:
             return
         root = self.corpus.root
         keep = referenced_files(self.index)
-        for relative in sorted(keep & set(self.files)):
-            write_new(root / relative, self.files[relative])
-        for relative in sorted(keep):
-            self._check_present(relative)
-        write_replacing(root / layout.INDEX, canonical_json(self.index))
+        index_bytes = canonical_json(self.index)
+        created = [r for r in sorted(keep & set(self.files)) if not (root / r).exists()]
+        try:
+            for relative in sorted(keep & set(self.files)):
+                write_new(root / relative, self.files[relative])
+            for relative in sorted(keep):
+                self._check_present(relative)
+            write_replacing(root / layout.INDEX, index_bytes)
+        except Exception:
+            # Refused before the commit point (disk full, permissions): nothing names the
+            # files this commit created, so the folder is left as it was found.
+            if not _holds(root / layout.INDEX, index_bytes):
+                for relative in created:
+                    with contextlib.suppress(OSError):
+                        (root / relative).unlink(missing_ok=True)
+            raise
         # After the commit point: the derived copy and the superseded files. A kill here
         # leaves a state `recover` completes.
         write_replacing(root / layout.LOCK, canonical_json(self.lock))
