@@ -22,6 +22,7 @@ GZIP_MAGIC = b"\x1f\x8b"
 HINT_MOVED = "the URL may have moved; check it in a browser and update the registry"
 HINT_LATER = "the server or the network may be down or overloaded; try again later"
 HINT_SLOW = "the server is very slow or stalled; try again later, or raise the deadline"
+HINT_RUN_DEADLINE = "raise `update --deadline`, or fetch fewer sources per run"
 HINT_SIZE = "if the document really grew, raise max_bytes for this source in the registry"
 
 
