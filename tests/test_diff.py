@@ -484,3 +484,21 @@ def test_real_mtg_diff_accounts_for_every_record(older: str, newer: str) -> None
         if c.old_id and c.old_id == c.new_id and c.old_id.startswith("cr:"):
             assert old_by_id[c.old_id] != new_by_id[c.new_id]
     assert sum(diff.summary.values()) == len(diff.changes)
+
+
+def test_one_typography_fold_for_the_diff_and_the_rendition_check() -> None:
+    from pipeline.verify.checks import normalise_typography
+
+    samples = [
+        "“Go again”—it’s [1.0.1a] .",
+        "wait… ( see  rule )",
+        "a ‘b’ «c» d ‐ e\u00ad f\u200bg [...]",
+    ]
+    for text in samples:
+        assert normalise_typography(text) == fold_typography(text)
+    # Single and double quotes stay apart: an apostrophe never becomes a quotation mark.
+    assert fold_typography("it’s “so”") == 'it\'s "so"'
+    # What the rendition check accepts as the same text, the diff calls typography-only.
+    old = document(*HEAD[:2], rule("cr:100.1", "Go again [1.0.1a] . It’s “free”."))
+    new = document(*HEAD[:2], rule("cr:100.1", 'Go again [1.0.1a]. It\'s "free".'))
+    assert [c.cls for c in diff_documents(old, new).changes] == ["typography-only"]
