@@ -34,19 +34,39 @@ REAL = {
     "fab": ("fab/comprehensive-rules/2.14.0/en-fab-cr.txt", fab.parse, "2.14.0"),
 }
 LETTERS = "abcdefghijkmnpqrstuvwxyz"  # MTG subrule letters skip l and o
-NONSENSE = ["brindle", "quasp", "morrow", "tallith", "vexen", "plurn", "odrick", "sallow",
-            "wimble", "crantor", "feldspur", "yarrow", "gimlet", "hoskin", "umbral", "zephyrine"]
+NONSENSE = [
+    "brindle",
+    "quasp",
+    "morrow",
+    "tallith",
+    "vexen",
+    "plurn",
+    "odrick",
+    "sallow",
+    "wimble",
+    "crantor",
+    "feldspur",
+    "yarrow",
+    "gimlet",
+    "hoskin",
+    "umbral",
+    "zephyrine",
+]
 _CITATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)*[a-z]?(?!\w)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
-PROPERTY = settings(max_examples=20, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROPERTY = settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @cache
 def real_document(name: str) -> Document:
     path, parse, version = REAL[name]
-    return parse(extract_text_lines((SOURCES / path).read_bytes()), rendition="txt",
-                 version=version)
+    return parse(
+        extract_text_lines((SOURCES / path).read_bytes()), rendition="txt", version=version
+    )
 
 
 # --------------------------------------------------------------------------- document surgery
@@ -86,7 +106,7 @@ def subtree(records: list[Rule], root: str) -> list[str]:
 
 def shift_map(records: list[Rule], old_id: str, new_id: str) -> dict[str, str]:
     """A record renumbered with its subtree: cr:1.2.4a follows cr:1.2.4 to cr:1.2.5a."""
-    return {d: new_id + d[len(old_id):] for d in subtree(records, old_id)}
+    return {d: new_id + d[len(old_id) :] for d in subtree(records, old_id)}
 
 
 def end_of_subtree(records: list[Rule], root: str) -> int:
@@ -122,8 +142,12 @@ class Expected:
     targets: set[str] = field(default_factory=set)
 
 
-def rewrite(doc: Document, records: list[Rule], id_map: dict[str, str],
-            cite_map: dict[str, str] | None = None) -> tuple[Document, set[str]]:
+def rewrite(
+    doc: Document,
+    records: list[Rule],
+    id_map: dict[str, str],
+    cite_map: dict[str, str] | None = None,
+) -> tuple[Document, set[str]]:
     """Renumber records by id_map and rewrite every citation of a renumbered number in
     rules and glossary. Returns the new document and the (old) ids whose content changed."""
     refs = {**id_map, **(cite_map or {})}
@@ -138,10 +162,13 @@ def rewrite(doc: Document, records: list[Rule], id_map: dict[str, str],
     changed: set[str] = set()
     out: list[Rule] = []
     for rule in records:
-        update = {"text": cite(rule.text), "examples": [cite(e) for e in rule.examples],
-                  "notes": [cite(n) for n in rule.notes],
-                  "bullets": [cite(b) for b in rule.bullets],
-                  "references": cite_refs(rule.references)}
+        update = {
+            "text": cite(rule.text),
+            "examples": [cite(e) for e in rule.examples],
+            "notes": [cite(n) for n in rule.notes],
+            "bullets": [cite(b) for b in rule.bullets],
+            "references": cite_refs(rule.references),
+        }
         if any(getattr(rule, k) != v for k, v in update.items()):
             changed.add(rule.id)
         new_id = id_map.get(rule.id, rule.id)
@@ -160,13 +187,20 @@ def rewrite(doc: Document, records: list[Rule], id_map: dict[str, str],
 
 
 def new_rule(like: Rule, words: list[str], **fields: object) -> Rule:
-    return Rule(id="new:1", number="new", kind=like.kind, parent=like.parent, depth=like.depth,
-                text=" ".join(words).capitalize() + ".", location=like.location).model_copy(
-                    update=fields)
+    return Rule(
+        id="new:1",
+        number="new",
+        kind=like.kind,
+        parent=like.parent,
+        depth=like.depth,
+        text=" ".join(words).capitalize() + ".",
+        location=like.location,
+    ).model_copy(update=fields)
 
 
-def mutate_insert(doc: Document, group: list[str], j: int, words: list[str]
-                  ) -> tuple[Document, Expected]:
+def mutate_insert(
+    doc: Document, group: list[str], j: int, words: list[str]
+) -> tuple[Document, Expected]:
     records = list(doc.records)
     by_id = {r.id: r for r in records}
     numbers = [by_id[s].number for s in group[j:]]
@@ -184,20 +218,21 @@ def mutate_delete(doc: Document, group: list[str], j: int) -> tuple[Document, Ex
     records = list(doc.records)
     gone = subtree(records, group[j])
     id_map: dict[str, str] = {}
-    for prev, sib in zip(group[j:], group[j + 1:], strict=False):
+    for prev, sib in zip(group[j:], group[j + 1 :], strict=False):
         id_map |= shift_map(records, sib, prev)
     records = [r for r in records if r.id not in gone]
     new_doc, changed = rewrite(doc, records, id_map)
     return new_doc, Expected(removed=set(gone), renumbered=id_map, rewritten=changed)
 
 
-def mutate_move(doc: Document, group: list[str], j: int, target: list[str]
-                ) -> tuple[Document, Expected]:
+def mutate_move(
+    doc: Document, group: list[str], j: int, target: list[str]
+) -> tuple[Document, Expected]:
     records = list(doc.records)
     rule = group[j]
     moved_to = id_of(rule, next_number(number_of(target[-1])))  # type: ignore[arg-type]
     id_map = shift_map(records, rule, moved_to)
-    for prev, sib in zip(group[j:], group[j + 1:], strict=False):
+    for prev, sib in zip(group[j:], group[j + 1 :], strict=False):
         id_map |= shift_map(records, sib, prev)
     inside = set(subtree(records, rule))
     block = [r for r in records if r.id in inside]
@@ -208,8 +243,9 @@ def mutate_move(doc: Document, group: list[str], j: int, target: list[str]
     records = rest[:at] + block + rest[at:]
     new_doc, changed = rewrite(doc, records, id_map)
     renumbered = {k: v for k, v in id_map.items() if k != rule}
-    return new_doc, Expected(moved={rule: moved_to}, renumbered=renumbered, rewritten=changed,
-                             targets={rule})
+    return new_doc, Expected(
+        moved={rule: moved_to}, renumbered=renumbered, rewritten=changed, targets={rule}
+    )
 
 
 def split_points(text: str) -> list[int]:
@@ -224,58 +260,83 @@ def split_points(text: str) -> list[int]:
     return points
 
 
-def mutate_split(doc: Document, group: list[str], j: int, choice: int
-                 ) -> tuple[Document, Expected]:
+def mutate_split(doc: Document, group: list[str], j: int, choice: int) -> tuple[Document, Expected]:
     records = list(doc.records)
     by_id = {r.id: r for r in records}
     rule = by_id[group[j]]
     cut = split_points(rule.text)[choice % len(split_points(rule.text))]
-    numbers = [by_id[s].number for s in group[j + 1:]]
+    numbers = [by_id[s].number for s in group[j + 1 :]]
     numbers.append(next_number(by_id[group[-1]].number))  # type: ignore[arg-type]
     id_map: dict[str, str] = {}
-    for sib, number in zip(group[j + 1:], numbers[1:], strict=True):
+    for sib, number in zip(group[j + 1 :], numbers[1:], strict=True):
         id_map |= shift_map(records, sib, id_of(sib, number))
     second_id = id_of(rule.id, numbers[0])
-    head = rule.model_copy(update={"text": rule.text[:cut].strip(), "examples": [],
-                                   "notes": [], "bullets": []})
-    tail = new_rule(rule, [], text=rule.text[cut:].strip(), examples=rule.examples,
-                    notes=rule.notes, bullets=rule.bullets)
+    head = rule.model_copy(
+        update={"text": rule.text[:cut].strip(), "examples": [], "notes": [], "bullets": []}
+    )
+    tail = new_rule(
+        rule,
+        [],
+        text=rule.text[cut:].strip(),
+        examples=rule.examples,
+        notes=rule.notes,
+        bullets=rule.bullets,
+    )
     at = end_of_subtree(records, rule.id)
     records[records.index(rule)] = head
     records.insert(at, tail)
     new_doc, changed = rewrite(doc, records, {**id_map, "new:1": second_id})
-    return new_doc, Expected(split=[([rule.id], [rule.id, second_id])], renumbered=id_map,
-                             rewritten=changed, targets={rule.id, "new:1"})
+    return new_doc, Expected(
+        split=[([rule.id], [rule.id, second_id])],
+        renumbered=id_map,
+        rewritten=changed,
+        targets={rule.id, "new:1"},
+    )
 
 
 def mergeable(doc: Document, group: list[str], j: int) -> bool:
     by_id = {r.id: r for r in doc.records}
     a, b = by_id[group[j]], by_id[group[j + 1]]
     la, lb = len(a.text.split()), len(b.text.split())
-    return (not a.examples and not a.notes and not a.bullets and not b.title
-            and len(subtree(doc.records, b.id)) == 1
-            and min(la, lb) >= max(3, 0.15 * (la + lb)))
+    return (
+        not a.examples
+        and not a.notes
+        and not a.bullets
+        and not b.title
+        and len(subtree(doc.records, b.id)) == 1
+        and min(la, lb) >= max(3, 0.15 * (la + lb))
+    )
 
 
 def mutate_merge(doc: Document, group: list[str], j: int) -> tuple[Document, Expected]:
     records = list(doc.records)
     by_id = {r.id: r for r in records}
     a, b = by_id[group[j]], by_id[group[j + 1]]
-    merged = a.model_copy(update={
-        "text": f"{a.text} {b.text}", "examples": b.examples, "notes": b.notes,
-        "bullets": b.bullets, "references": list(dict.fromkeys(a.references + b.references))})
+    merged = a.model_copy(
+        update={
+            "text": f"{a.text} {b.text}",
+            "examples": b.examples,
+            "notes": b.notes,
+            "bullets": b.bullets,
+            "references": list(dict.fromkeys(a.references + b.references)),
+        }
+    )
     id_map: dict[str, str] = {}
-    for prev, sib in zip(group[j + 1:], group[j + 2:], strict=False):
+    for prev, sib in zip(group[j + 1 :], group[j + 2 :], strict=False):
         id_map |= shift_map(records, sib, prev)
     records = [merged if r.id == a.id else r for r in records if r.id != b.id]
     new_doc, changed = rewrite(doc, records, id_map, cite_map={b.id: a.id})
-    return new_doc, Expected(merged=[([a.id, b.id], [a.id])], renumbered=id_map,
-                             rewritten=changed, targets={a.id, b.id})
+    return new_doc, Expected(
+        merged=[([a.id, b.id], [a.id])], renumbered=id_map, rewritten=changed, targets={a.id, b.id}
+    )
 
 
 def replace_rule(doc: Document, rule_id: str, **fields: object) -> Document:
-    return doc.model_copy(update={"records": [
-        r.model_copy(update=fields) if r.id == rule_id else r for r in doc.records]})
+    return doc.model_copy(
+        update={
+            "records": [r.model_copy(update=fields) if r.id == rule_id else r for r in doc.records]
+        }
+    )
 
 
 # --------------------------------------------------------------------------- checking
@@ -294,11 +355,17 @@ def assert_classified(diff: DocumentDiff, exp: Expected) -> None:
     assert sorted(c.old_id for c in by["removed"]) == sorted(exp.removed)
     assert sorted(c.old_id for c in by["reworded"]) == sorted(exp.reworded)
     assert sorted(c.old_id for c in by["typography-only"]) == sorted(exp.typography)
-    citers = {i for i in exp.rewritten
-              if i not in exp.renumbered and i not in exp.moved and i not in exp.targets}
+    citers = {
+        i
+        for i in exp.rewritten
+        if i not in exp.renumbered and i not in exp.moved and i not in exp.targets
+    }
     assert sorted(c.old_id for c in by["reference-only"]) == sorted(citers | exp.reference_only)
-    assert all(c.old_id == c.new_id for cls in ("reworded", "typography-only", "reference-only")
-               for c in by[cls])
+    assert all(
+        c.old_id == c.new_id
+        for cls in ("reworded", "typography-only", "reference-only")
+        for c in by[cls]
+    )
     assert {c.old_id: c.new_id for c in by["renumbered"]} == exp.renumbered
     assert len(by["renumbered"]) == len(exp.renumbered)
     assert {c.old_id: c.new_id for c in by["moved"]} == exp.moved
@@ -310,12 +377,19 @@ def assert_classified(diff: DocumentDiff, exp: Expected) -> None:
         assert c.text_change in (None, "reference-only")
     assert not by["example-or-note-only"]
     expected_counts = {
-        "added": len(exp.added), "removed": len(exp.removed), "reworded": len(exp.reworded),
-        "renumbered": len(exp.renumbered), "moved": len(exp.moved), "split": len(exp.split),
-        "merged": len(exp.merged), "reference-only": len(citers | exp.reference_only),
-        "typography-only": len(exp.typography)}
+        "added": len(exp.added),
+        "removed": len(exp.removed),
+        "reworded": len(exp.reworded),
+        "renumbered": len(exp.renumbered),
+        "moved": len(exp.moved),
+        "split": len(exp.split),
+        "merged": len(exp.merged),
+        "reference-only": len(citers | exp.reference_only),
+        "typography-only": len(exp.typography),
+    }
     assert {k: v for k, v in diff.summary.items() if v} == {
-        k: v for k, v in expected_counts.items() if v}
+        k: v for k, v in expected_counts.items() if v
+    }
     assert list(diff.summary) == list(CHANGE_CLASSES)
     # The renumbering map is one-to-one and names exactly the matched records whose id changed.
     pairs = [(e.old_id, e.new_id) for e in diff.renumbering]
@@ -350,8 +424,9 @@ def test_a_document_diffed_with_itself_is_empty(name: str, data: st.DataObject) 
 
 @PROPERTY
 @given(name=documents, data=st.data(), words=words)
-def test_insert_mid_section_shifts_the_following_siblings(name: str, data: st.DataObject,
-                                                          words: list[str]) -> None:
+def test_insert_mid_section_shifts_the_following_siblings(
+    name: str, data: st.DataObject, words: list[str]
+) -> None:
     doc = real_document(name)
     group = pick(data, sibling_groups(name), "group")
     j = data.draw(st.integers(0, len(group) - 2), label="position")
@@ -372,14 +447,18 @@ def test_delete_removes_one_and_renumbers_the_rest(name: str, data: st.DataObjec
 
 @cache
 def wordy_rules(name: str) -> list[Rule]:
-    return [r for r in real_document(name).records
-            if sum(t.isalpha() and len(t) > 2 for t in r.text.split()) >= 3]
+    return [
+        r
+        for r in real_document(name).records
+        if sum(t.isalpha() and len(t) > 2 for t in r.text.split()) >= 3
+    ]
 
 
 @PROPERTY
 @given(name=documents, data=st.data())
 def test_rewording_one_word_is_one_reworded_change_naming_the_word(
-        name: str, data: st.DataObject) -> None:
+    name: str, data: st.DataObject
+) -> None:
     doc = real_document(name)
     rule = pick(data, wordy_rules(name), "rule")
     tokens = rule.text.split()
@@ -404,9 +483,12 @@ def test_changing_only_a_cited_number_is_reference_only(name: str, data: st.Data
     rule = pick(data, citing_rules(name), "rule")
     cited = re.search(r"(?<![\w.])\d+\.\d+[0-9a-z.]*?(?=[^\w]|$)", rule.text)
     assert cited is not None
-    other = pick(data, [r for r in doc.records if r.kind in ("rule", "subrule")
-                        and r.number != cited.group(0)], "other")
-    text = rule.text[: cited.start()] + other.number + rule.text[cited.end():]
+    other = pick(
+        data,
+        [r for r in doc.records if r.kind in ("rule", "subrule") and r.number != cited.group(0)],
+        "other",
+    )
+    text = rule.text[: cited.start()] + other.number + rule.text[cited.end() :]
     refs = [other.id if r == id_of(rule.id, cited.group(0)) else r for r in rule.references]
     diff = diff_documents(doc, replace_rule(doc, rule.id, text=text, references=refs))
     assert_classified(diff, Expected(reference_only={rule.id}))
@@ -416,7 +498,7 @@ TYPOGRAPHY: list[tuple[str, Callable[[str], str]]] = [
     ("’", lambda t: t.replace("’", "'", 1)),
     ("'", lambda t: t.replace("'", "’", 1)),
     ("“", lambda t: t.replace("“", '"').replace("”", '"')),
-    ("\"", lambda t: t.replace('"', "“", 1)),
+    ('"', lambda t: t.replace('"', "“", 1)),
     (", ", lambda t: t.replace(", ", " , ", 1)),
     ("—", lambda t: t.replace("—", " - ", 1)),
     (" ", lambda t: t.replace(" ", "  ", 1)),
@@ -425,8 +507,7 @@ TYPOGRAPHY: list[tuple[str, Callable[[str], str]]] = [
 
 @PROPERTY
 @given(name=documents, data=st.data())
-def test_changing_only_quotes_or_spacing_is_typography_only(name: str,
-                                                            data: st.DataObject) -> None:
+def test_changing_only_quotes_or_spacing_is_typography_only(name: str, data: st.DataObject) -> None:
     doc = real_document(name)
     rule = pick(data, wordy_rules(name), "rule")
     kinds = [f for mark, f in TYPOGRAPHY if mark in rule.text]
@@ -457,8 +538,9 @@ def test_moving_a_rule_to_another_section_is_moved(name: str, data: st.DataObjec
 @cache
 def splittable(name: str) -> list[tuple[list[str], int]]:
     by_id = {r.id: r for r in real_document(name).records}
-    return [(g, j) for g in sibling_groups(name) for j, i in enumerate(g)
-            if split_points(by_id[i].text)]
+    return [
+        (g, j) for g in sibling_groups(name) for j, i in enumerate(g) if split_points(by_id[i].text)
+    ]
 
 
 @PROPERTY
@@ -473,8 +555,7 @@ def test_splitting_a_rule_in_two_is_split(name: str, data: st.DataObject) -> Non
 @cache
 def merge_pairs(name: str) -> list[tuple[list[str], int]]:
     doc = real_document(name)
-    return [(g, j) for g in sibling_groups(name) for j in range(len(g) - 1)
-            if mergeable(doc, g, j)]
+    return [(g, j) for g in sibling_groups(name) for j in range(len(g) - 1) if mergeable(doc, g, j)]
 
 
 @PROPERTY
@@ -493,12 +574,16 @@ def test_reports_are_deterministic(name: str, data: st.DataObject, words: list[s
     group = pick(data, sibling_groups(name), "group")
     new, _ = mutate_insert(doc, group, data.draw(st.integers(0, len(group) - 2)), words)
     diff = diff_documents(doc, new)
-    again = diff_documents(Document.model_validate_json(doc.model_dump_json()),
-                           Document.model_validate_json(new.model_dump_json()))
+    again = diff_documents(
+        Document.model_validate_json(doc.model_dump_json()),
+        Document.model_validate_json(new.model_dump_json()),
+    )
     assert again.model_dump_json(by_alias=True) == diff.model_dump_json(by_alias=True)
     reloaded = DocumentDiff.model_validate_json(diff.model_dump_json(by_alias=True))
     hide = data.draw(st.booleans(), label="hide")
     assert render_markdown(diff, doc, new, hide_renumbering=hide) == render_markdown(
-        reloaded, doc, new, hide_renumbering=hide)
+        reloaded, doc, new, hide_renumbering=hide
+    )
     assert render_html(diff, doc, new, hide_reference_only=hide) == render_html(
-        reloaded, doc, new, hide_reference_only=hide)
+        reloaded, doc, new, hide_reference_only=hide
+    )

@@ -13,15 +13,23 @@ from pipeline.report.render import anchor_ids, render_html, render_markdown
 
 OLD = document(
     *HEAD,
-    rule("cr:100.1", TEXTS[0]), rule("cr:100.2", TEXTS[1]), rule("cr:100.3", TEXTS[2]),
+    rule("cr:100.1", TEXTS[0]),
+    rule("cr:100.2", TEXTS[1]),
+    rule("cr:100.3", TEXTS[2]),
     rule("cr:101.1", "Pay {2}*: the cost <b>is</b> [cost] & more, see rule 100.3."),
-    glossary=(term("Deck", "The cards a player starts with."),), version="A")
+    glossary=(term("Deck", "The cards a player starts with."),),
+    version="A",
+)
 NEW = document(
     *HEAD,
-    rule("cr:100.1", TEXTS[0].replace("seven", "eight")), rule("cr:100.2", TEXTS[3]),
-    rule("cr:100.3", TEXTS[1]), rule("cr:100.4", TEXTS[2]),
+    rule("cr:100.1", TEXTS[0].replace("seven", "eight")),
+    rule("cr:100.2", TEXTS[3]),
+    rule("cr:100.3", TEXTS[1]),
+    rule("cr:100.4", TEXTS[2]),
     rule("cr:101.1", "Pay {2}*: the cost <b>is</b> [cost] & more, see rule 100.4."),
-    glossary=(term("Deck", "The cards a player brings."),), version="B")
+    glossary=(term("Deck", "The cards a player brings."),),
+    version="B",
+)
 
 
 def test_markdown_changelog_is_grouped_with_word_marks_and_summary() -> None:
@@ -34,8 +42,11 @@ def test_markdown_changelog_is_grouped_with_word_marks_and_summary() -> None:
     assert "| renumbered | 2 |" in rows and "| reworded | 2 |" in rows
     assert "## 1 Game Concepts" in lines and "### 100 General" in lines
     assert "### 101 Golden Rules" in lines and "## Glossary" in lines
-    assert lines.index("### 100 General") < lines.index("### 101 Golden Rules") < lines.index(
-        "## Glossary")
+    assert (
+        lines.index("### 100 General")
+        < lines.index("### 101 Golden Rules")
+        < lines.index("## Glossary")
+    )
     reworded = lines[lines.index("- **reworded** `cr:100.1` (similarity 0.9333)") + 1]
     assert "~~seven~~ **eight**" in reworded
     assert "- **renumbered** `cr:100.2` → `cr:100.3` (similarity 1; text unchanged)" in lines
@@ -136,8 +147,11 @@ def test_real_mtg_changelog_puts_each_change_under_its_own_section() -> None:
         if number is not None:
             seen += 1
             assert number == section, line
-    assert seen == sum(1 for c in diff.changes if (c.new_id or c.old_id or "").startswith("cr:")
-                       or c.cls in ("split", "merged"))
+    assert seen == sum(
+        1
+        for c in diff.changes
+        if (c.new_id or c.old_id or "").startswith("cr:") or c.cls in ("split", "merged")
+    )
     assert "### 603 Handling Triggered Abilities" in md
     assert "- **merged** `cr:603.2d, cr:603.2e` → `cr:603.2d`" in md
 
@@ -153,11 +167,21 @@ def test_reports_of_an_empty_diff_say_nothing_changed() -> None:
 def test_rulings_diffs_group_as_rulings_and_name_the_cards() -> None:
     empty = document()
     diff = DocumentDiff(
-        document="netrunner/rulings", old_version="1", new_version="2",
+        document="netrunner/rulings",
+        old_version="1",
+        new_version="2",
         summary={"added": 1, "cards-changed": 1},
-        changes=[Change(cls="cards-changed", old_id="ruling:ab12", new_id="ruling:ab12",
-                        cards_gained=["30003"], cards_lost=["01001"]),
-                 Change(cls="added", new_id="ruling:cd34", cards_gained=["30004"])])
+        changes=[
+            Change(
+                cls="cards-changed",
+                old_id="ruling:ab12",
+                new_id="ruling:ab12",
+                cards_gained=["30003"],
+                cards_lost=["01001"],
+            ),
+            Change(cls="added", new_id="ruling:cd34", cards_gained=["30004"]),
+        ],
+    )
     md = render_markdown(diff, empty, empty)
     assert "## Rulings" in md and "## Glossary" not in md
     assert "  cards gained: 30003; cards lost: 01001" in md.splitlines()
@@ -171,11 +195,15 @@ def test_reports_set_the_publishers_change_list_against_the_diff() -> None:
     from pipeline.models import PublisherChange, Reconciliation
 
     old, new = OLD, NEW
-    diff = diff_documents(old, new).model_copy(update={"reconciliation": Reconciliation(
-        named_found=[PublisherChange(text="Clarified rule 1.2.1.", cites=["cr:1.2.1"])],
-        named_not_found=[PublisherChange(text="Issued errata to <Chum>.", cites=[])],
-        found_not_named=["cr:1.2.9"],
-    )})
+    diff = diff_documents(old, new).model_copy(
+        update={
+            "reconciliation": Reconciliation(
+                named_found=[PublisherChange(text="Clarified rule 1.2.1.", cites=["cr:1.2.1"])],
+                named_not_found=[PublisherChange(text="Issued errata to <Chum>.", cites=[])],
+                found_not_named=["cr:1.2.9"],
+            )
+        }
+    )
     md = render_markdown(diff, old, new)
     assert "The publisher names 2 changes; the diff finds 1 of them." in md
     assert "- Issued errata to \\<Chum\\>." in md
@@ -193,8 +221,10 @@ def test_reports_flag_weak_pairings_and_link_each_old_number_to_its_new_one() ->
     md = render_markdown(diff, old, new)
     assert f"⚠ {len(weak)} pairings are weak (made on similarity" in md
     # The meld definition moved from 713.1 to 712.4 on similarity: shown, and flagged.
-    assert "- **moved** `cr:713.1` → `cr:712.4` (similarity 0.6939; text reworded; paired by " \
+    assert (
+        "- **moved** `cr:713.1` → `cr:712.4` (similarity 0.6939; text reworded; paired by "
         "similar; ⚠ weak)" in md.splitlines()
+    )
     assert "| `cr:713.1` | `cr:712.4` | moved (text reworded) | similar ⚠ weak | 0.6939 |" in md
     assert "| `cr:712.1g` | — | removed |  |  |" in md  # the map names removals too
     assert "children: 6 of its 6 subrules moved under cr:712.5" in md

@@ -20,8 +20,16 @@ from test_diff import mtg_version
 from pipeline.diff.documents import diff_documents
 from pipeline.report.render import render_html
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium() -> str:
@@ -29,16 +37,23 @@ def chromium() -> str:
         found = shutil.which(name)
         if found:
             return found
-    pytest.fail("headless Chromium is required for the HTML report test but was not found on "
-                "PATH; install it with `apt-get update && apt-get install -y chromium` "
-                "(Debian package `chromium`)")
+    pytest.fail(
+        "headless Chromium is required for the HTML report test but was not found on "
+        "PATH; install it with `apt-get update && apt-get install -y chromium` "
+        "(Debian package `chromium`)"
+    )
 
 
 def run_chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     profile = tmp_path / "profile"
     profile.mkdir(exist_ok=True)
-    result = subprocess.run([chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
-                            capture_output=True, text=True, timeout=120, check=False)
+    result = subprocess.run(
+        [chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     return result
 
@@ -62,8 +77,9 @@ def test_chromium_shows_the_changes_of_a_real_diff(tmp_path: Path) -> None:
     counts = dict(re.findall(r'<td>([a-z-]+)</td><td class="n">(\d+)</td>', summary.group(0)))
     assert {k: int(v) for k, v in counts.items()} == diff.summary
     # 405.4: "The controller of a spell is the person who cast it" became "player".
-    article = re.search(r'<article class="change reworded" id="change-cr-405-4">.*?</article>',
-                        dom, re.S)
+    article = re.search(
+        r'<article class="change reworded" id="change-cr-405-4">.*?</article>', dom, re.S
+    )
     assert article is not None
     assert "<del>person</del>" in article.group(0) and "<ins>player</ins>" in article.group(0)
     assert dom.count("<article ") == len(diff.changes)

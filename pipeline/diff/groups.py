@@ -70,5 +70,3 @@ def find_groups(singles: list[Item], pieces: list[Item]) -> list[tuple[Item, lis
         used_piece.update(p.pos for p in window)
         found.append((single, window))
     return found
-
-

@@ -80,20 +80,33 @@ def diff_rulings(old: Document, new: Document) -> DocumentDiff:
         if ruling.id in old_by_id:
             gained, lost = _attachment_change(old_by_id[ruling.id], ruling)
             if gained or lost:
-                changes.append(Change(cls="cards-changed", old_id=ruling.id, new_id=ruling.id,
-                                      cards_gained=gained, cards_lost=lost))
+                changes.append(
+                    Change(
+                        cls="cards-changed",
+                        old_id=ruling.id,
+                        new_id=ruling.id,
+                        cards_gained=gained,
+                        cards_lost=lost,
+                    )
+                )
         elif ruling.id not in paired_new:
             changes.append(Change(cls="added", new_id=ruling.id, cards_gained=list(ruling.cards)))
         else:
             before = next(o for o, n, _ in pairs if n.id == ruling.id)
             gained, lost = _attachment_change(before, ruling)
-            changes.append(Change(
-                cls="reworded", old_id=before.id, new_id=ruling.id,
-                similarity=paired_old[before.id][1],
-                words=word_ops(tokenize(ruling_full_text(before)),
-                               tokenize(ruling_full_text(ruling))),
-                cards_gained=gained, cards_lost=lost,
-            ))
+            changes.append(
+                Change(
+                    cls="reworded",
+                    old_id=before.id,
+                    new_id=ruling.id,
+                    similarity=paired_old[before.id][1],
+                    words=word_ops(
+                        tokenize(ruling_full_text(before)), tokenize(ruling_full_text(ruling))
+                    ),
+                    cards_gained=gained,
+                    cards_lost=lost,
+                )
+            )
     for ruling in removed:
         if ruling.id not in paired_old:
             changes.append(Change(cls="removed", old_id=ruling.id, cards_lost=list(ruling.cards)))
