@@ -116,11 +116,8 @@ def parse(
     items = page.items
     shown = ", ".join(f"{k}={v!r}" for k, v in sorted(selectors.items()))
     if not items:
-        raise ParseError(
-            what,
-            f"the selectors match nothing on this page ({shown}); the page "
-            "layout changed or the registry entry is wrong",
-        )
+        problem = f"the selectors match nothing on this page ({shown}); the page layout changed"
+        raise ParseError(what, problem + " or the registry entry is wrong")
     warnings: list[ParseWarning] = []
     card_link = selectors.get("card_link", r"/card/(\w+)")
     rulings: dict[str, Ruling] = {}
@@ -131,9 +128,8 @@ def parse(
             warnings.append(warn(W.EMPTY_QUESTION, "a question element has no text", line))
             continue
         if not is_text and ruling.answer is None:
-            warnings.append(
-                warn(W.NO_ANSWER, f"no answer after question {ruling.question!r}", line)
-            )
+            message = f"no answer after question {ruling.question!r}"
+            warnings.append(warn(W.NO_ANSWER, message, line))
         if ruling.id in rulings:
             rulings[ruling.id] = merge_into(rulings[ruling.id], ruling, ruling.cards)
         else:
@@ -145,12 +141,8 @@ def parse(
         found = _VERSION_IN_TEXT.search(page.version_text)
         version = found.group(0) if found else page.version_text
     if version is None:
-        warnings.append(
-            warn(
-                W.NO_VERSION,
-                "the page states no version or date (add a version selector or pass the version)",
-            )
-        )
+        message = "the page states no version or date (add a version selector or pass the version)"
+        warnings.append(warn(W.NO_VERSION, message))
     counts = {
         "rulings": len(records),
         "cards": len({c for r in records for c in r.cards}),
@@ -158,12 +150,7 @@ def parse(
         "sections": len({r.section for r in records if r.section}),
     }
     return Document(
-        game=document.split("/")[0],
-        document=document,
-        title=page.title,
-        version=version,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        counts=counts,
-        warnings=warnings,
-        rulings=records,
-    )
+        game=document.split("/")[0], document=document, title=page.title, version=version,
+        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION), counts=counts,
+        warnings=warnings, rulings=records,
+    )  # fmt: skip

@@ -30,14 +30,8 @@ PARSER_VERSION = "1.0"
 
 _RULING_FILE = re.compile(r"(?:^|/)v2/rulings/([^/]+)\.json$")
 _SOURCES_FILE = re.compile(r"(?:^|/)v2/ruling_sources\.json$")
-_KNOWN_KEYS = {
-    "card_id",
-    "date_update",
-    "nsg_rules_team_verified",
-    "question",
-    "answer",
-    "text_ruling",
-}
+_TEXT_KEYS = {"question", "answer", "text_ruling"}
+_KNOWN_KEYS = {"card_id", "date_update", "nsg_rules_team_verified"} | _TEXT_KEYS
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 # A link's destination may itself hold balanced parentheses (and, in the real data,
@@ -239,21 +233,13 @@ def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
         attribution = attribution or rendered.attribution
         labels += rendered.labels + _labels_of(md)
         refs += [r for r in rendered.card_references if r not in refs]
-    ruling = Ruling(
-        id=ruling_id(plains["question"], plains["answer"], plains["text"], attribution),
-        question=plains["question"],
-        answer=plains["answer"],
-        text=plains["text"],
-        question_md=question_md,
-        answer_md=answer_md,
-        text_md=text_md,
-        attribution=attribution,
-        sources=match_sources(labels, sources),
-        card_references=refs,
-        updated=entry.get("date_update"),
-        verified=entry.get("nsg_rules_team_verified"),
-    )
-    return ruling
+    markdown = {"question_md": question_md, "answer_md": answer_md, "text_md": text_md}
+    return Ruling(
+        id=ruling_id(*plains.values(), attribution), attribution=attribution,
+        sources=match_sources(labels, sources), card_references=refs,
+        updated=entry.get("date_update"), verified=entry.get("nsg_rules_team_verified"),
+        **plains, **markdown,
+    )  # fmt: skip
 
 
 def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarning]:
@@ -265,12 +251,8 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     if unknown:
         problems.append(warn(W.UNKNOWN_FIELD, f"{where} has fields {unknown} this parser ignores"))
     if entry.get("card_id") != stem:
-        problems.append(
-            warn(
-                W.CARD_MISMATCH,
-                f"{where} names card {entry.get('card_id')!r}, file is {stem!r}",
-            )
-        )
+        named = entry.get("card_id")
+        problems.append(warn(W.CARD_MISMATCH, f"{where} names card {named!r}, file is {stem!r}"))
     has_qa = "question" in entry or "answer" in entry
     if has_qa == ("text_ruling" in entry) or (
         has_qa and not ("question" in entry and "answer" in entry)
@@ -279,13 +261,8 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     for key in ("question", "answer", "text_ruling"):
         if key in entry and not (isinstance(entry[key], str) and entry[key].strip()):
             raise ParseError(where, f"{key} is empty or not a string")
-    if not _DATE.fullmatch(str(entry.get("date_update", ""))):
-        problems.append(
-            warn(
-                W.BAD_DATE,
-                f"{where} date_update {entry.get('date_update')!r} is not YYYY-MM-DD",
-            )
-        )
+    if not _DATE.fullmatch(str(date := entry.get("date_update", ""))):
+        problems.append(warn(W.BAD_DATE, f"{where} date_update {date!r} is not YYYY-MM-DD"))
     if not isinstance(entry.get("nsg_rules_team_verified"), bool):
         problems.append(warn(W.BAD_VERIFIED, f"{where} nsg_rules_team_verified is not true/false"))
     return problems
@@ -331,9 +308,7 @@ def parse(
     else:
         warnings.append(warn(W.NO_SOURCES, "v2/ruling_sources.json is missing; sources unnamed"))
     rulings: dict[str, Ruling] = {}
-    card_files = 0
-    entries = 0
-    zero_width = 0
+    card_files = entries = zero_width = 0
     for path in sorted(files):
         match = _RULING_FILE.search(path)
         if not match:
@@ -342,9 +317,8 @@ def parse(
         for index, entry in enumerate(_read_entries(path, files[path])):
             warnings += _check_entry(path, match.group(1), index, entry)
             entries += 1
-            zero_width += sum(
-                len(_ZERO_WIDTH.findall(v)) for v in entry.values() if isinstance(v, str)
-            )
+            texts = [v for v in entry.values() if isinstance(v, str)]
+            zero_width += sum(len(_ZERO_WIDTH.findall(v)) for v in texts)
             ruling = _build_ruling(entry, sources)
             if ruling.id in rulings:
                 rulings[ruling.id] = merge_into(rulings[ruling.id], ruling, [match.group(1)])
@@ -357,32 +331,20 @@ def parse(
             f"({len(files)} files); is this the right archive?",
         )
     if version is None:
-        warnings.append(
-            warn(
-                W.NO_VERSION,
-                "the archive states no snapshot date; pass the snapshot date as the version",
-            )
-        )
+        message = "the archive states no snapshot date; pass the snapshot date as the version"
+        warnings.append(warn(W.NO_VERSION, message))
     records = list(rulings.values())
     cards = {c for r in records for c in r.cards}
     counts = {
-        "card_files": card_files,
-        "entries": entries,
-        "rulings": len(records),
-        "cards": len(cards),
+        "card_files": card_files, "entries": entries, "rulings": len(records), "cards": len(cards),
         "multi_card_rulings": sum(1 for r in records if len(r.cards) > 1),
         "question_rulings": sum(1 for r in records if r.question is not None),
         "text_rulings": sum(1 for r in records if r.text is not None),
         "verified_rulings": sum(1 for r in records if r.verified),
-    }
+    }  # fmt: skip
     return Document(
-        game=document.split("/")[0],
-        document=document,
-        title="NetrunnerDB card rulings",
-        version=version,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        counts=counts,
-        warnings=warnings,
-        rulings=records,
+        game=document.split("/")[0], document=document, title="NetrunnerDB card rulings",
+        version=version, parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
+        counts=counts, warnings=warnings, rulings=records,
         extraction={"zero_width_removed": zero_width} if zero_width else {},
-    )
+    )  # fmt: skip

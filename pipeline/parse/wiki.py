@@ -111,23 +111,14 @@ def build_records(
             continue
         line, text_md = by_heading.get(section.heading, (None, None))
         if text_md is None:
-            warnings.append(
-                warn(
-                    W.NO_WIKITEXT_SECTION,
-                    f"section {section.heading!r} of the "
-                    "rendered page has no matching wikitext heading",
-                )
-            )
-        records.append(
-            Ruling(
-                id=ruling_id(None, None, text, section.heading),
-                section=section.heading,
-                text=text,
-                text_md=text_md,
-                citations=find_citations(section.blocks),
-                location=Location(line=line) if line is not None else None,
-            )
-        )
+            message = f"section {section.heading!r} of the rendered page has no matching wikitext"
+            warnings.append(warn(W.NO_WIKITEXT_SECTION, message + " heading"))
+        ruling = Ruling(
+            id=ruling_id(None, None, text, section.heading), section=section.heading,
+            text=text, text_md=text_md, citations=find_citations(section.blocks),
+            location=Location(line=line) if line is not None else None,
+        )  # fmt: skip
+        records.append(ruling)
     return records
 
 
@@ -147,28 +138,16 @@ def parse(
     warnings: list[ParseWarning] = []
     revid = str(page.revid)
     if version is not None and version != revid:
-        warnings.append(
-            warn(
-                W.VERSION_MISMATCH,
-                f"asked to store version {version!r} but the bundle is revision {revid}",
-            )
-        )
+        message = f"asked to store version {version!r} but the bundle is revision {revid}"
+        warnings.append(warn(W.VERSION_MISMATCH, message))
     records = build_records(page.sections, page.wikitext, warnings)
     if not records:
         raise ParseError(what, f"the rendered page of revision {revid} has no text")
     citations = [c for r in records for c in r.citations]
-    counts = {
-        "sections": len(records),
-        "citations": len(citations),
-        "cited_documents": len({c.document for c in citations}),
-    }
+    documents = len({c.document for c in citations})
+    counts = {"sections": len(records), "citations": len(citations), "cited_documents": documents}
     return Document(
-        game=document.split("/")[0],
-        document=document,
-        title=page.title,
-        version=revid,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        counts=counts,
-        warnings=warnings,
-        rulings=records,
-    )
+        game=document.split("/")[0], document=document, title=page.title, version=revid,
+        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION), counts=counts,
+        warnings=warnings, rulings=records,
+    )  # fmt: skip

@@ -2,9 +2,10 @@
 
     python tests/tools/compare_corpora.py OLD_CORPUS NEW_CORPUS
 
-Each stored version JSON (`<game>/<document>/<version>.json`) of OLD is read
-beside the same file of NEW. The contract changes of schema version 2
-(README, "Changelog") are allowed and only counted:
+Each version OLD's index.json lists is read beside the same document and version
+in NEW (found through NEW's index.json; file names may differ); versions only NEW
+stores are listed, not compared. The contract changes of schema version 2
+(README, "Changelog") are allowed:
 
 - `schema_version` is new; `parser.version` is bumped;
 - `depth` counts from 1 (checked: 1 without a parent, 1 + the parent's otherwise);
@@ -16,11 +17,13 @@ beside the same file of NEW. The contract changes of schema version 2
 - errata keyed by version: a reviewed defect no longer applied to a version it
   was not reviewed for shows up as a `dangling-reference` warning instead.
 
-Anything else is printed, one line per difference, and the exit code is 1.
+Anything else is printed, one line per difference (at most 20 per version), and
+the exit code is 1. The output is not committed anywhere.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from collections import Counter
@@ -39,16 +42,17 @@ RENAMED = {
 }
 COUNT_RENAMED = {"glossary_terms": "glossary"}
 COUNTS_ADDED = {"glossary", "examples"}
-EMPTY = (None, [], {})  # a field added since, at its empty default, is no difference
-SKIP_DIRS = {"provenance", "aliases", "diffs", "fetch", "staged"}
+# A field added since, at its empty default, is no difference.
+EMPTY: tuple[object, ...] = (None, [], {})
 
 
 def version_files(root: Path) -> dict[str, Path]:
-    """Stored version JSONs by path relative to the corpus root."""
+    """Stored version JSONs by `document/version`, as the corpus's index.json lists them."""
+    index = json.loads((root / "index.json").read_text(encoding="utf-8"))
     return {
-        str(p.relative_to(root)): p
-        for p in sorted(root.glob("*/*/*.json"))
-        if not SKIP_DIRS & set(p.relative_to(root).parts)
+        f"{document}/{entry['version']}": root / entry["file"]
+        for document, item in sorted(index["documents"].items())
+        for entry in item["versions"]
     }
 
 
@@ -59,7 +63,9 @@ def _check_depths(doc: dict[str, Any], where: str) -> list[str]:
         parent = record.get("parent")
         want = 1 if parent is None else depth.get(parent, 0) + 1
         if record["depth"] != want:
-            problems.append(f"{where}: {record['id']} depth {record['depth']}, contract says {want}")
+            problems.append(
+                f"{where}: {record['id']} depth {record['depth']}, contract says {want}"
+            )
         depth[record["id"]] = record["depth"]
     return problems
 
@@ -76,7 +82,7 @@ def _warnings(doc: dict[str, Any]) -> Counter[tuple[str, str, str]]:
 def compare_documents(old: dict[str, Any], new: dict[str, Any], where: str) -> list[str]:
     """Differences between two stored versions beyond the contract changes."""
     problems = _check_depths(new, where)
-    old, new = dict(old), dict(new)
+    old, new = copy.deepcopy(old), copy.deepcopy(new)
     new.pop("schema_version", None)
     for doc in (old, new):
         doc["parser"] = {**doc["parser"], "version": "*"}
@@ -136,15 +142,18 @@ def _diff_values(old: Any, new: Any, where: str, limit: int = 20) -> list[str]:
     return out
 
 
-def compare_corpora(old_root: Path, new_root: Path) -> list[str]:
+def compare_corpora(old_root: Path, new_root: Path) -> tuple[list[str], list[str]]:
+    """Differences beyond the contract changes; and the versions only NEW stores (documents
+    added since, not compared)."""
     old_files, new_files = version_files(old_root), version_files(new_root)
-    problems = [f"{name}: only in {old_root}" for name in sorted(set(old_files) - set(new_files))]
-    problems += [f"{name}: only in {new_root}" for name in sorted(set(new_files) - set(old_files))]
+    problems = [
+        f"{name}: stored before, missing now" for name in sorted(set(old_files) - set(new_files))
+    ]
     for name in sorted(set(old_files) & set(new_files)):
         old = json.loads(old_files[name].read_text(encoding="utf-8"))
         new = json.loads(new_files[name].read_text(encoding="utf-8"))
         problems += compare_documents(old, new, name)
-    return problems
+    return problems, sorted(set(new_files) - set(old_files))
 
 
 def main(argv: list[str]) -> int:
@@ -152,10 +161,12 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
     old_root, new_root = Path(argv[0]), Path(argv[1])
-    problems = compare_corpora(old_root, new_root)
+    problems, added = compare_corpora(old_root, new_root)
     compared = len(set(version_files(old_root)) & set(version_files(new_root)))
     for line in problems:
         print(line)
+    if added:
+        print(f"{len(added)} versions stored only in {new_root} (not compared): {', '.join(added)}")
     print(f"{compared} versions compared; {len(problems)} differences beyond the contract changes")
     return 1 if problems else 0
 

@@ -1,27 +1,17 @@
-"""Flesh and Blood Comprehensive Rules (family `fab-cr`): text export and PDF, one record model.
+"""Flesh and Blood Comprehensive Rules (`fab-cr`): text export and PDF, one record model.
 
-The text export states no version and no date, so the caller passes the version
-it knows (from the registry or the archive manifest); without one the version
-is null and a `no-version` warning says so. The PDF's title page states both
-and is read; a title page this parser does not recognise is a ParseError.
-Ids: chapters `cr:1`, sections `cr:1.0`, rules `cr:1.0.1`, subrules `cr:1.0.1a`.
-
-The PDF's paragraphs come from the engine's layout reader (body font, running
-heads, hanging indents, hyphens decided from the document's own words), so both
-renditions reach the rule tree as the same blocks. What is FaB's own:
-
-- `N Title` is a chapter only when it is the next chapter number and is followed
-  by a section `N.M` that itself opens rules or another section. The text export
-  prints the glossary (`1 Glossary`, entries `1.-1.K`) and the acknowledgments
-  (`2 Acknowledgments`, `2.0 Legend Story Studios`) inline with such numbers;
-  they fail that test and become glossary and back matter (`1 Preface`: front).
-- A rule whose text is a keyword name (`8.4.4 Channel`) is a heading: the name
-  is its title and the paragraph after it is its text.
-- Unnumbered, unlabelled paragraphs after a rule are its bullets when there are
-  two or more in a row (the publisher's HTML shows a list); a lone one is kept
-  in the text and warned about (2.10.1 lost a number or an `Example:` label
-  there). A line with no letter or digit (the publisher's stray `%`) continues
-  its paragraph.
+The text export states no version: the caller's is used, or it is null with
+`no-version`. The PDF's title page states both version and date; one this
+parser does not recognise is a ParseError. The PDF's paragraphs come from the
+engine's layout reader, so both renditions reach the rule tree as the same
+blocks. FaB's own: `N Title` is a chapter only when it is the next chapter and
+opens a section `N.M` that opens rules or another section (the inline glossary
+`1 Glossary` / `1.-1.K` and acknowledgments `2 Acknowledgments` / `2.0 ...`
+fail that test and become glossary and back matter); a rule whose text is a
+keyword name (`8.4.4 Channel`) is a heading; two or more unnumbered, unlabelled
+paragraphs after a rule are its bullets, a lone one is kept in its text with a
+warning (2.10.1 lost a number or a label there); a line without a letter or
+digit (the publisher's stray `%`) continues its paragraph.
 """
 
 from __future__ import annotations
@@ -57,12 +47,8 @@ SCHEME = NumberedScheme(
         LevelScheme(kind="rule", title="short"),
         LevelScheme(kind="subrule", segment="letter", join=""),
     ],
-    brackets=True,
-    keywords=[],
-    exclude_self=False,
-    wraps="paragraphs",
-    hyphens="vocabulary",
-)
+    brackets=True, keywords=[], exclude_self=False, wraps="paragraphs", hyphens="vocabulary",
+)  # fmt: skip
 ENGINE = Engine(SCHEME)
 CHAPTER, SECTION, RULE, SUBRULE = range(4)
 GLOSSARY_ENTRY_RE = re.compile(r"^\d+\.-1\.\d+ (\S.*)$")
@@ -107,10 +93,6 @@ class _Matter:
     back: bool
     parent: str = ""  # the heading a sub-passage (`2.0 Legend Story Studios`) sits under
     copyright: bool = False
-
-
-def _at(block: Block) -> Location:
-    return Location(line=block.line, page=block.page)
 
 
 def _opens_chapter(blocks: list[Block], index: int, number: str) -> bool:
@@ -162,7 +144,9 @@ class Builder:
     def open_record(self, start: NumberStart, block: Block) -> None:
         self.close()
         level = start.level
-        draft = _Draft(start.number, SCHEME.levels[level].kind, parent(start.number), _at(block))
+        draft = _Draft(
+            start.number, SCHEME.levels[level].kind, parent(start.number), block.location
+        )
         if level < RULE or (level == RULE and is_title_text(start.rest)):
             draft.title = [start.rest]
         else:
@@ -176,7 +160,7 @@ class Builder:
             self.warn(
                 WarningCode.UNPLACED_TEXT,
                 f"cannot place {text[:80]!r}: no rule is open here",
-                _at(block),
+                block.location,
             )
         elif draft.title and draft.kind == "rule" and not draft.text and draft.part == "text":
             draft.add(text)
@@ -193,7 +177,7 @@ class Builder:
 
     def open_matter(self, title: str, block: Block) -> None:
         self.close("matter")
-        self.matter.append(_Matter(title, [], _at(block), back=self.chapter > 0))
+        self.matter.append(_Matter(title, [], block.location, back=self.chapter > 0))
 
     def feed(self, blocks: list[Block], index: int) -> None:
         block = blocks[index]
@@ -230,7 +214,7 @@ class Builder:
         if start is not None and level == SECTION and block.heading is not False:
             if parent(start.number) != str(self.chapter):
                 message = f"section {start.number} appears inside chapter {self.chapter}"
-                self.warn(WarningCode.MISPLACED, message, _at(block))
+                self.warn(WarningCode.MISPLACED, message, block.location)
             self.open_record(start, block)
         elif start is not None and level in (RULE, SUBRULE) and not block.heading:
             self.open_record(start, block)
@@ -243,14 +227,14 @@ class Builder:
     def feed_glossary(self, block: Block) -> None:
         entry, glossary = GLOSSARY_ENTRY_RE.match(block.text), self.parsed.glossary
         if entry is not None or block.bold:
-            glossary.append((entry.group(1) if entry else block.text, [], _at(block)))
+            glossary.append((entry.group(1) if entry else block.text, [], block.location))
         elif glossary:
             glossary[-1][1].append(block.text)
         else:
             self.add_plain(block)
 
     def feed_matter(self, block: Block) -> None:
-        part, sub, here = self.matter[-1], number_at(block, SECTION), _at(block)
+        part, sub, here = self.matter[-1], number_at(block, SECTION), block.location
         under = part.parent or part.title
         if sub is not None and block.heading is not False and is_title_text(sub.rest):
             self.matter.append(_Matter(sub.rest, [], here, part.back, under))

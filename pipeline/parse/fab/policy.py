@@ -1,22 +1,11 @@
-"""FaB policy documents (family `fab-policy`): Tournament Rules and Policy (TRP),
-Procedure and Penalty Guide (PPG).
-
-Their text exports are numbered headings (`1 Tournament Information`,
-`1.1 Event and Tournament Types`, `8.1.1 Sealed Deck Registration ...`,
-appendix `A.1 Organized Play Programs`), each followed by unnumbered
-paragraphs, list items and flattened table cells, one per line. Each heading
-becomes a record whose id is the document's short name plus the publisher's
-number (`trp:1.1`, `ppg:2.3`, `trp:A.1`) and whose text is every line under it,
-verbatim, joined with newlines.
-
-Table cells such as `9 -- 16` or `55 minutes` look like chapter headings, so a
-chapter must be the next chapter number and have sections later in the
-document; sections and subsections must continue the current chapter and section.
-
-Bracketed references (`[5.1]`, `[A.7]`) cite the document itself. The PPG
-also cites the TRP by number (`[6.2]` Cheating, `[6.4]` Bribery are TRP
-sections; the PPG has no chapter 6): a PPG reference to a number the PPG does
-not have is resolved to `trp:`.
+"""FaB policy documents (`fab-policy`): Tournament Rules and Policy (TRP), Procedure and
+Penalty Guide (PPG). Numbered headings (`1 Tournament Information`, `1.1 ...`, `8.1.1 ...`,
+appendix `A.1 ...`), each followed by unnumbered paragraphs, list items and flattened table
+cells; each heading is a record `trp:1.1` whose text is every line under it, verbatim.
+Table cells such as `9 -- 16` look like chapters, so a chapter must be the next one and
+have sections later; sections and subsections must continue the current ones. Bracketed
+references cite the document itself, except that the PPG cites the TRP by number (`[6.2]`
+Cheating): a PPG number the PPG does not have is `trp:`.
 """
 
 from __future__ import annotations

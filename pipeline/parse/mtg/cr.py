@@ -17,7 +17,6 @@ from pipeline.models import (
     Document,
     LevelScheme,
     Line,
-    Location,
     NumberedScheme,
     ParseOptions,
     Passage,
@@ -41,17 +40,10 @@ SCHEME = NumberedScheme(
         LevelScheme(kind="rule", dot="optional"),
         LevelScheme(kind="subrule", segment="letter", join="", dot="optional"),
     ],
-    skip_letters="lo",
-    note=[],
-    bare=True,
-    ranges=True,
-    exclude_self=False,
-    title=SENTINEL,
-    statements=["These rules are effective as of {date}."],
-    version_is_date=True,
-    date_is="effective",
-    wraps="paragraphs",
-)
+    skip_letters="lo", note=[], bare=True, ranges=True, exclude_self=False, title=SENTINEL,
+    statements=["These rules are effective as of {date}."], version_is_date=True,
+    date_is="effective", wraps="paragraphs",
+)  # fmt: skip
 ENGINE = Engine(SCHEME)
 EFFECTIVE = compile_statement(SCHEME.statements[0])
 _GLOSSARY, _CREDITS, _CONTENTS, _INTRO = "Glossary", "Credits", "Contents", "Introduction"
@@ -73,15 +65,13 @@ def _index_of(paras: list[Block], text: str, start: int) -> int | None:
 
 
 def _warn(parsed: Parsed, code: WarningCode, message: str, para: Block | None = None) -> None:
-    where = Location(line=para.line, page=para.page) if para is not None else None
+    where = para.location if para is not None else None
     parsed.warnings.append(warn(code, message, where))
 
 
 def _passage(ident: str, title: str, heading: Block, paras: list[Block]) -> Passage:
     text = "\n".join(p.text for p in paras)
-    return Passage(
-        id=ident, title=title, text=text, location=Location(line=heading.line, page=heading.page)
-    )
+    return Passage(id=ident, title=title, text=text, location=heading.location)
 
 
 def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
@@ -108,7 +98,7 @@ def read_rules(paras: list[Block], parsed: Parsed) -> None:
     for para in paras:
         start = ENGINE.numbering.match_start(para.text) if not para.indented else None
         if start is not None:
-            level, at = start.level, Location(line=para.line, page=para.page)
+            level, at = start.level, para.location
             parent = ENGINE.numbering.parent_of(start.number)
             current = Draft(start.number, SCHEME.levels[level].kind, parent, at)
             current.open("title" if level < 2 else "text", start.rest)
@@ -132,7 +122,7 @@ def read_glossary(paras: list[Block], parsed: Parsed) -> None:
         if not definition:
             message = f"glossary term {term.text!r} has no definition"
             _warn(parsed, WarningCode.EMPTY_DEFINITION, message, term)
-        location = Location(line=term.line, page=term.page)
+        location = term.location
         parsed.glossary.append((term.text, [p.text for p in definition], location))
 
 

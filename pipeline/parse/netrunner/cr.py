@@ -45,12 +45,9 @@ SCHEME = NumberedScheme(
         LevelScheme(kind="rule", dot="required"),
         LevelScheme(kind="subrule", segment="letter", join="", printed="own", dot="required"),
     ],
-    note=[],
-    keywords=["rule", "section", "step"],
-    letters=True,
+    note=[], keywords=["rule", "section", "step"], letters=True, date_is="effective",
     statements=["This is version {version} of this document, effective {date}."],
-    date_is="effective",
-)
+)  # fmt: skip
 ENGINE = Engine(SCHEME)
 join = wrap_joiner("glued")
 LIST_ITEM_RE = re.compile(r"^(?:\d+|[a-z]|[ivx]+)\)\s+\S")

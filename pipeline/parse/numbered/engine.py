@@ -1,14 +1,11 @@
-"""The numbered-rules engine: a declared scheme (models.NumberedScheme) read line by line.
+"""The numbered-rules engine: a declared scheme (models.NumberedScheme) read block by block.
 
-A document the engine reads unaided (family `numbered`, scheme in the
-registry) runs: front matter (the title and the statements of version and
-date, the rest kept as a preface), the numbered rules, and after one of the
-`ends` headings back matter. Each numbered line opens a record under its
-nearest present ancestor (levels printed `own` take the path from the open
-outline and must be the next in sequence); a label opens an example or a
-note; a bullet glyph opens a list item; anything else continues what is open.
-Game packages reuse the pieces (the reader, statements, references, layout,
-finishing) and add only what is their own.
+A document the engine reads unaided (family `numbered`) runs: front matter (title, the
+version and date statements, the rest kept as a preface), the numbered rules, and after
+one of the `ends` headings back matter. A number opens a record under its nearest present
+ancestor (a level printed `own` takes its path from the open outline and must be next in
+sequence); a label opens an example or note, a glyph a list item; anything else continues.
+Game packages reuse the reader, statements, references, layout and finishing.
 """
 
 from __future__ import annotations
@@ -116,7 +113,7 @@ class Reader:
         return draft
 
     def feed(self, block: Block) -> None:
-        at = Location(line=block.line, page=block.page)
+        at = block.location
         start = self.numbering.match_start(block.text)
         placed = self.place(start) if start is not None else None
         if start is not None and placed is not None:
@@ -207,9 +204,7 @@ def read_front(engine: Engine, front: list[Block]) -> tuple[Parsed, list[Block]]
 def passage(ident: str, title: str, blocks: list[Block], join: Join) -> Passage:
     first = blocks[0]
     text = join([b.text for b in blocks])
-    return Passage(
-        id=ident, title=title, text=text, location=Location(line=first.line, page=first.page)
-    )
+    return Passage(id=ident, title=title, text=text, location=first.location)
 
 
 Body = Callable[["Reader", list[Block]], None]

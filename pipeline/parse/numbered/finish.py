@@ -1,13 +1,9 @@
 """The finishing step every numbered parser ends with: drafts -> one checked Document.
 
-It enforces the record contract (README, "Record contract"): `depth` is 1
-without a parent and 1 + the parent's depth otherwise; references are
-resolved ids; duplicate ids, parents that do not precede, numbers that go
-backwards and references that name nothing are warnings, except the
-publisher's own defects reviewed for this very version (parse/errata.py),
-which are recorded instead; the version is the one the document states (a
-different expectation is warned) or, when it states none, the one the caller
-asserts; counts use one set of keys.
+It enforces the record contract (README): depth from the parent, resolved references,
+duplicate ids, misplaced parents, backward numbers and dangling references warned (except
+the publisher's defects reviewed for this very version, recorded instead), the stated
+version over the caller's, one set of count keys.
 """
 
 from __future__ import annotations

@@ -1,18 +1,14 @@
 """PDF lines -> paragraphs: body font, page furniture, wrapped lines and hyphens.
 
-Everything is learnt from the document's own lines rather than fixed to one
-typesetting: the body font is the most common size and headings are set
-larger; each kind of numbered entry starts at its own indentation (the most
-common x of lines that look like it); wrapped lines hang by a fixed step from
-their paragraph's first line. So a line that begins with something like a
-number but sits at the hanging indentation is a wrap.
-
-A word broken at a line end is rejoined by the document's `hyphens` rule:
-`glued` keeps a dash (or slash) glued to the word before it (`non-`, `601.2a–`)
-and joins without a space; `vocabulary` drops the hyphen unless the document
-shows it is real (the hyphenated form occurs elsewhere, `attack-proxy`, or
-both halves are words the document uses on their own); `space` always joins
-with a space.
+All learnt from the document's own lines: the body font is the most common size
+and headings are larger; each kind of numbered entry starts at its own
+indentation (the most common x of lines like it); wraps hang by a fixed step
+from their paragraph's first line, so a line that begins like a number but sits
+at the hanging indent is a wrap. A line-end hyphen is `glued` (a dash or slash
+glued to the word before it was a break inside a word or range: `non-`,
+`601.2a–`), `vocabulary` (dropped unless the document shows it is real: the
+hyphenated form occurs elsewhere, `attack-proxy`, or both halves are words it
+uses) or `space`.
 """
 
 from __future__ import annotations
@@ -25,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.models import Line
+from pipeline.models import Line, Location
 
 Hyphens = Literal["glued", "vocabulary", "space"]
 TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*-?")
@@ -47,6 +43,10 @@ class Block:
     after_gap: bool = False  # first paragraph after a blank line or a vertical gap
     indented: bool = False  # indented past its neighbours' wrapped lines
     highlight: bool = False
+
+    @property
+    def location(self) -> Location:
+        return Location(line=self.line, page=self.page)
 
 
 def mode(values: list[float]) -> float | None:

@@ -1,20 +1,10 @@
-"""Riftbound Core Rules -> records.
-
-Numbers go up to five levels in the Core Rules (seven in the Tournament Rules,
-ids `tr:` by the registry's `prefix` option), alternating digits and letters, each with a
-trailing dot: `383.`, `383.4.`, `383.4.a.`, `383.4.a.1.`, `383.4.c.2.a.`;
-ids drop the final dot (`cr:383.4.a.1`). The golden and silver rules
-(`000.`-`055.`) are ordinary records. A line that does not start with a
-number continues the record before it (soft wraps, tables, numbered steps
-`1. Identify ...` inside a rule). `Example:` passages go to `examples`.
-All of that is the engine's, from the scheme below.
-
-Two inputs look different:
-- clean text (the text extractions, or PDF lines read with `columns=2`):
-  every record starts at the beginning of a line;
-- a `pdftotext -layout` dump (indented, form-fed pages) where numbers drift
-  away from their text: Riftbound's own aligner (`riftbound.layout`) keeps
-  only what it can align with certainty and warns about the rest.
+"""Riftbound Core Rules -> records: numbers up to five levels, alternating digits and letters,
+each with a trailing dot (`383.4.c.2.a.`, id `cr:383.4.c.2.a`); the golden and silver rules
+(`000.`-`055.`) are ordinary records; a line without a number continues the record before
+it. All of that is the engine's, from the scheme below. Riftbound's own: a `pdftotext
+-layout` dump (indented, form-fed pages) where numbers drift away from their text, read by
+`riftbound.layout`, which keeps only what it can align with certainty and warns about the
+rest.
 """
 
 from __future__ import annotations
@@ -41,12 +31,9 @@ SCHEME = NumberedScheme(
         LevelScheme(kind="subitem", dot="optional"),
         LevelScheme(kind="point", segment="letter", dot="optional"),
     ],
-    keywords=["rule", "see"],
-    bullets=["*", "•", "●"],
-    statements=["Last Updated: {date}"],
-    version_is_date=True,
-    hyphens="space",
-)
+    keywords=["rule", "see"], bullets=["*", "•", "●"], statements=["Last Updated: {date}"],
+    version_is_date=True, hyphens="space",
+)  # fmt: skip
 ENGINE = Engine(SCHEME)
 
 
