@@ -56,20 +56,27 @@ ENGINE_VERSION = _engine_version()
 # Characters the text page may have made up (whitespace), and zero-width ones: a run
 # of one object's glyphs never spans them.
 _BREAKS = re.compile("[\\s" + "".join(sorted(ZERO_WIDTH)) + "]")
-# Baselines come from longer float computations than x positions: a looser snap for x.
+# Baselines add up many offsets (Td after Td), so the PDF's own value often has five
+# places where an x position has three: a baseline is snapped only from closer by, or
+# a true 311.30496 would be taken for 311.305.
 _BASE_ULPS = 2.0
 
 
 def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> PdfText:
     """Every text line of the PDF, page by page, columns read left to right."""
     try:
-        pages = len(pdfium.PdfDocument(data))
+        doc = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
         raise ExtractError(what, f"cannot open PDF: {exc}") from exc
+    pages = len(doc)
+    doc.close()
     # Half the pages each for this process and one worker: a PDFium worker's cost is
     # mostly its start, so more, smaller tasks would only add starts.
     per_task = max(1, math.ceil(pages / 2))
-    rows, removed = read_pages(_read_pages, data, columns, pages, per_task, in_parent=True)
+    try:
+        rows, removed = read_pages(_read_pages, data, columns, pages, per_task, in_parent=True)
+    except pdfium.PdfiumError as exc:  # a page PDFium cannot load
+        raise ExtractError(what, f"cannot read PDF: {exc}") from exc
     return PdfText(
         lines=to_lines(rows),
         pages=pages,
@@ -106,6 +113,7 @@ class _PageReader:
         self.width = float(right - left)
         self.top = float(top)
         self.objects = Objects()
+        self.textpage = 0  # the FPDF_TEXTPAGE's address while `runs` reads it
         self._x = ctypes.c_double()
         self._y = ctypes.c_double()
         self._xp = ctypes.byref(self._x)

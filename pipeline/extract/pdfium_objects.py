@@ -30,23 +30,23 @@ def _c(function: Any, restype: Any, *argtypes: Any) -> Callable[..., Any]:
     return prototype
 
 
-C = ctypes.c_int
-text_object = _c(pdfium_c.FPDFText_GetTextObject, _ADDRESS, _ADDRESS, C)
-is_generated = _c(pdfium_c.FPDFText_IsGenerated, C, _ADDRESS, C)
-is_hyphen = _c(pdfium_c.FPDFText_IsHyphen, C, _ADDRESS, C)
-char_origin = _c(pdfium_c.FPDFText_GetCharOrigin, C, _ADDRESS, C, _DOUBLE_P, _DOUBLE_P)
-_count_page_objects = _c(pdfium_c.FPDFPage_CountObjects, C, _ADDRESS)
-_page_object = _c(pdfium_c.FPDFPage_GetObject, _ADDRESS, _ADDRESS, C)
-_count_form_objects = _c(pdfium_c.FPDFFormObj_CountObjects, C, _ADDRESS)
+_INT = ctypes.c_int
+text_object = _c(pdfium_c.FPDFText_GetTextObject, _ADDRESS, _ADDRESS, _INT)
+is_generated = _c(pdfium_c.FPDFText_IsGenerated, _INT, _ADDRESS, _INT)
+is_hyphen = _c(pdfium_c.FPDFText_IsHyphen, _INT, _ADDRESS, _INT)
+char_origin = _c(pdfium_c.FPDFText_GetCharOrigin, _INT, _ADDRESS, _INT, _DOUBLE_P, _DOUBLE_P)
+_count_page_objects = _c(pdfium_c.FPDFPage_CountObjects, _INT, _ADDRESS)
+_page_object = _c(pdfium_c.FPDFPage_GetObject, _ADDRESS, _ADDRESS, _INT)
+_count_form_objects = _c(pdfium_c.FPDFFormObj_CountObjects, _INT, _ADDRESS)
 _form_object = _c(pdfium_c.FPDFFormObj_GetObject, _ADDRESS, _ADDRESS, ctypes.c_ulong)
-_object_type = _c(pdfium_c.FPDFPageObj_GetType, C, _ADDRESS)
-_bounds = _c(pdfium_c.FPDFPageObj_GetBounds, C, _ADDRESS, _FLOAT_P, _FLOAT_P, _FLOAT_P, _FLOAT_P)
-_matrix = _c(pdfium_c.FPDFPageObj_GetMatrix, C, _ADDRESS, ctypes.POINTER(pdfium_c.FS_MATRIX))
-_font_size = _c(pdfium_c.FPDFTextObj_GetFontSize, C, _ADDRESS, _FLOAT_P)
+_object_type = _c(pdfium_c.FPDFPageObj_GetType, _INT, _ADDRESS)
+_bounds = _c(pdfium_c.FPDFPageObj_GetBounds, _INT, _ADDRESS, _FLOAT_P, _FLOAT_P, _FLOAT_P, _FLOAT_P)
+_matrix = _c(pdfium_c.FPDFPageObj_GetMatrix, _INT, _ADDRESS, ctypes.POINTER(pdfium_c.FS_MATRIX))
+_font_size = _c(pdfium_c.FPDFTextObj_GetFontSize, _INT, _ADDRESS, _FLOAT_P)
 _font = _c(pdfium_c.FPDFTextObj_GetFont, _ADDRESS, _ADDRESS)
-_fill = _c(pdfium_c.FPDFPageObj_GetFillColor, C, _ADDRESS, _UINT_P, _UINT_P, _UINT_P, _UINT_P)
+_fill = _c(pdfium_c.FPDFPageObj_GetFillColor, _INT, _ADDRESS, _UINT_P, _UINT_P, _UINT_P, _UINT_P)
 _glyph_width = _c(
-    pdfium_c.FPDFFont_GetGlyphWidth, C, _ADDRESS, ctypes.c_uint, ctypes.c_float, _FLOAT_P
+    pdfium_c.FPDFFont_GetGlyphWidth, _INT, _ADDRESS, ctypes.c_uint, ctypes.c_float, _FLOAT_P
 )
 # FPDFFont_GetBaseFontName is PDFium's newer name for the same call (pypdfium2 5).
 _font_name = _c(

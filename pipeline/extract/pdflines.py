@@ -10,8 +10,9 @@ metrics that each engine reads its own way (pdfminer keeps a font's descent
 as written, PDFium rounds it to whole units), so a line's `top` is its
 baseline minus its font size, and lines are grouped by baseline.
 
-This module imports no PDF library, so page workers can run it without
-pydantic: rows travel as plain tuples and become `Line`s in the parent.
+This module imports neither a PDF library nor pydantic, which page workers
+would pay for at start: rows travel as plain tuples and become `Line`s in
+the parent.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pipeline.extract.lifetime import die_with_parent
 
 if TYPE_CHECKING:
     from pipeline.models import Line
@@ -201,17 +204,18 @@ def page_rows(
 
 # Reads pages [first, last) (0-based) of `data` with `columns`: their rows and the
 # zero-width characters removed.
-PageReader = Callable[[bytes, int, int, int], tuple[list[Row], int]]
+ReadPages = Callable[[bytes, int, int, int], tuple[list[Row], int]]
 
 # Pages are independent, so large PDFs are read by a pool of processes; the line
 # numbers are assigned afterwards, in page order, so the result is identical to a
 # sequential read. Workers are spawned, not forked: the caller may have threads (a
-# server in a test, a progress display) that a fork would copy mid-lock.
+# server in a test, a progress display) that a fork would copy mid-lock. They die
+# with their parent, so a killed run (or parse sandbox) leaves none behind.
 PARALLEL_MIN_PAGES = 24
 
 
 def read_pages(
-    reader: PageReader,
+    reader: ReadPages,
     data: bytes,
     columns: int,
     pages: int,
@@ -226,12 +230,14 @@ def read_pages(
     they read).
     """
     ranges = [(start, min(start + per_task, pages)) for start in range(0, pages, per_task)]
-    workers = min(os.cpu_count() or 1, len(ranges) - (1 if in_parent else 0))
-    if pages < PARALLEL_MIN_PAGES or workers < (1 if in_parent else 2):
+    cores = os.cpu_count() or 1
+    if pages < PARALLEL_MIN_PAGES or cores < 2 or len(ranges) < 2:
         return reader(data, columns, 0, pages)
     local = ranges[:1] if in_parent else []
     remote = ranges[len(local) :]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    workers = min(cores - len(local), len(remote))
+    context = get_context("spawn")
+    with ProcessPoolExecutor(workers, context, initializer=die_with_parent) as pool:
         futures = [pool.submit(reader, data, columns, a, b) for a, b in remote]
         parts = [reader(data, columns, a, b) for a, b in local]
         parts += [future.result() for future in futures]
