@@ -37,9 +37,7 @@ def extracted(version: str) -> PdfText:
 @cache
 def parsed(version: str) -> Document:
     pdf = extracted(version)
-    return netrunner.parse(
-        pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf"
-    )
+    return netrunner.parse(pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf")
 
 
 def body_lines(lines: list[Line]) -> list[Line]:
@@ -213,7 +211,5 @@ def test_dates() -> None:
 
 def test_parse_is_deterministic() -> None:
     pdf = extracted("1.1")
-    again = netrunner.parse(
-        pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf"
-    )
+    again = netrunner.parse(pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf")
     assert again.model_dump_json() == parsed("1.1").model_dump_json()

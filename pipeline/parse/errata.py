@@ -1,15 +1,11 @@
 """Known defects in the publishers' own documents, reviewed by a person, version by version.
 
-A reference the publisher printed that names no rule in the same document is
-a warning: the parse needs a look. Once a maintainer has checked the bytes and
-confirmed the defect is the publisher's (not the parser's), it is listed here
-with the reason, under the document AND the versions it was reviewed in. A
-listed defect is no longer a warning but is still recorded, in
-`Document.publisher_errata`, so nothing is hidden. It applies to no other
-version: a new release (or a text export whose version is unknown) that
-repeats it is warned again until someone reviews that release too. Tests check
-that each entry still occurs in its real documents and that its target is
-really absent.
+A reference that names no rule in the same document is a warning. Once a maintainer has
+confirmed from the bytes that the defect is the publisher's, it is listed here with the
+reason, under the document AND the versions it was reviewed in: it is then recorded in
+`Document.publisher_errata` instead of warned, and applies to no other version (a new
+release, or a text export of unknown version, is warned again until reviewed). Tests check
+that each entry still occurs and that its target is really absent.
 """
 
 from __future__ import annotations
