@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from helpers import SHARED
 
+from pipeline.errors import ParseError
 from pipeline.fetch.manifest import (
     entries_for,
     manifest_version,
@@ -26,10 +27,11 @@ from pipeline.fetch.manifest import (
     read_archive_files,
     versions_of,
 )
-from pipeline.jobs.families import NAMES, request_for
+from pipeline.jobs.families import NAMES, ParseRequest, parse_bytes, request_for
 from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
-from pipeline.models import CountKey, Document, Source, WarningCode
+from pipeline.models import CountKey, Document, Line, Source, WarningCode
+from pipeline.parse.netrunner import cr as netrunner
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
 
@@ -106,3 +108,20 @@ def test_the_record_contract_holds(
         assert doc.warnings == [], [f"{w.code}: {w.message}" for w in doc.warnings[:5]]
     else:
         assert doc.warnings and {w.code for w in doc.warnings} <= known
+
+
+@pytest.mark.parametrize("family", ["fab-cr", "fab-policy", "mtg-cr", "riftbound-cr"])
+def test_a_missing_body_is_a_parse_error_in_every_family(family: str) -> None:
+    """No numbered rules is the same failure everywhere: a ParseError (exit 40), never an
+    empty document or a mere warning."""
+    text = b"Magic: The Gathering Comprehensive Rules\nNothing numbered here.\n"
+    request = ParseRequest(family=family, document="x/cr", rendition="txt", what="t", version="1")
+    with pytest.raises(ParseError) as caught:
+        parse_bytes(text, request)
+    assert caught.value.exit_code == 40
+
+
+def test_a_netrunner_pdf_without_chapters_is_a_parse_error() -> None:
+    lines = [Line(text="NISEI Comprehensive Rules Document", line=1, page=1, size=26.0)]
+    with pytest.raises(ParseError, match="no chapter heading"):
+        netrunner.parse(lines, {}, document="netrunner/cr", rendition="pdf")
