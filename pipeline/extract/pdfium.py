@@ -106,6 +106,11 @@ def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[
     return rows, removed
 
 
+def _char(code: int) -> str:
+    """A code point PDFium reports; nothing, a surrogate or out of range: U+FFFD."""
+    return chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
+
+
 class _PageReader:
     def __init__(self, page: pdfium.PdfPage) -> None:
         self.page = page
@@ -143,8 +148,7 @@ class _PageReader:
         if len(text) != count:
             # Characters outside the BMP, or PDFium keeping a character out of the page
             # text: one by one then, so text positions stay character indices.
-            get = pdfium_c.FPDFText_GetUnicode
-            text = "".join(chr(get(handle, i) or 0xFFFD) for i in range(count))
+            text = "".join(_char(pdfium_c.FPDFText_GetUnicode(handle, i)) for i in range(count))
         if "\ufffe" in text:
             chars = list(text)
             for i, char in enumerate(chars):
