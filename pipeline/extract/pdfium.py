@@ -26,6 +26,7 @@ import ctypes
 import math
 import re
 from importlib import metadata
+from itertools import compress, repeat
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
@@ -55,7 +56,8 @@ def _engine_version() -> str:
 ENGINE_VERSION = _engine_version()
 # Characters the text page may have made up (whitespace), and zero-width ones: a run
 # of one object's glyphs never spans them.
-_BREAKS = re.compile("[\\s" + "".join(sorted(ZERO_WIDTH)) + "]")
+_SPACES = re.compile(r"\s")
+_ZERO_WIDTH = re.compile("[" + "".join(sorted(ZERO_WIDTH)) + "]")
 # Baselines add up many offsets (Td after Td), so the PDF's own value often has five
 # places where an x position has three: a baseline is snapped only from closer by, or
 # a true 311.30496 would be taken for 311.305.
@@ -119,6 +121,7 @@ class _PageReader:
         self.top = float(top)
         self.objects = Objects()
         self.textpage = 0  # the FPDF_TEXTPAGE's address while `runs` reads it
+        self._length = 8  # characters in the last text object, a guess at the next
         self._x = ctypes.c_double()
         self._y = ctypes.c_double()
         self._xp = ctypes.byref(self._x)
@@ -128,14 +131,14 @@ class _PageReader:
         return self.top - f32(self.top - base, _BASE_ULPS)
 
     def runs(self) -> tuple[list[Run], int]:
-        page = ctypes.cast(self.page.raw, ctypes.c_void_p).value or 0
-        inkless, zero_width = self.objects.inkless_runs(page, self.top)
+        self.objects.walk(ctypes.cast(self.page.raw, ctypes.c_void_p).value or 0)
         textpage = self.page.get_textpage()
         try:
             self.textpage = ctypes.cast(textpage.raw, ctypes.c_void_p).value or 0
             runs, removed = self._textpage_runs(self._text(textpage.raw))
         finally:
             textpage.close()
+        inkless, zero_width = self.objects.inkless_runs(self.top)
         return runs + inkless, removed + zero_width
 
     def _text(self, handle: pdfium_c.FPDF_TEXTPAGE) -> str:
@@ -161,42 +164,50 @@ class _PageReader:
         """Runs between the characters PDFium made up (and zero-width ones), split
         where the text object changes."""
         handle = self.textpage
-        cuts = [
-            i
-            for i in (match.start() for match in _BREAKS.finditer(text))
-            if text[i] in ZERO_WIDTH or is_generated(handle, i)
-        ]
+        spaces = [match.start() for match in _SPACES.finditer(text)]
+        cuts = list(compress(spaces, map(is_generated, repeat(handle), spaces)))
+        removed = sum(text.count(char) for char in ZERO_WIDTH)
+        if removed:
+            cuts = sorted(cuts + [m.start() for m in _ZERO_WIDTH.finditer(text)])
         runs: list[Run] = []
         start = 0
         for cut in [*cuts, len(text)]:
             if cut > start:
                 self._segment(text, start, cut, runs)
             start = cut + 1
-        return runs, sum(text.count(char) for char in ZERO_WIDTH)
+        return runs, removed
 
     def _segment(self, text: str, start: int, end: int, out: list[Run]) -> None:
         """Characters [start, end), no made-up ones among them: one run per text object.
 
-        A text object's characters are consecutive on the text page, so where
-        the first and last belong to different objects the boundaries are
-        found by bisection, not by asking about every character.
+        A text object's characters are consecutive on the text page, so its end
+        is searched for, not asked about character by character: a first guess
+        as long as the last object (Word writes a TJ per font change, Google
+        Docs a Tj per glyph), doubled until past the end, then bisected.
         """
         handle = self.textpage
         first = text_object(handle, start)
-        while True:
-            last = text_object(handle, end - 1)
-            if first == last:
-                self._object_runs(text, start, end, first, out)
-                return
-            lo, hi = start, end - 1  # text_object(lo) == first != text_object(hi)
-            while hi - lo > 1:
+        last = end - 1
+        last_object = text_object(handle, last)
+        while first != last_object:
+            lo, step = start, self._length
+            hi = min(lo + step, last)
+            found = text_object(handle, hi)
+            while found == first:
+                lo, step = hi, 2 * step
+                hi = min(lo + step, last)
+                found = text_object(handle, hi)
+            while hi - lo > 1:  # text_object(lo) == first != text_object(hi) == found
                 mid = (lo + hi) // 2
-                if text_object(handle, mid) == first:
+                probe = text_object(handle, mid)
+                if probe == first:
                     lo = mid
                 else:
-                    hi = mid
+                    hi, found = mid, probe
             self._object_runs(text, start, hi, first, out)
-            start, first = hi, text_object(handle, hi)
+            self._length = hi - start
+            start, first = hi, found
+        self._object_runs(text, start, end, first, out)
 
     def _object_runs(
         self, text: str, start: int, end: int, obj: int | None, out: list[Run]

@@ -106,7 +106,9 @@ class Objects:
         self._kinds: dict[tuple[Any, ...], Style] = {}
         self._names: dict[int, str] = {}
         self._widths: dict[tuple[int, str], float] = {}
-        # Text objects inside form XObjects, with the form's matrix to the page.
+        # The page's text objects in content order, with their matrices to the page;
+        # those inside form XObjects by themselves too.
+        self._objects: list[tuple[int, Matrix]] = []
         self._outer: dict[int, Matrix] = {}
 
     def style(self, obj: int) -> Style:
@@ -161,10 +163,16 @@ class Objects:
             width = self._widths[key] = float(self._float.value) if ok else 0.0
         return float(width * style.advance)
 
-    def inkless_runs(self, page: int, top: float) -> tuple[list[Run], int]:
+    def walk(self, page: int) -> None:
+        """Learn the page's text objects, and the matrices of those inside form XObjects
+        (which `style` needs): call it before the others."""
+        self._objects = _text_objects(page, _IDENTITY, False)
+        self._outer = {obj: matrix for obj, matrix in self._objects if matrix is not _IDENTITY}
+
+    def inkless_runs(self, top: float) -> tuple[list[Run], int]:
         """Spaces the PDF draws as lone text objects, which PDFium's text page leaves
-        out; and how many zero-width characters were among them. Call it before
-        `style`: it also learns the matrices of form XObjects.
+        out; and how many zero-width characters were among them. Call it after the
+        text page is read: an object whose style was asked for is on it.
 
         PDFium gives no access to such an object's characters, so one that the
         next text object starts on (zero advance; raised or lowered by less than
@@ -174,10 +182,9 @@ class Objects:
         runs: list[Run] = []
         zero_width = 0
         left, bottom, right, upper = self._floats
+        on_text_page = self._styles
         pending: tuple[float, float, float] | None = None
-        for obj, matrix in _text_objects(page, _IDENTITY, False):
-            if matrix is not _IDENTITY:
-                self._outer[obj] = matrix
+        for obj, matrix in self._objects:
             if pending is not None:
                 x, y = self._position(obj, matrix)
                 px, py, size = pending
@@ -186,6 +193,8 @@ class Objects:
                 else:
                     runs.append(Run(" ", px, px, top - py, size, False, False))
                 pending = None
+            if obj in on_text_page:
+                continue
             _bounds(obj, left, bottom, right, upper)
             if abs(right.value - left.value) < INKLESS:
                 pending = (*self._position(obj, matrix), self._size(obj, matrix))
