@@ -144,7 +144,7 @@ class BlobStore:
     @contextmanager
     def locked(self) -> Iterator[int]:
         """Exclusive use of the cache for a run (exit 75 if another run has it); yields the
-        number of partial downloads a killed run had left, which it removes."""
+        number of temporary files a killed run had left, which it removes."""
         lock = filelock.FileLock(str(self.root / ".lock"), timeout=0)
         try:
             lock.acquire()
@@ -156,8 +156,10 @@ class BlobStore:
             lock.release()
 
     def remove_temporaries(self) -> int:
-        """Delete partial downloads a killed run left in tmp/ (call under the run lock)."""
-        return remove_temporaries(self.tmp)
+        """Delete what a killed run left half-written anywhere in the cache: partial
+        downloads in tmp/, and the temporary files of durable writes beside their targets
+        (the parsed Documents kept under the cache). Call under the run lock."""
+        return remove_temporaries(self.root)
 
     def check(self, sha256: str) -> int:
         """Re-hash a stored blob without loading it whole; return its size."""
