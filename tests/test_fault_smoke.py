@@ -1,0 +1,91 @@
+"""A few cases of `make faults`, so `make test` exercises the campaign's machinery (the
+fault server, the real command line in its own session, the crash hook, the judge).
+
+The full campaign (`make faults`) runs every case, every kill point of three
+workloads, 200 random kills and concurrent runs; this runs in seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from faults import cases_disk, cases_network, corpus_state, crash_campaign
+from faults.lab import Lab, Outcome
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    workbench = Lab(tmp_path_factory.mktemp("faults"))
+    yield workbench
+    workbench.close()
+
+
+def explain(outcome: Outcome) -> str:
+    return f"{outcome.name}: {outcome.problems}\n{outcome.output}"
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        cases_network.html_error_page,
+        cases_network.body_longer,
+        cases_network.not_modified_corrupt_blob,
+        cases_disk.manifest_climbs_out,
+        cases_disk.version_json_truncated,
+        cases_disk.cache_file_limit,
+    ],
+    ids=lambda c: c.__name__,
+)
+def test_fault_case_is_handled(lab: Lab, case: cases_network.Case) -> None:
+    outcome = case(lab)
+    assert outcome.handled, explain(outcome)
+    assert outcome.got in outcome.expected
+
+
+def test_regression_full_disk_during_a_commit_leaves_the_corpus_byte_identical(
+    lab: Lab,
+) -> None:
+    # Issue 10, defect 6: the commit wrote the new fetch record before the version file
+    # that the full disk refused, and left it behind as an unreferenced file.
+    outcome = cases_disk.corpus_file_limit(lab)
+    assert outcome.got == 74, explain(outcome)
+    assert not outcome.corrupt and not outcome.leftovers, explain(outcome)
+    assert outcome.handled, explain(outcome)
+
+
+def test_regression_a_kill_while_a_parse_is_cached_leaves_no_temporary_file(lab: Lab) -> None:
+    # Found by the crash campaign: a kill inside the parse cache's write left
+    # cache/parsed/<aa>/.tmp-*.json, which the cache's recovery (tmp/ only) never removed.
+    outcome = cases_disk.stale_temporaries(lab)
+    assert outcome.got == 0 and not outcome.leftovers, explain(outcome)
+
+
+def test_the_judge_sees_a_failed_run_that_changed_the_corpus(lab: Lab, tmp_path: Path) -> None:
+    # The machinery must be able to fail: a run that leaves a stray file is caught.
+    dirs = lab.dirs("judge", "old")
+    before = corpus_state.Snapshot.of(dirs.corpus)
+    (dirs.corpus / "mtg" / "cr" / ".tmp-stray.json").write_bytes(b"{")
+    result = cases_network.procs.run([*dirs.args(lab.mirror_registry), "verify", "nope/doc"])
+    outcome = cases_network.judge(
+        "judge", "stray file", result, expected=[2], dirs=dirs, before=before
+    )
+    assert result.returncode == 2
+    assert outcome.corrupt and outcome.leftovers and not outcome.handled
+
+
+def test_killed_at_durable_steps_the_next_run_ends_in_the_uninterrupted_corpus(
+    lab: Lab,
+) -> None:
+    (workload,) = [w for w in crash_campaign.workloads(lab) if w.start == "old"]
+    crash_campaign.prepare(lab, workload)
+    tally = crash_campaign.Tally(workload.name)
+    # The first rename or fsync (the blob), one inside the commit, and past the last one.
+    crash_campaign.sweep(lab, workload, tally, [1, 12, 500])
+    assert tally.sweep_runs == 3
+    assert tally.kill_points >= 12, "the update makes at least a dozen durable steps"
+    assert not tally.corrupt, tally.corrupt
+    assert not tally.leftovers, tally.leftovers
+    assert not tally.crashes, tally.crashes
+    assert tally.orphans == 0 and tally.hangs == 0
