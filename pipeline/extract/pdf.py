@@ -1,11 +1,12 @@
 """PDF -> lines with page, x position, font size, weight and colour; and the pdfplumber engine.
 
 `extract_pdf_lines` is the entry point: it picks an engine (PDFium by default,
-see `pdfium.py`; pdfplumber here), both of which hand glyph runs to `pdflines`,
-so the two give the same lines. Layout decisions that depend on the document
-(running heads, page numbers, indentation levels) belong to the parsers; this
-module only reports where each line sat. Zero-width spaces are removed and
-counted, because they sit on their own baseline and would otherwise split lines.
+see `pdfium.py`; pdfplumber here, some thirty times slower), both of which hand
+glyph runs to `pdflines`, so the two give the same lines (tests/test_pdf_engines.py
+holds them to it). Layout decisions that depend on the document (running heads,
+page numbers, indentation levels) belong to the parsers; this module only
+reports where each line sat. Zero-width spaces are removed and counted: they
+carry no text, and pdfminer gives them boxes of their own font's depth.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections import OrderedDict
+from importlib.metadata import version
 from typing import Any
 
 import pdfplumber
@@ -35,7 +37,7 @@ from pipeline.extract.pdflines import (
 __all__ = ["ENGINES", "PARALLEL_MIN_PAGES", "PdfText", "extract_pdf_lines"]
 
 ENGINES = ("pdfium", "pdfplumber")
-PDFPLUMBER_VERSION = f"pdfplumber {pdfplumber.__version__}"
+PDFPLUMBER_VERSION = f"pdfplumber {pdfplumber.__version__} (pdfminer.six {version('pdfminer.six')})"
 # pdfplumber needs ~0.3 s a page, so a worker takes a dozen pages at a time.
 PAGES_PER_TASK = 12
 
