@@ -62,8 +62,8 @@ def test_parse_without_a_version_warns_and_leaves_it_null() -> None:
     code, out, err = invoke("parse", str(FAB), "--family", "fab-cr")
     doc = json.loads(out)
     assert doc["version"] is None and code == EXIT_PARSE
-    assert "version-missing" in {w["code"] for w in doc["warnings"]}
-    assert "version-missing" in err
+    assert "no-version" in {w["code"] for w in doc["warnings"]}
+    assert "no-version" in err
 
 
 def test_unknown_family_is_a_clear_usage_error() -> None:
