@@ -775,6 +775,17 @@ class RenumberingMap(Model):
     )
 
 
+class KeyDisagreement(Model):
+    """A keyed record the diff paired by its key where content alone would have paired it
+    otherwise: a free check of the content aligner (Null Signal Games' YAML keys)."""
+
+    key: str
+    old_id: str
+    by_key: str | None = Field(description="the new id of the same key; null: the key is gone")
+    by_content: str | None = Field(description="where content alone sends it; null: removed")
+    content_class: str
+
+
 class DocumentDiff(Model):
     document: str
     old_version: str
@@ -785,4 +796,9 @@ class DocumentDiff(Model):
     reconciliation: Reconciliation | None = None
     min_similarity: float | None = Field(
         default=None, description="the --min-similarity the diff was made with (null: defaults)"
+    )
+    key_disagreements: list[KeyDisagreement] | None = Field(
+        default=None,
+        description="where both versions carry stable keys: the records content alone "
+        "would have paired otherwise (null: the versions carry no keys)",
     )

@@ -62,7 +62,7 @@ def test_key_pairing_is_exact_by_construction(
 @pytest.mark.parametrize(("old", "new"), [("22.12", "25.04"), ("25.04", "26.03")])
 def test_content_alignment_against_key_pairing(old: str, new: str) -> None:
     a, b = real(old), real(new)
-    diff = diff_documents(a, b)
+    diff = diff_documents(a, b, by_key=False)  # content alone, to check it against the keys
     comparison = compare_with_alignment(a, b, diff)
     print(
         f"\n{old} -> {new}: {len(comparison.pairs)} shared keys, "
@@ -85,3 +85,25 @@ def test_content_alignment_against_key_pairing(old: str, new: str) -> None:
     assert len(confirmed) >= 0.8 * len(diff.renumbering)
     # The disagreements stay a small share of the shared keys.
     assert len(comparison.disagreements) <= 0.05 * len(comparison.pairs)
+
+
+@pytest.mark.parametrize(("old", "new"), [("22.12", "25.04"), ("25.04", "26.03")])
+def test_the_stored_diff_pairs_by_key_and_lists_where_content_disagreed(
+    old: str, new: str
+) -> None:
+    from pipeline.jobs.versions import diff_versions
+
+    a, b = real(old), real(new)
+    stored = diff_versions("nsg-yaml", a, b)
+    by_key = {(p.old_id, p.new_id) for p in key_pairs(a, b) if p.renumbered}
+    # Every renumbering of a shared key is the key's, exactly.
+    assert by_key <= {(e.old_id, e.new_id) for e in stored.renumbering}
+    assert all(e.method == "key" for e in stored.renumbering if (e.old_id, e.new_id) in by_key)
+    content = compare_with_alignment(a, b, diff_documents(a, b, by_key=False))
+    assert stored.key_disagreements is not None
+    assert [d.old_id for d in stored.key_disagreements] == [
+        d.old_id for d in content.disagreements
+    ]
+    # A key both versions carry is never paired otherwise; what remains are keys the
+    # publisher dropped or renamed, which content pairs on its own evidence.
+    assert all(d.by_key is None for d in compare_with_alignment(a, b, stored).disagreements)

@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from pipeline.diff.groups import find_groups
-from pipeline.diff.items import Alignment, Item, Pair, RareIndex
+from pipeline.diff.items import Alignment, Item, Pair, RareIndex, unique_keys
 from pipeline.diff.text import Scorer
 
 SIMILAR = 0.7
@@ -41,6 +41,7 @@ SHORT, SHORT_SIMILAR, SHORT_STRUCTURAL = 10, 0.85, 0.6
 
 # How a pairing was made, from the most to the least certain.
 EXACT, TYPOGRAPHY, MASKED, SAME_TEXT = "exact", "typography", "masked", "same-text"
+KEY = "key"
 SIMILAR_TEXT, CHILDREN, STRUCTURE = "similar", "children", "structural"
 CONTENT_METHODS = (EXACT, TYPOGRAPHY, MASKED, SAME_TEXT)
 
@@ -343,14 +344,17 @@ def _children(items: list[Item]) -> dict[str, list[Item]]:
 
 
 def align_items(
-    old: list[Item], new: list[Item], *, min_similarity: float | None = None
+    old: list[Item], new: list[Item], *, min_similarity: float | None = None, by_key: bool = False
 ) -> tuple[Alignment, dict[str, str]]:
     """Pair old and new records; returns the alignment and the old id -> new id map.
     `min_similarity` replaces both similarity thresholds (the similar tier's 0.7 and the
-    structural tier's 0.5): raise it to accept fewer, surer pairings."""
+    structural tier's 0.5): raise it to accept fewer, surer pairings. With `by_key`,
+    records that carry the same stable key (once in each version) are paired first."""
     similar = SIMILAR if min_similarity is None else min_similarity
     floor = STRUCTURAL if min_similarity is None else min_similarity
     aligner = _Aligner(old, new)
+    if by_key:
+        match_keys(aligner, old, new)
     tiers: list[tuple[Key, str]] = [
         (lambda i: i.content if any(i.fields) else None, EXACT),
         (lambda i: i.folded if any(i.folded) else None, TYPOGRAPHY),
@@ -368,6 +372,15 @@ def align_items(
     aligner.release()
     aligner.match_structure(floor)
     return aligner.result, aligner.id_map
+
+
+def match_keys(aligner: _Aligner, old: list[Item], new: list[Item]) -> None:
+    """The publisher's own identity: the same key in both versions is the same record,
+    whatever its number or text now (a key used twice in a version pairs nothing)."""
+    news = unique_keys(new)
+    for key, o in sorted(unique_keys(old).items(), key=lambda kv: kv[1].pos):
+        if key in news:
+            aligner.pair(o, news[key], KEY, 1.0, f"key {key}")
 
 
 def align_same_id(old: list[Item], new: list[Item]) -> Alignment:

@@ -53,6 +53,7 @@ def rule_items(records: list[Rule]) -> list[Item]:
             r.text,
             [*r.examples, *r.notes, *r.bullets],
             r.references,
+            r.key,
         )
         for pos, r in enumerate(records)
     ]
@@ -238,13 +239,23 @@ def _collect(
 
 
 def diff_documents(
-    old: Document, new: Document, *, min_similarity: float | None = None
+    old: Document,
+    new: Document,
+    *,
+    min_similarity: float | None = None,
+    by_key: bool | None = None,
 ) -> DocumentDiff:
     """Every change from `old` to `new` (any two versions), sorted in new-document order.
     `min_similarity` raises (or lowers) the similarity a pairing made on similarity or
-    structure needs; None keeps the defaults (0.7 similar, 0.5 structural)."""
+    structure needs; None keeps the defaults (0.7 similar, 0.5 structural). `by_key`
+    pairs records by the publisher's stable key first (exact by construction); by
+    default it does so when both versions carry keys (Null Signal Games' YAML source)."""
+    if by_key is None:
+        by_key = any(r.key for r in old.records) and any(r.key for r in new.records)
     old_rules, new_rules = rule_items(old.records), rule_items(new.records)
-    alignment, id_map = align_items(old_rules, new_rules, min_similarity=min_similarity)
+    alignment, id_map = align_items(
+        old_rules, new_rules, min_similarity=min_similarity, by_key=by_key
+    )
     numbers = {
         old_rules[o].number: new_rules[p.new].number
         for o, p in alignment.pairs.items()

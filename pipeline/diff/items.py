@@ -32,8 +32,10 @@ class Item:
         text: str,
         extras: Sequence[str],
         references: Sequence[str],
+        key: str | None = None,
     ) -> None:
         self.pos, self.id, self.number, self.parent, self.depth = pos, id_, number, parent, depth
+        self.key = key  # the publisher's stable symbolic key, where the source has one
         self.fields: tuple[str, ...] = (title, text, *extras)
         self.references = tuple(references)
         self.content = (title, text, tuple(extras), self.references)
@@ -106,3 +108,15 @@ class RareIndex:
             for other in self.postings[word]:
                 seen.setdefault(other.pos, other)
         return [seen[p] for p in sorted(seen)]
+
+
+def unique_keys(items: list[Item]) -> dict[str, Item]:
+    """Stable key -> item, for keys that occur once (a key used twice identifies nothing)."""
+    found: dict[str, Item] = {}
+    twice: set[str] = set()
+    for item in items:
+        if item.key is not None:
+            if item.key in found:
+                twice.add(item.key)
+            found[item.key] = item
+    return {k: v for k, v in found.items() if k not in twice}

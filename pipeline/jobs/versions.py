@@ -7,11 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.diff.documents import diff_documents
+from pipeline.diff.keyed import compare_with_alignment
 from pipeline.diff.reconcile import reconcile
 from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.rulings import diff_rulings
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
-from pipeline.models import Document, DocumentDiff
+from pipeline.models import Document, DocumentDiff, KeyDisagreement
 from pipeline.report.render import render_html, render_markdown
 from pipeline.store.corpus import Transaction, version_key
 
@@ -33,6 +34,18 @@ def diff_versions(
     if family == "nrdb-rulings":
         return diff_rulings(old, new)
     result = diff_documents(old, new, min_similarity=min_similarity)
+    if any(r.key for r in old.records) and any(r.key for r in new.records):
+        # Paired by key (exact by construction); say where content alone would not have.
+        content = diff_documents(old, new, min_similarity=min_similarity, by_key=False)
+        checked = compare_with_alignment(old, new, content)
+        result = result.model_copy(
+            update={
+                "key_disagreements": [
+                    KeyDisagreement.model_validate(d, from_attributes=True)
+                    for d in checked.disagreements
+                ]
+            }
+        )
     if new.publisher_changes:
         result = result.model_copy(
             update={"reconciliation": reconcile(new.publisher_changes, result)}
