@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pipeline.extract.lifetime import die_with_parent
@@ -40,6 +41,8 @@ GAP_FACTOR = 0.2
 # (the layers of an icon): they have no reading order, so they are put in code order.
 OVERPRINT = 0.07
 _WHITESPACE = re.compile(r"\s+")
+_X0 = attrgetter("x0")
+_TEXT = attrgetter("text")
 
 
 @dataclass
@@ -113,7 +116,7 @@ def _group_rows(runs: list[Run]) -> list[list[Run]]:
             rows[-1].append(run)
         else:
             rows.append([run])
-    return [_overprints_in_code_order(sorted(row, key=lambda r: r.x0)) for row in rows]
+    return [_overprints_in_code_order(sorted(row, key=_X0)) for row in rows]
 
 
 def _overprints_in_code_order(row: list[Run]) -> list[Run]:
@@ -130,7 +133,7 @@ def _overprints_in_code_order(row: list[Run]) -> list[Run]:
             or row[index].x0 - first.x0 >= limit
         ):
             cluster = row[start:index]
-            out.extend(sorted(cluster, key=lambda r: r.text) if len(cluster) > 1 else cluster)
+            out.extend(sorted(cluster, key=_TEXT) if len(cluster) > 1 else cluster)
             start = index
     return out
 
