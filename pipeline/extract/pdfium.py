@@ -1,4 +1,4 @@
-"""PDF -> lines with PDFium (pypdfium2): the default engine, some thirty times faster
+"""PDF -> lines with PDFium (pypdfium2): the default engine, some twenty times faster
 than pdfplumber.
 
 PDFium builds a page's "text page" (characters with their origins) in C++. The
