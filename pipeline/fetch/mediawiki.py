@@ -14,16 +14,36 @@ HTTP stays outside: `fetch_revision_bundle` takes a `get(url) -> bytes`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote, urlencode
 
 from pipeline.errors import FetchError, HashMismatch, ParseError, VerificationError
 
 BUNDLE_FORMAT = "mediawiki-revision/1"
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _shape_checked(read: Callable[P, T]) -> Callable[P, T]:
+    """A field of an unexpected type or a missing one (a broken or hostile API answer) is
+    that answer's ParseError, never a KeyError or AttributeError out of the reader."""
+
+    @functools.wraps(read)
+    def checked(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return read(*args, **kwargs)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            what = str(kwargs.get("what", "MediaWiki answer"))
+            raise ParseError(
+                what, f"not the answer the MediaWiki API gives ({type(exc).__name__}: {exc})"
+            ) from exc
+
+    return checked
 
 
 class RevisionHashMismatch(HashMismatch):
@@ -95,6 +115,7 @@ def _load(data: bytes, *, what: str) -> dict[str, Any]:
     return body
 
 
+@_shape_checked
 def read_revision_response(data: bytes, *, what: str) -> Revision:
     """The one revision of an `action=query&prop=revisions` answer (formatversion 2, or 1)."""
     body = _load(data, what=what)
@@ -125,6 +146,7 @@ def read_revision_response(data: bytes, *, what: str) -> Revision:
                     sha1.lower(), content)
 
 
+@_shape_checked
 def read_parse_response(data: bytes, *, what: str) -> RenderedPage:
     """The rendered page of an `action=parse` answer (formatversion 2, or 1's {"*": ...})."""
     parsed = _load(data, what=what).get("parse")
@@ -165,6 +187,7 @@ def build_bundle(revision: Revision, page: RenderedPage, *, api: str) -> bytes:
     return (json.dumps(bundle, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
 
 
+@_shape_checked
 def read_bundle(data: bytes, *, what: str = "wiki bundle") -> dict[str, Any]:
     """A stored bundle, re-verified against its published SHA-1."""
     try:
