@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SHARED ?= ../shared/sources
 CORPUS ?= corpus
 
-.PHONY: install system-deps run test check bench clean serve
+.PHONY: install system-deps run test check bench clean serve faults fuzz
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -59,6 +59,19 @@ serve: $(STAMP)
 
 bench: $(STAMP) system-deps
 	$(BIN)/python -m tests.bench --shared $(SHARED)
+
+# The fault campaign: a misbehaving server, hostile mirrors, a damaged corpus, a full
+# disk, kills at every durable step and at random instants, concurrent runs (~15 min;
+# FAULTS_ARGS=--quick for a minute). Needs openssl (a test certificate for https).
+faults: $(STAMP)
+	$(BIN)/python -m tests.faults $(FAULTS_ARGS)
+
+# Coverage-guided fuzzing of every parser entry point, FUZZ_SECONDS per harness
+# (`make fuzz FUZZ_SECONDS=30` for a short run). atheris is the `fuzz` extra.
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	@$(BIN)/python -c "import atheris" 2>/dev/null || $(BIN)/pip install --quiet -e '.[fuzz]'
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(BIN)/python -m tests.fuzz $(FUZZ_HARNESSES)
 
 clean:
 	rm -rf $(VENV)

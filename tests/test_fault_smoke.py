@@ -7,6 +7,7 @@ workloads, 200 random kills and concurrent runs; this runs in seconds.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -89,3 +90,51 @@ def test_killed_at_durable_steps_the_next_run_ends_in_the_uninterrupted_corpus(
     assert not tally.leftovers, tally.leftovers
     assert not tally.crashes, tally.crashes
     assert tally.orphans == 0 and tally.hangs == 0
+
+
+# --------------------------------------------------------------------------- make fuzz
+
+WIKI_ANSWERS_OF_THE_WRONG_SHAPE = [
+    b'{"query": "pages"}',
+    b'{"query": {"pages": [{"title": "T", "revisions": [7]}]}}',
+    b'{"query": {"pages": [{"title": "T", "pageid": "", "revisions": '
+    b'[{"revid": 1, "sha1": "a", "content": "x"}]}]}}',
+    b'{"parse": {"text": "<p>x</p>", "revid": {"n": 1}}}',
+    b'{"format": "mediawiki-revision/1", "sha1": "a"}',
+    b'{"error": "rate limited"}',
+]
+
+
+@pytest.mark.parametrize("answer", WIKI_ANSWERS_OF_THE_WRONG_SHAPE)
+def test_regression_fuzz_mediawiki_answer_of_the_wrong_shape_is_a_parse_error(
+    answer: bytes,
+) -> None:
+    # make fuzz (wiki-answers) found 11 ways a malformed API answer escaped the readers
+    # as KeyError, AttributeError, TypeError or ValueError: a run-ending traceback.
+    from pipeline.errors import RulesCorpusError
+    from pipeline.fetch import mediawiki
+
+    for read in (
+        mediawiki.read_revision_response,
+        mediawiki.read_parse_response,
+        mediawiki.read_bundle,
+    ):
+        with pytest.raises(RulesCorpusError):
+            read(answer, what="wiki answer")
+
+
+def test_every_cheap_fuzz_harness_runs_its_seeds_cleanly() -> None:
+    # The harnesses without atheris: each target on each seed ends normally or in the
+    # project's own error (PDF harnesses and the ones whose seeds need a PDF extraction
+    # are left to make fuzz).
+    from fuzz.harnesses import HARNESSES
+
+    from pipeline.errors import RulesCorpusError
+
+    cheap = [h for h in HARNESSES.values() if not h.name.endswith("-lines")]
+    cheap = [h for h in cheap if not h.name.startswith("pdf-")]
+    assert len(cheap) >= 14
+    for harness in cheap:
+        for seed in harness.seeds(Path("/nonexistent")):
+            with contextlib.suppress(RulesCorpusError):
+                harness.target(seed[: harness.max_len])
