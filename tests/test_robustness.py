@@ -192,7 +192,8 @@ def pdf_bomb(inflated: int) -> bytes:
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(body) + body + b"\nendstream",
     ]
-    out = io.BytesIO(b"%PDF-1.4\n")
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
     offsets = []
     for number, obj in enumerate(objects, start=1):
         offsets.append(out.tell())
@@ -209,9 +210,12 @@ def pdf_bomb(inflated: int) -> bytes:
 def test_defect_3_a_pdf_bomb_is_stopped_by_the_parse_memory_limit() -> None:
     limits = ParseLimits(memory_bytes=400 << 20, cpu_seconds=120, wall_seconds=180)
     request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="pdf", what="bomb.pdf")
+    bomb = pdf_bomb(1 << 30)
+    assert bomb.startswith(b"%PDF-1.4") and len(bomb) < 4 << 20
     with pytest.raises(ParseError) as caught:
-        parse_isolated(pdf_bomb(1 << 30), request, limits)
-    assert "bomb.pdf" in str(caught.value)
+        parse_isolated(bomb, request, limits)
+    message = str(caught.value)
+    assert "bomb.pdf" in message and "limit" in message, message
     # The inflating happened in the child, within its address-space limit, not here.
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 < 1 << 30
 

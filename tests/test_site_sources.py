@@ -86,3 +86,23 @@ def test_import_stores_the_site_as_a_third_rendition_of_2_10_1(tmp_path: Path) -
     doc = ctx.corpus.load_document("fab/cr", "2.10.1")
     assert sorted(r.rendition for r in doc.renditions) == ["html", "txt"]
     assert [o.outcome for o in summary.outcomes] == ["imported"]
+
+
+def test_an_update_from_a_mirror_folder_explains_every_file_it_does_not_take(
+    tmp_path: Path,
+) -> None:
+    from pipeline.jobs.update import update
+
+    manifest = json.loads((SHARED / "manifest.json").read_text())
+    wanted = [
+        e
+        for e in manifest
+        if e["document"] == "rulings-netrunnerdb" or e["path"].endswith("/VERSIONS.txt")
+    ]
+    folder = link_archive(tmp_path / "mirror", wanted)
+    summary = update(Context(tmp_path / "corpus", tmp_path / "cache"), [], mirror=str(folder))
+    kinds = {o.outcome: o.message for o in summary.outcomes if o.outcome in ("copy", "side-file")}
+    assert "virtuoso.json" in kinds["copy"] and "VERSIONS.txt" in kinds["side-file"]
+    folders = {f"{e['game']}/{e['document']}" for e in wanted}
+    leftovers = [o for o in summary.outcomes if o.document in folders]
+    assert {o.outcome for o in leftovers} == {"copy", "side-file"}, "nothing is left unexplained"

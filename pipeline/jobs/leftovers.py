@@ -76,7 +76,7 @@ def report_leftovers(
             kinds[(document, "skipped")].append(f"{name} ({entry.format})")
     intro = {
         "side-file": "not a document, as the registry notes",
-        "copy": "already stored: the same bytes are inside an archive this import took",
+        "copy": "already taken: the same bytes are inside an archive of the same folder",
         "skipped": "no registry source takes these files",
     }
     return [

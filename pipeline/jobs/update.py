@@ -22,7 +22,7 @@ from pipeline.errors import (
     StoreError,
     VerificationError,
 )
-from pipeline.fetch.backends import Backend, open_backend
+from pipeline.fetch.backends import Backend, MirrorDirBackend, open_backend
 from pipeline.fetch.http import Fetcher
 from pipeline.jobs.context import Context, Progress
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
@@ -259,7 +259,18 @@ def update(
                 summary.outcomes.extend(update_document(ctx, backend, document, group, accept))
             except RulesCorpusError as exc:
                 summary.outcomes.append(failed(document, exc))
+        if isinstance(backend, MirrorDirBackend) and not wanted:
+            summary.outcomes.extend(mirror_leftovers(ctx.registry(), backend))
     return summary
+
+
+def mirror_leftovers(sources: list[Source], backend: MirrorDirBackend) -> list[Outcome]:
+    """What the mirror folder holds that no source takes, explained as `import` does."""
+    from pipeline.jobs.import_archive import plan_import
+    from pipeline.jobs.leftovers import report_leftovers
+
+    groups, rest = plan_import(sources, backend.entries)
+    return report_leftovers(sources, rest, groups, backend.root)
 
 
 def not_reached(document: str, sources: list[Source], deadline: float) -> Outcome:
