@@ -119,3 +119,28 @@ def test_renditions_agree_up_to_typography_and_list_every_disagreement() -> None
     problems = compare_renditions(doc("It is on."), doc("It is off.", extra=True))
     assert problems[0] == "cr:1.0.2: only in pdf"
     assert problems[1].startswith("cr:1.0.1: txt 'It is on.' != pdf 'It is off.'")
+
+
+def test_cross_check_accepts_a_table_pdftotext_reads_column_by_column() -> None:
+    from pipeline.jobs.verify import cross_check_text
+    from pipeline.models import Document, Location, ParserInfo, Rule
+
+    record = Rule(
+        id="sec:standard",
+        number="",
+        kind="section",
+        depth=1,
+        text="Legal: Not legal:\nCreation and Control Original Core Set",
+        location=Location(line=1, page=1),
+    )
+    doc = Document(
+        game="t",
+        document="t/opp",
+        title=None,
+        version="1",
+        parser=ParserInfo(family="t", version="0"),
+        records=[record],
+    )
+    columns = "Legal:\nCreation and Control\n\nNot legal:\nOriginal Core Set\n"
+    assert cross_check_text(doc, columns) == []
+    assert cross_check_text(doc, "Legal:\nCreation and Control\n") != []  # a word is missing

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 from pipeline.errors import (
     EXIT_OK,
@@ -26,7 +29,7 @@ from pipeline.jobs.outcomes import Outcome, RunSummary, failed
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.jobs.versions import add_version
-from pipeline.models import Document, FetchResult, Pin
+from pipeline.models import Document, FetchResult, Pin, Rule
 from pipeline.store.corpus import Corpus, VersionEntry, canonical_json
 
 
@@ -93,6 +96,7 @@ def _check_version(
             continue
         if cross_engine and rendition == "pdf":
             problems.extend(cross_check_engine(ctx, stored, sha256))
+            problems.extend(compare_pdf_engines(ctx, stored, sha256))
     primary = stored.source
     if reproduce_json and primary is not None and ctx.blobs.has(primary.sha256):
         # The family that parsed this version (a document's renditions and versions can
@@ -109,7 +113,11 @@ def _check_version(
 def _letters(text: str) -> str:
     """Letters and digits only: what two PDF engines agree on whatever their spacing,
     hyphenation at line ends or quote glyphs."""
-    return re.sub(r"[^0-9a-z]", "", text.lower())
+    return re.sub(r"[^0-9a-z]", "", unicodedata.normalize("NFKD", text).lower())
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[0-9a-z]+", unicodedata.normalize("NFKD", text).lower())
 
 
 def cross_check_engine(ctx: Context, stored: Document, sha256: str) -> list[str]:
@@ -119,9 +127,52 @@ def cross_check_engine(ctx: Context, stored: Document, sha256: str) -> list[str]
     return cross_check_text(stored, pdftotext(ctx.blobs.read(sha256), what=stored.document))
 
 
+def compare_pdf_engines(ctx: Context, stored: Document, sha256: str) -> list[str]:
+    """The PDF parsed with each of the project's engines (PDFium, pdfplumber) must give the
+    same Document; both parses bypass the parse cache, as reproducing must."""
+    from pipeline.extract.pdf import ENGINES
+
+    source = next(
+        (s for s in ctx.registry() if s.document == stored.document and s.rendition == "pdf"),
+        None,
+    )
+    if source is None:
+        return []
+    data = ctx.blobs.read(sha256)
+    what = f"{stored.document} {stored.version} pdf ({sha256[:12]})"
+    docs = {}
+    for engine in ENGINES:
+        request = request_for(source, what=what, version=stored.version)
+        request = replace(request, options={**request.options, "engine": engine})
+        docs[engine] = canonical_json(parse_isolated(data, request, ctx.limits))
+    first, *others = ENGINES
+    return [
+        f"{what}: the {first} and {other} engines give different Documents"
+        for other in others
+        if docs[other] != docs[first]
+    ]
+
+
 def cross_check_text(stored: Document, other_engine_text: str) -> list[str]:
     haystack = _letters(other_engine_text)
-    missing = [r.id for r in stored.records if r.text and _letters(r.text)[:60] not in haystack]
+
+    pages = [Counter(_words(page)) for page in other_engine_text.split("\f")]
+
+    def found(record: Rule) -> bool:
+        # Paragraph by paragraph in reading order; where pdftotext reads a table's columns
+        # one after the other (and this engine row by row), the words of the record must
+        # still all be on its page, as often as the record uses them.
+        parts = [_letters(part)[:60] for part in record.text.split("\n")]
+        if all(part in haystack for part in parts if len(part) >= 8):
+            return True
+        first = (record.location.page or 0) - 1
+        if not 0 <= first < len(pages):
+            return False
+        near = sum(pages[first : first + 2], Counter())  # a record may run onto the next page
+        words = Counter(w for w in _words(record.text) if len(w) >= 4)
+        return all(near[w] >= n for w, n in words.items())
+
+    missing = [r.id for r in stored.records if r.text and not found(r)]
     if not missing:
         return []
     return [
