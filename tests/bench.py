@@ -107,7 +107,10 @@ def measure(command: list[str], runs: int, ok: tuple[int, ...] = (0,)) -> tuple[
 
 
 def ratio(ours: float, reference: float) -> str:
-    return f"{ours / reference:.1f}x" if reference > 0 else "-"
+    if reference <= 0:
+        return "-"
+    value = ours / reference
+    return f"{value:.1f}x" if value >= 0.1 else f"{value:.3f}x"
 
 
 def pdf_rows(table: Table, shared: Path, runs: int, quick: bool) -> None:
@@ -156,10 +159,14 @@ def show_row(table: Table, corpus: Path, runs: int) -> None:
     )
 
 
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        """The bench's table is the output; the server's request log is not."""
+
+
 def serve(folder: Path) -> tuple[ThreadingHTTPServer, str]:
     """A mirror server on 127.0.0.1 (If-Modified-Since answered with 304)."""
-    handler = partial(SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *args: None  # type: ignore[method-assign]
+    handler = partial(_Quiet, directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
