@@ -26,7 +26,8 @@ from pipeline.extract.text import extract_text_lines
 from pipeline.models import Document, DocumentDiff, Rule
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
-from pipeline.report.render import render_html, render_markdown
+from pipeline.report.html import render_html
+from pipeline.report.markdown import render_markdown
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
 REAL = {

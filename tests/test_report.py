@@ -9,7 +9,8 @@ from test_diff import HEAD, TEXTS, document, mtg_version, rule, term
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
 from pipeline.models import Change, Document, DocumentDiff
-from pipeline.report.render import anchor_ids, render_html, render_markdown
+from pipeline.report.html import anchor_ids, render_html
+from pipeline.report.markdown import render_markdown
 
 OLD = document(
     *HEAD,

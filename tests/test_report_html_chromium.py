@@ -18,7 +18,7 @@ import pytest
 from test_diff import mtg_version
 
 from pipeline.diff.documents import diff_documents
-from pipeline.report.render import render_html
+from pipeline.report.html import render_html
 
 FLAGS = [
     "--headless",

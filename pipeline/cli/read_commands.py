@@ -56,7 +56,8 @@ def diff_cmd(
 ) -> None:
     """Changes between two stored versions (any two, not only adjacent ones)."""
     from pipeline.jobs.versions import diff_versions
-    from pipeline.report.render import render_html, render_markdown
+    from pipeline.report.html import render_html
+    from pipeline.report.markdown import render_markdown
 
     ctx = make_context(corpus, cache, sources)
     store = ctx.corpus
