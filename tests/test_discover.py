@@ -11,7 +11,8 @@ from server import Reply, ScriptedServer
 
 from pipeline.errors import DiscoveryError
 from pipeline.fetch.discover import find_link, list_links
-from pipeline.fetch.http import Fetcher, FetchPolicy
+from pipeline.fetch.http import Fetcher
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.store.blobs import BlobStore
 
 MTG_PATTERN = r"MagicCompRules.*\.txt$"

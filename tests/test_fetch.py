@@ -17,8 +17,8 @@ import pytest
 from server import Reply, Request, ScriptedServer, redirect
 
 from pipeline.errors import FetchError, HashMismatch
-from pipeline.fetch.http import (
-    Fetcher,
+from pipeline.fetch.http import Fetcher
+from pipeline.fetch.policy import (
     FetchPolicy,
     check_redirect,
     is_html_page,

@@ -15,17 +15,17 @@ from helpers import ROOT, SHARED, corpus_digest, link_archive
 from pipeline.errors import EXIT_OK, EXIT_VERIFY
 from pipeline.jobs import import_archive as archive
 from pipeline.jobs import show as lookup
-from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
+from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus, canonical_json
 
 
 @pytest.fixture(scope="module")
-def ctx(imported_corpus: jobs.Context) -> jobs.Context:
+def ctx(imported_corpus: Context) -> Context:
     return imported_corpus
 
 
-def test_every_version_is_stored_oldest_first_with_consecutive_diffs(ctx: jobs.Context) -> None:
+def test_every_version_is_stored_oldest_first_with_consecutive_diffs(ctx: Context) -> None:
     index = Corpus(ctx.corpus_dir).index()
     mtg = index.documents["mtg/cr"]
     versions = [v.version for v in mtg.versions]
@@ -62,7 +62,7 @@ def test_every_version_is_stored_oldest_first_with_consecutive_diffs(ctx: jobs.C
     assert snapshots["changes"] == [] and not any(snapshots["summary"].values())
 
 
-def test_stored_files_validate_against_the_published_schemas(ctx: jobs.Context) -> None:
+def test_stored_files_validate_against_the_published_schemas(ctx: Context) -> None:
     schemas = {
         p.name.split(".")[0]: json.loads(p.read_text())
         for p in (ROOT / "schemas").glob("*.schema.json")
@@ -75,14 +75,14 @@ def test_stored_files_validate_against_the_published_schemas(ctx: jobs.Context) 
     jsonschema.validate(json.loads(corpus.read_file(entry.diffs[-1].json_file)), schemas["diff"])
 
 
-def test_importing_again_changes_nothing(ctx: jobs.Context) -> None:
+def test_importing_again_changes_nothing(ctx: Context) -> None:
     before = corpus_digest(ctx.corpus_dir)
     again = archive.import_archive(ctx, ctx.corpus_dir.parent / "archive")
     assert {o.outcome for o in again.outcomes} <= {"unchanged", "side-file", "copy"}
     assert corpus_digest(ctx.corpus_dir) == before
 
 
-def test_history_follows_an_mtg_rule_across_versions(ctx: jobs.Context) -> None:
+def test_history_follows_an_mtg_rule_across_versions(ctx: Context) -> None:
     corpus = Corpus(ctx.corpus_dir)
     diff = json.loads(corpus.read_file(corpus.document_entry("mtg/cr").diffs[-2].json_file))
     moved = next(r for r in diff["renumbering"] if r["old_id"].count(".") == 1)
@@ -101,7 +101,7 @@ def test_history_follows_an_mtg_rule_across_versions(ctx: jobs.Context) -> None:
     assert by_version["2025-02-07"].text
 
 
-def test_an_old_number_is_answered_with_its_new_one(ctx: jobs.Context) -> None:
+def test_an_old_number_is_answered_with_its_new_one(ctx: Context) -> None:
     corpus = Corpus(ctx.corpus_dir)
     diff = json.loads(corpus.read_file(corpus.document_entry("mtg/cr").diffs[-2].json_file))
     new_ids = {r.id for r in corpus.load_document("mtg/cr", "2025-07-25").records}
@@ -111,13 +111,13 @@ def test_an_old_number_is_answered_with_its_new_one(ctx: jobs.Context) -> None:
     assert shown.record.id == entry["new_id"]
 
 
-def test_verify_reproduces_every_stored_version(ctx: jobs.Context) -> None:
+def test_verify_reproduces_every_stored_version(ctx: Context) -> None:
     summary = audit.verify(ctx, ["fab/cr", "netrunner/rulings"], reproduce_json=True)
     assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]
     assert {o.outcome for o in summary.outcomes} == {"verified"}
 
 
-def test_verify_catches_a_stored_file_edited_by_hand(ctx: jobs.Context, tmp_path: Path) -> None:
+def test_verify_catches_a_stored_file_edited_by_hand(ctx: Context, tmp_path: Path) -> None:
     corpus = Corpus(ctx.corpus_dir)
     item = corpus.document_entry("fab/ppg").versions[-1]
     path = ctx.corpus_dir / item.file
@@ -131,7 +131,7 @@ def test_verify_catches_a_stored_file_edited_by_hand(ctx: jobs.Context, tmp_path
         path.write_bytes(original)
 
 
-def test_the_stored_json_is_canonical(ctx: jobs.Context) -> None:
+def test_the_stored_json_is_canonical(ctx: Context) -> None:
     corpus = Corpus(ctx.corpus_dir)
     for name in ("fab/cr", "mtg/cr", "riftbound/cr"):
         doc = corpus.load_document(name)
@@ -140,7 +140,7 @@ def test_the_stored_json_is_canonical(ctx: jobs.Context) -> None:
         assert canonical_json(doc) == corpus.read_file(item.file)
 
 
-def test_show_a_five_level_riftbound_rule_with_its_provenance(ctx: jobs.Context) -> None:
+def test_show_a_five_level_riftbound_rule_with_its_provenance(ctx: Context) -> None:
     shown = lookup.show(Corpus(ctx.corpus_dir), "cr:383.4.a.1", "riftbound/cr")
     assert shown.version == "2026-06-18" and shown.record.id == "cr:383.4.a.1"
     provenance = shown.provenance()
@@ -148,7 +148,7 @@ def test_show_a_five_level_riftbound_rule_with_its_provenance(ctx: jobs.Context)
     assert shown.fetches and str(shown.fetches[0]["final_url"]).startswith("file://")
 
 
-def test_diff_between_versions_that_are_not_adjacent(ctx: jobs.Context) -> None:
+def test_diff_between_versions_that_are_not_adjacent(ctx: Context) -> None:
     from typer.testing import CliRunner
 
     from pipeline.cli.app import app
@@ -192,7 +192,7 @@ def test_diff_between_versions_that_are_not_adjacent(ctx: jobs.Context) -> None:
     assert "Hidden here (kept in the JSON)" in md.stdout
 
 
-def test_the_nisei_1_2_diff_is_reconciled_with_its_summary_of_changes(ctx: jobs.Context) -> None:
+def test_the_nisei_1_2_diff_is_reconciled_with_its_summary_of_changes(ctx: Context) -> None:
     corpus = Corpus(ctx.corpus_dir)
     entry = corpus.document_entry("netrunner/cr")
     stored = next(d for d in entry.diffs if (d.old, d.new) == ("1.1", "1.2"))
@@ -218,7 +218,7 @@ def test_regression_relative_archive_path_for_a_source_without_a_url(
     ]
     link_archive(tmp_path / "archive", entries)
     monkeypatch.chdir(tmp_path)
-    ctx = jobs.Context(corpus_dir=Path("corpus"), cache_dir=Path("cache"))
+    ctx = Context(corpus_dir=Path("corpus"), cache_dir=Path("cache"))
     summary = archive.import_archive(ctx, Path("archive"))
     assert summary.exit_code == EXIT_OK, summary.outcomes
     corpus = Corpus(Path("corpus"))

@@ -15,8 +15,8 @@ from server import Reply, ScriptedServer
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.store.corpus import Corpus
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
+from pipeline.store.corpus import Corpus
 
 runner = CliRunner()
 

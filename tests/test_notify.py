@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import pytest
 
-from pipeline.fetch.http import FetchPolicy
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs.notify import send_summary
 from pipeline.jobs.outcomes import Outcome, RunSummary
 

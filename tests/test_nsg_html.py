@@ -24,7 +24,8 @@ from server import Reply, ScriptedServer
 from pipeline.errors import DiscoveryError, ExtractError
 from pipeline.extract.tarball import read_archive_commit, read_tar_members
 from pipeline.fetch.discover import find_link
-from pipeline.fetch.http import Fetcher, FetchPolicy
+from pipeline.fetch.http import Fetcher
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs.families import ParseRequest, parse_bytes
 from pipeline.models import Document
 from pipeline.registry.loader import load_registry

@@ -37,7 +37,8 @@ from pipeline.errors import (
     ParseError,
 )
 from pipeline.extract.tarball import read_tar_members
-from pipeline.fetch.http import Fetcher, FetchPolicy
+from pipeline.fetch.http import Fetcher
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context

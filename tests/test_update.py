@@ -23,8 +23,9 @@ from pipeline.errors import (
     EXIT_VERIFY,
     LockHeld,
 )
-from pipeline.fetch.http import FetchPolicy
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import update as jobs
+from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
 
 OLD = SHARED / "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
@@ -51,7 +52,7 @@ def server() -> Iterator[ScriptedServer]:
 
 
 @pytest.fixture
-def ctx(tmp_path: Path, server: ScriptedServer) -> jobs.Context:
+def ctx(tmp_path: Path, server: ScriptedServer) -> Context:
     registry = registry_file(
         tmp_path,
         [
@@ -72,7 +73,7 @@ def ctx(tmp_path: Path, server: ScriptedServer) -> jobs.Context:
         ],
     )
     messages: list[str] = []
-    context = jobs.Context(
+    context = Context(
         corpus_dir=tmp_path / "corpus",
         cache_dir=tmp_path / "cache",
         sources_file=registry,
@@ -97,13 +98,11 @@ def serve_version(
     )
 
 
-def stored(ctx: jobs.Context) -> Corpus:
+def stored(ctx: Context) -> Corpus:
     return Corpus(ctx.corpus_dir)
 
 
-def test_new_version_is_stored_then_nothing_changes(
-    ctx: jobs.Context, server: ScriptedServer
-) -> None:
+def test_new_version_is_stored_then_nothing_changes(ctx: Context, server: ScriptedServer) -> None:
     serve_version(server, OLD)
     first = jobs.update(ctx, [])
     assert first.exit_code == EXIT_CHANGED, first.outcomes
@@ -131,7 +130,7 @@ def test_new_version_is_stored_then_nothing_changes(
 
 
 def test_next_version_is_diffed_against_the_current_one(
-    ctx: jobs.Context, server: ScriptedServer
+    ctx: Context, server: ScriptedServer
 ) -> None:
     serve_version(server, OLD)
     assert jobs.update(ctx, []).exit_code == EXIT_CHANGED
@@ -148,7 +147,7 @@ def test_next_version_is_diffed_against_the_current_one(
 
 
 def test_new_bytes_under_a_pinned_version_fail_verification(
-    ctx: jobs.Context, server: ScriptedServer
+    ctx: Context, server: ScriptedServer
 ) -> None:
     serve_version(server, OLD)
     assert jobs.update(ctx, []).exit_code == EXIT_CHANGED
@@ -163,7 +162,7 @@ def test_new_bytes_under_a_pinned_version_fail_verification(
     assert corpus_digest(ctx.corpus_dir) == before
 
 
-def test_server_error_then_success_is_retried(ctx: jobs.Context, server: ScriptedServer) -> None:
+def test_server_error_then_success_is_retried(ctx: Context, server: ScriptedServer) -> None:
     serve_version(server, OLD)
     path = "/downloads/MagicCompRules%2020250725.txt"
     server.script(path, [Reply(500, b"oops"), Reply(200, OLD.read_bytes(), {"ETag": '"v1"'})])
@@ -185,7 +184,7 @@ FAILURES = {
 
 @pytest.mark.parametrize("case", sorted(FAILURES))
 def test_fetch_failures_exit_30_and_leave_the_corpus_alone(
-    case: str, ctx: jobs.Context, server: ScriptedServer
+    case: str, ctx: Context, server: ScriptedServer
 ) -> None:
     serve_version(server, OLD)
     assert jobs.update(ctx, []).exit_code == EXIT_CHANGED
@@ -200,7 +199,7 @@ def test_fetch_failures_exit_30_and_leave_the_corpus_alone(
 
 
 def test_a_document_that_does_not_decode_is_a_parse_failure(
-    ctx: jobs.Context, server: ScriptedServer
+    ctx: Context, server: ScriptedServer
 ) -> None:
     serve_version(server, OLD, body="Some other document\r\n1. Rules\r\n".encode("utf-16"))
     summary = jobs.update(ctx, [])
@@ -209,7 +208,7 @@ def test_a_document_that_does_not_decode_is_a_parse_failure(
     assert not (ctx.corpus_dir / "index.json").exists()
 
 
-def test_a_second_run_while_one_holds_the_lock_exits_75(ctx: jobs.Context) -> None:
+def test_a_second_run_while_one_holds_the_lock_exits_75(ctx: Context) -> None:
     corpus = stored(ctx)
     with corpus.locked(), pytest.raises(LockHeld) as caught:
         jobs.update(ctx, [])
@@ -247,7 +246,7 @@ def test_one_failing_document_does_not_hide_the_others(
     )
     server.serve("/ok/MagicCompRules.txt", Reply(200, OLD.read_bytes()))
     server.serve("/broken.txt", Reply(503, b"down"))
-    ctx = jobs.Context(
+    ctx = Context(
         corpus_dir=tmp_path / "corpus",
         cache_dir=tmp_path / "cache",
         sources_file=registry,

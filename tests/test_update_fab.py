@@ -14,10 +14,11 @@ from test_fab_pdf import content, typeset
 
 from pipeline.errors import EXIT_CHANGED, EXIT_FETCH, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
 from pipeline.extract.poppler import pdftotext
-from pipeline.fetch.http import FetchPolicy
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import show as lookup
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
+from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
 
 FAST = FetchPolicy(connect_timeout=2, read_timeout=5, deadline=30, retries=1, backoff=0.01)
@@ -36,7 +37,7 @@ def server() -> Iterator[ScriptedServer]:
 
 
 @pytest.fixture
-def ctx(tmp_path: Path, server: ScriptedServer) -> jobs.Context:
+def ctx(tmp_path: Path, server: ScriptedServer) -> Context:
     common = {
         "game": "fab",
         "document": "fab/cr",
@@ -61,7 +62,7 @@ def ctx(tmp_path: Path, server: ScriptedServer) -> jobs.Context:
             },
         ],
     )
-    return jobs.Context(
+    return Context(
         corpus_dir=tmp_path / "corpus",
         cache_dir=tmp_path / "cache",
         sources_file=registry,
@@ -69,7 +70,7 @@ def ctx(tmp_path: Path, server: ScriptedServer) -> jobs.Context:
     )
 
 
-def test_text_takes_its_version_from_the_agreeing_pdf(ctx: jobs.Context) -> None:
+def test_text_takes_its_version_from_the_agreeing_pdf(ctx: Context) -> None:
     summary = jobs.update(ctx, [], accept=True)
     assert summary.exit_code == EXIT_CHANGED, summary.outcomes
     outcome = summary.outcomes[0]
@@ -84,7 +85,7 @@ def test_text_takes_its_version_from_the_agreeing_pdf(ctx: jobs.Context) -> None
     }
 
 
-def test_version_with_warnings_is_staged_then_accepted(ctx: jobs.Context) -> None:
+def test_version_with_warnings_is_staged_then_accepted(ctx: Context) -> None:
     summary = jobs.update(ctx, [])
     outcome = summary.outcomes[0]
     assert outcome.warnings > 0  # the slice cites rules outside it: dangling references
@@ -108,9 +109,7 @@ def test_version_with_warnings_is_staged_then_accepted(ctx: jobs.Context) -> Non
     assert [o.outcome for o in again.outcomes] == ["unchanged"]
 
 
-def test_renditions_that_disagree_fail_verification(
-    ctx: jobs.Context, server: ScriptedServer
-) -> None:
+def test_renditions_that_disagree_fail_verification(ctx: Context, server: ScriptedServer) -> None:
     changed = text_bytes().replace(
         b"apply to any game of Flesh and Blood.", b"apply to every game of Flesh and Blood.", 1
     )
@@ -125,7 +124,7 @@ def test_renditions_that_disagree_fail_verification(
 
 
 def test_new_text_bytes_claiming_the_pinned_version_fail(
-    ctx: jobs.Context, server: ScriptedServer
+    ctx: Context, server: ScriptedServer
 ) -> None:
     assert jobs.update(ctx, [], accept=True).exit_code == EXIT_CHANGED
     before = corpus_digest(ctx.corpus_dir)
@@ -138,7 +137,7 @@ def test_new_text_bytes_claiming_the_pinned_version_fail(
     assert corpus_digest(ctx.corpus_dir) == before
 
 
-def test_verify_reproduces_and_cross_checks_with_a_second_pdf_engine(ctx: jobs.Context) -> None:
+def test_verify_reproduces_and_cross_checks_with_a_second_pdf_engine(ctx: Context) -> None:
     assert jobs.update(ctx, [], accept=True).exit_code == EXIT_CHANGED
     summary = audit.verify(ctx, ["fab/cr"], reproduce_json=True, cross_engine=True)
     assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]
@@ -150,9 +149,7 @@ def test_verify_reproduces_and_cross_checks_with_a_second_pdf_engine(ctx: jobs.C
     assert problems and first.id in problems[0]
 
 
-def test_an_html_page_served_for_the_pdf_exits_30(
-    ctx: jobs.Context, server: ScriptedServer
-) -> None:
+def test_an_html_page_served_for_the_pdf_exits_30(ctx: Context, server: ScriptedServer) -> None:
     assert jobs.update(ctx, [], accept=True).exit_code == EXIT_CHANGED
     before = corpus_digest(ctx.corpus_dir)
     server.serve(

@@ -15,10 +15,11 @@ from server import Reply, ScriptedServer
 from pipeline.cli.console import print_shown
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
 from pipeline.fetch import mediawiki
-from pipeline.fetch.http import FetchPolicy
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import show as lookup
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
+from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
 
 RULINGS = SHARED / "netrunner/rulings-netrunnerdb"
@@ -35,8 +36,8 @@ def server() -> Iterator[ScriptedServer]:
         yield srv
 
 
-def context(tmp_path: Path, sources: list[dict[str, object]]) -> jobs.Context:
-    return jobs.Context(
+def context(tmp_path: Path, sources: list[dict[str, object]]) -> Context:
+    return Context(
         corpus_dir=tmp_path / "corpus",
         cache_dir=tmp_path / "cache",
         sources_file=registry_file(tmp_path, sources),
@@ -140,7 +141,7 @@ def serve_wiki(server: ScriptedServer, query: bytes) -> tuple[str, str, int]:
     return api, path, revid
 
 
-def wiki_context(tmp_path: Path, api: str) -> jobs.Context:
+def wiki_context(tmp_path: Path, api: str) -> Context:
     return context(
         tmp_path,
         [

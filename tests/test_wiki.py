@@ -12,7 +12,8 @@ from server import Reply, ScriptedServer
 from pipeline.errors import FetchError, HashMismatch, ParseError, VerificationError
 from pipeline.extract.html import read_wiki_bundle
 from pipeline.fetch import mediawiki
-from pipeline.fetch.http import Fetcher, FetchPolicy
+from pipeline.fetch.http import Fetcher
+from pipeline.fetch.policy import FetchPolicy
 from pipeline.models import Citation
 from pipeline.parse import wiki
 from pipeline.store.blobs import BlobStore

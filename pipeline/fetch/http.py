@@ -38,22 +38,11 @@ from pipeline.fetch.policy import (
     REDIRECT_STATUSES,
     FetchPolicy,
     check_redirect,
-    is_html_page,
     parse_retry_after,
-    sniff_problem,
     utc_now,
 )
 from pipeline.models import FetchResult
 from pipeline.store.blobs import BlobStore
-
-__all__ = [
-    "FetchPolicy",
-    "Fetcher",
-    "check_redirect",
-    "is_html_page",
-    "parse_retry_after",
-    "sniff_problem",
-]
 
 
 def _describe_connection_error(exc: BaseException) -> str:

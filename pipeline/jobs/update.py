@@ -24,7 +24,7 @@ from pipeline.errors import (
 )
 from pipeline.fetch.backends import Backend, MirrorDirBackend, open_backend
 from pipeline.fetch.http import Fetcher
-from pipeline.jobs.context import Context, Progress
+from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
@@ -42,9 +42,6 @@ from pipeline.verify.checks import (
     check_pin,
     pinned_version_of,
 )
-
-__all__ = ["Context", "Fetched", "Progress", "fetch", "update"]
-
 
 # --------------------------------------------------------------------------- update
 
