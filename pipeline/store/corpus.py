@@ -252,6 +252,15 @@ class Corpus:
 
         Only temporary files and digest-named files the index does not name are removed;
         anything else a person put in the folder is left alone."""
+        index_path, lock_path = self.root / layout.INDEX, self.root / layout.LOCK
+        if not index_path.exists() and lock_path.exists():
+            # lock.json is written after the first commit's index.json: without the index
+            # every stored file would look unreferenced and be removed. Refuse instead.
+            raise StoreError(
+                f"{index_path} is missing, but {lock_path} shows a commit was made: the "
+                "corpus has lost its commit point and nothing was removed. Restore "
+                "index.json from a backup, or move the folder away to start a new corpus"
+            )
         temporaries = remove_temporaries(self.root)
         index = self.index()
         keep = referenced_files(index)
@@ -262,7 +271,6 @@ class Corpus:
                 path.unlink()
                 unreferenced += 1
         lock_bytes = canonical_json(Lock(pins=index.pins))
-        lock_path = self.root / layout.LOCK
         refreshed = False
         if index.documents and (not lock_path.exists() or lock_path.read_bytes() != lock_bytes):
             write_replacing(lock_path, lock_bytes)
