@@ -56,6 +56,14 @@ def test_regression_full_disk_during_a_commit_leaves_the_corpus_byte_identical(
     assert outcome.handled, explain(outcome)
 
 
+def test_regression_a_deleted_index_does_not_delete_the_stored_versions(lab: Lab) -> None:
+    # Found by the fault campaign: without index.json every stored file looked
+    # unreferenced, and the next run's recovery deleted the whole history (exit 10).
+    outcome = cases_disk.index_deleted(lab)
+    assert outcome.got == 20 and not outcome.corrupt, explain(outcome)
+    assert outcome.handled, explain(outcome)
+
+
 def test_regression_a_kill_while_a_parse_is_cached_leaves_no_temporary_file(lab: Lab) -> None:
     # Found by the crash campaign: a kill inside the parse cache's write left
     # cache/parsed/<aa>/.tmp-*.json, which the cache's recovery (tmp/ only) never removed.

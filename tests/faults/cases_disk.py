@@ -227,6 +227,19 @@ def index_truncated(lab: Lab) -> Outcome:
 
 
 @case()
+def index_deleted(lab: Lab) -> Outcome:
+    """index.json deleted by hand: the stored versions must not be removed as unreferenced
+    (the run refuses, exit 20, and every file stays)."""
+
+    def damage(dirs: Dirs) -> Path:
+        path = dirs.corpus / "index.json"
+        path.unlink()
+        return path
+
+    return _damaged(lab, "index-deleted", "index.json deleted", damage, expected=[20])
+
+
+@case()
 def blob_bit_flip_heals(lab: Lab) -> Outcome:
     dirs = lab.dirs("blob-heals", "old")
     data = materials.real(materials.MTG_OLD)

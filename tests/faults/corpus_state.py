@@ -7,6 +7,7 @@ as listed, and every file under the folders is accounted for.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -109,10 +110,10 @@ class Published:
 def leftovers(corpus: Path, cache: Path) -> list[str]:
     """Temporary files anywhere, corpus files the index does not name, partial downloads."""
     found: list[str] = []
-    try:
-        keep = referenced(read_index(corpus))
-    except ValueError:  # an index damaged on purpose: only temporary files can be judged
-        keep = None
+    keep: set[str] | None = None  # no index (or one damaged on purpose): judge temporaries
+    if (corpus / "index.json").exists():
+        with contextlib.suppress(ValueError):
+            keep = referenced(read_index(corpus))
     if corpus.exists():
         for path in sorted(corpus.rglob("*")):
             if not path.is_file():
