@@ -68,9 +68,10 @@ class LevelScheme(Model):
 
     kind: str = Field(description="the level's name: chapter, section, rule, subrule, ...")
     segment: Literal["digits", "letter", "roman", "upper", "digits-or-upper"] = Field(
-        default="digits", description="what the level adds: digits, a lower-case letter, "
+        default="digits",
+        description="what the level adds: digits, a lower-case letter, "
         "a lower-case roman numeral, an upper-case letter, or digits or an upper-case "
-        "letter (appendices A, B beside chapters 1, 2)"
+        "letter (appendices A, B beside chapters 1, 2)",
     )
     width: int | None = Field(
         default=None, description="exactly this many digits (MTG's section 100 is chapter 1 + 00)"
@@ -138,7 +139,6 @@ class NumberedScheme(Model):
     ends: list[str] = Field(
         default_factory=list, description="headings after which the rules end (back matter)"
     )
-
 
 
 class Source(Model):

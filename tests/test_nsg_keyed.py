@@ -88,9 +88,7 @@ def test_content_alignment_against_key_pairing(old: str, new: str) -> None:
 
 
 @pytest.mark.parametrize(("old", "new"), [("22.12", "25.04"), ("25.04", "26.03")])
-def test_the_stored_diff_pairs_by_key_and_lists_where_content_disagreed(
-    old: str, new: str
-) -> None:
+def test_the_stored_diff_pairs_by_key_and_lists_where_content_disagreed(old: str, new: str) -> None:
     from pipeline.jobs.versions import diff_versions
 
     a, b = real(old), real(new)
@@ -101,9 +99,7 @@ def test_the_stored_diff_pairs_by_key_and_lists_where_content_disagreed(
     assert all(e.method == "key" for e in stored.renumbering if (e.old_id, e.new_id) in by_key)
     content = compare_with_alignment(a, b, diff_documents(a, b, by_key=False))
     assert stored.key_disagreements is not None
-    assert [d.old_id for d in stored.key_disagreements] == [
-        d.old_id for d in content.disagreements
-    ]
+    assert [d.old_id for d in stored.key_disagreements] == [d.old_id for d in content.disagreements]
     # A key both versions carry is never paired otherwise; what remains are keys the
     # publisher dropped or renamed, which content pairs on its own evidence.
     assert all(d.by_key is None for d in compare_with_alignment(a, b, stored).disagreements)

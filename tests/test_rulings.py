@@ -34,8 +34,11 @@ def snapshot(version: str) -> Document:
 
 
 def find(doc: Document, card: str, question_start: str) -> Ruling:
-    hits = [r for r in doc.rulings if card in r.cards
-            and (r.question or r.text or "").startswith(question_start)]
+    hits = [
+        r
+        for r in doc.rulings
+        if card in r.cards and (r.question or r.text or "").startswith(question_start)
+    ]
     assert len(hits) == 1, [r.question for r in doc.rulings if card in r.cards]
     return hits[0]
 
@@ -62,8 +65,10 @@ def test_real_snapshot_parses_cleanly(version: str) -> None:
 def test_snapshots_differ_only_by_reformatting() -> None:
     old, new = snapshot("2023-03-12"), snapshot("2024-01-15")
     # The member bytes differ (keys re-sorted by prettier) ...
-    assert members("2023-03-12")["v2/rulings/virtuoso.json"] != members("2024-01-15")[
-        "v2/rulings/virtuoso.json"]
+    assert (
+        members("2023-03-12")["v2/rulings/virtuoso.json"]
+        != members("2024-01-15")["v2/rulings/virtuoso.json"]
+    )
     # ... the records do not.
     assert [r.model_dump() for r in old.rulings] == [r.model_dump() for r in new.rulings]
 
@@ -137,7 +142,8 @@ def test_zero_width_spaces_and_bold_are_invisible() -> None:
     assert ruling.answer is not None
     assert ruling.answer.startswith(
         "Yes, but only if that piece of ice is a rezzed bioroid, because Awakening Center is "
-        "only a legal location for bioroid ice.")
+        "only a legal location for bioroid ice."
+    )
     assert "\u200b" not in ruling.answer and "*" not in ruling.answer
     assert ruling.cards == ["awakening_center", "tao_salonga_telepresence_magician"]
 
@@ -145,9 +151,11 @@ def test_zero_width_spaces_and_bold_are_invisible() -> None:
 def test_nested_malformed_link_keeps_its_text_and_card() -> None:
     ruling = find(snapshot("2024-01-15"), "cezve", "Can the Runner use credits on")
     assert ruling.question_md is not None and "[Cezve]([Cezve](/en/card/33017))" in (
-        ruling.question_md)
+        ruling.question_md
+    )
     assert ruling.question == (
-        "Can the Runner use credits on Cezve to pay for installing cards with Masterwork (v37)?")
+        "Can the Runner use credits on Cezve to pay for installing cards with Masterwork (v37)?"
+    )
     assert ruling.card_references == ["33017", "26015"]
 
 
@@ -166,8 +174,11 @@ def test_sources_named_by_rulings_resolve_to_ruling_sources() -> None:
     assert named <= known
     assert {"official_faq", "michael_boggs", "damon_stone", "uprising_release_notes"} <= named
     # every ruling whose Markdown says "Official FAQ" (146) and no other
-    faq = [r for r in doc.rulings if any("Official FAQ" in (md or "")
-                                        for md in (r.question_md, r.answer_md, r.text_md))]
+    faq = [
+        r
+        for r in doc.rulings
+        if any("Official FAQ" in (md or "") for md in (r.question_md, r.answer_md, r.text_md))
+    ]
     assert [r.id for r in doc.rulings if "official_faq" in r.sources] == [r.id for r in faq]
     assert len(faq) == 146
 
@@ -196,12 +207,19 @@ def test_render_markdown_unit_cases() -> None:
 
 
 def files_with(card: str, entries: list[dict[str, object]]) -> dict[str, bytes]:
-    return {f"v2/rulings/{card}.json": json.dumps(entries).encode(),
-            "v2/ruling_sources.json": b"[]"}
+    return {
+        f"v2/rulings/{card}.json": json.dumps(entries).encode(),
+        "v2/ruling_sources.json": b"[]",
+    }
 
 
-ENTRY = {"card_id": "x", "date_update": "2024-01-01", "nsg_rules_team_verified": True,
-         "question": "Q?", "answer": "A."}
+ENTRY = {
+    "card_id": "x",
+    "date_update": "2024-01-01",
+    "nsg_rules_team_verified": True,
+    "question": "Q?",
+    "answer": "A.",
+}
 
 
 def test_version_absent_is_a_warning() -> None:
@@ -221,12 +239,15 @@ def test_suspicious_entries_warn() -> None:
     assert sorted(w.code for w in doc.warnings) == ["bad-date", "card-mismatch", "unknown-field"]
 
 
-@pytest.mark.parametrize("payload, problem", [
-    (b"{not json", "not valid JSON"),
-    (b'{"card_id": "x"}', "expected a JSON list"),
-    (json.dumps([{**ENTRY, "text_ruling": "T"}]).encode(), "either question and answer"),
-    (json.dumps([{**ENTRY, "answer": "  "}]).encode(), "answer is empty"),
-])
+@pytest.mark.parametrize(
+    "payload, problem",
+    [
+        (b"{not json", "not valid JSON"),
+        (b'{"card_id": "x"}', "expected a JSON list"),
+        (json.dumps([{**ENTRY, "text_ruling": "T"}]).encode(), "either question and answer"),
+        (json.dumps([{**ENTRY, "answer": "  "}]).encode(), "answer is empty"),
+    ],
+)
 def test_malformed_card_file_is_a_parse_error(payload: bytes, problem: str) -> None:
     with pytest.raises(ParseError) as err:
         rulings.parse({"v2/rulings/x.json": payload}, version="v")

@@ -44,9 +44,9 @@ def test_real_bundle_reads_every_file_sorted() -> None:
     assert len(files) == 654  # 653 card files + ruling_sources.json; directories skipped
     assert list(files) == sorted(files)
     assert "v2/ruling_sources.json" in files
-    assert files["v2/rulings/virtuoso.json"] == (
-        RULINGS / "2023-03-12" / "virtuoso.json"
-    ).read_bytes()
+    assert (
+        files["v2/rulings/virtuoso.json"] == (RULINGS / "2023-03-12" / "virtuoso.json").read_bytes()
+    )
 
 
 def test_include_filter_sees_clean_paths() -> None:
@@ -64,16 +64,25 @@ def test_archive_commit_is_read_from_the_pax_header() -> None:
 
 
 def test_github_prefix_is_stripped_on_request() -> None:
-    data = make_tar([("netrunner-cards-json-abc123/v2/rulings/x.json", b"[]"),
-                     ("netrunner-cards-json-abc123/README.md", b"hi")])
+    data = make_tar(
+        [
+            ("netrunner-cards-json-abc123/v2/rulings/x.json", b"[]"),
+            ("netrunner-cards-json-abc123/README.md", b"hi"),
+        ]
+    )
     assert list(read_tar_members(data, what="x", strip_components=1)) == [
-        "README.md", "v2/rulings/x.json"]
+        "README.md",
+        "v2/rulings/x.json",
+    ]
     assert list(read_tar_members(data, what="x")) == [
-        "netrunner-cards-json-abc123/README.md", "netrunner-cards-json-abc123/v2/rulings/x.json"]
+        "netrunner-cards-json-abc123/README.md",
+        "netrunner-cards-json-abc123/v2/rulings/x.json",
+    ]
 
 
-@pytest.mark.parametrize("name", ["../evil.json", "v2/../../evil.json", "/etc/passwd",
-                                  "C:/windows/x", "v2\\..\\x"])
+@pytest.mark.parametrize(
+    "name", ["../evil.json", "v2/../../evil.json", "/etc/passwd", "C:/windows/x", "v2\\..\\x"]
+)
 def test_path_escape_refuses_the_archive(name: str) -> None:
     data = make_tar([("v2/ok.json", b"[]"), (name, b"x")])
     with pytest.raises(ExtractError) as err:
@@ -99,7 +108,8 @@ def test_selected_link_is_refused_never_followed(kind: bytes) -> None:
 def test_link_outside_the_selection_is_skipped() -> None:
     data = make_tar([("v2/a.json", b"[]"), link("docs/link", "../../x")])
     assert read_tar_members(data, what="x", include=lambda p: p.startswith("v2/")) == {
-        "v2/a.json": b"[]"}
+        "v2/a.json": b"[]"
+    }
 
 
 def test_device_is_refused() -> None:

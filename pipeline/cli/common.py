@@ -84,7 +84,6 @@ def main_options(
     _globals.update(corpus=corpus, cache=cache, sources=sources)
 
 
-
 def canonical(value: Any) -> bytes:
     from pipeline.store.corpus import canonical_json
 

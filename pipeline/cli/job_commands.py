@@ -89,9 +89,7 @@ def parse_cmd(
     ] = None,
     document: Annotated[str | None, typer.Option(help="document id, e.g. fab/cr")] = None,
     rendition: Annotated[Rendition | None, typer.Option(help="default: from the file name")] = None,
-    engine: Annotated[
-        PdfEngine | None, typer.Option(help="PDF engine [default: pdfium]")
-    ] = None,
+    engine: Annotated[PdfEngine | None, typer.Option(help="PDF engine [default: pdfium]")] = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,

@@ -22,11 +22,39 @@ from pipeline.models import FaqPage, HtmlSection, HtmlText, QAItem, WikiPage
 
 # Never part of a document's content, whatever a selector says.
 NOISE = ("script", "style", "noscript", "template", "nav", "footer", "aside", "iframe", "form")
-BLOCKS = frozenset({
-    "address", "article", "blockquote", "dd", "div", "dl", "dt", "figcaption", "figure", "h1",
-    "h2", "h3", "h4", "h5", "h6", "hr", "li", "main", "ol", "p", "pre", "section", "table",
-    "tbody", "td", "th", "tr", "ul", "br",
-})
+BLOCKS = frozenset(
+    {
+        "address",
+        "article",
+        "blockquote",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "li",
+        "main",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "tbody",
+        "td",
+        "th",
+        "tr",
+        "ul",
+        "br",
+    }
+)
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
@@ -133,8 +161,11 @@ def select_questions(
     order = {id(tag): i for i, tag in enumerate(soup.find_all(True))}
     found_q: list[Tag] = []
     for root in roots:
-        found_q += [q for q in _select(root, question, what=what, key="question")
-                    if id(q) not in {id(x) for x in found_q}]
+        found_q += [
+            q
+            for q in _select(root, question, what=what, key="question")
+            if id(q) not in {id(x) for x in found_q}
+        ]
     found_q.sort(key=lambda t: order[id(t)])
     cards = _select(soup, card, what=what, key="card") if card else []
     sections = _select(soup, section, what=what, key="section") if section else []
@@ -146,15 +177,21 @@ def select_questions(
         answer_text = None
         if blocks:
             texts = [element_text(b) for b in blocks]
-            answer_text = HtmlText("\n".join(t.text for t in texts if t.text),
-                                   tuple(h for t in texts for h in t.links), texts[0].line)
+            answer_text = HtmlText(
+                "\n".join(t.text for t in texts if t.text),
+                tuple(h for t in texts for h in t.links),
+                texts[0].line,
+            )
         card_el = _preceding(order, cards, q)
         section_el = _preceding(order, sections, q)
-        items.append(QAItem(
-            element_text(q), answer_text,
-            element_text(card_el) if card_el is not None else None,
-            element_text(section_el) if section_el is not None else None,
-        ))
+        items.append(
+            QAItem(
+                element_text(q),
+                answer_text,
+                element_text(card_el) if card_el is not None else None,
+                element_text(section_el) if section_el is not None else None,
+            )
+        )
     return items
 
 
@@ -173,8 +210,10 @@ def select_text(data: bytes | str, selector: str, *, what: str) -> str | None:
 
 # Edit links, footnote markers, the table of contents and maintenance boxes (class
 # "metadata", "ambox", "navbox", "noprint" by MediaWiki convention) are not content.
-_EDIT_LINKS = (".mw-editsection, .mw-cite-backlink, sup.reference, .toc, #toc, .mw-empty-elt, "
-               ".metadata, .ambox, .navbox, .noprint")
+_EDIT_LINKS = (
+    ".mw-editsection, .mw-cite-backlink, sup.reference, .toc, #toc, .mw-empty-elt, "
+    ".metadata, .ambox, .navbox, .noprint"
+)
 
 
 def mediawiki_sections(html: str, *, what: str) -> list[HtmlSection]:
@@ -197,8 +236,7 @@ def mediawiki_sections(html: str, *, what: str) -> list[HtmlSection]:
             headline = heading.select_one(".mw-headline")
             anchor = (headline or heading).get("id")
             text = element_text(headline or heading, skip=_EDIT_LINKS).text
-            sections.append(HtmlSection(text, str(anchor) if anchor else None,
-                                        heading.sourceline))
+            sections.append(HtmlSection(text, str(anchor) if anchor else None, heading.sourceline))
             continue
         if _matches(child, _EDIT_LINKS):
             continue
@@ -232,8 +270,9 @@ def list_links(html: bytes, base_url: str) -> list[str]:
 
 # --------------------------------------------------------------------------- page readers
 
-FAQ_KEYS = frozenset({"question", "answer", "text", "card", "section", "scope", "card_link",
-                      "version"})
+FAQ_KEYS = frozenset(
+    {"question", "answer", "text", "card", "section", "scope", "card_link", "version"}
+)
 
 
 def check_faq_selectors(selectors: dict[str, str], *, what: str) -> None:
@@ -244,8 +283,9 @@ def check_faq_selectors(selectors: dict[str, str], *, what: str) -> None:
     if "text" in selectors and ("question" in selectors or "answer" in selectors):
         raise ExtractError(what, "give either question+answer selectors or a text selector")
     if "text" not in selectors and not ("question" in selectors and "answer" in selectors):
-        raise ExtractError(what, "the registry entry needs question and answer selectors "
-                                 "(or a text selector)")
+        raise ExtractError(
+            what, "the registry entry needs question and answer selectors (or a text selector)"
+        )
 
 
 def read_faq_page(data: bytes, *, what: str, selectors: dict[str, str]) -> FaqPage:
@@ -253,12 +293,17 @@ def read_faq_page(data: bytes, *, what: str, selectors: dict[str, str]) -> FaqPa
     check_faq_selectors(selectors, what=what)
     is_text = "text" in selectors
     items = select_questions(
-        data, what=what, question=selectors.get("text") or selectors["question"],
-        answer=None if is_text else selectors["answer"], card=selectors.get("card"),
-        section=selectors.get("section"), scope=selectors.get("scope"),
+        data,
+        what=what,
+        question=selectors.get("text") or selectors["question"],
+        answer=None if is_text else selectors["answer"],
+        card=selectors.get("card"),
+        section=selectors.get("section"),
+        scope=selectors.get("scope"),
     )
-    version_text = select_text(data, selectors["version"], what=what) if (
-        "version" in selectors) else None
+    version_text = (
+        select_text(data, selectors["version"], what=what) if ("version" in selectors) else None
+    )
     return FaqPage(title=page_title(data, what=what), items=items, version_text=version_text)
 
 
@@ -275,8 +320,15 @@ def read_wiki_bundle(data: bytes, *, what: str) -> WikiPage:
         raise ExtractError(what, "not a MediaWiki revision bundle (a JSON object)")
     missing = [k for k in _BUNDLE_KEYS if k not in bundle]
     if missing:
-        raise ExtractError(what, f"the bundle lacks {missing}; build it with "
-                                 "pipeline.fetch.mediawiki.fetch_revision_bundle")
-    return WikiPage(title=str(bundle["title"]), revid=int(bundle["revid"]),
-                    sha1=str(bundle["sha1"]), wikitext=str(bundle["wikitext"]),
-                    sections=mediawiki_sections(str(bundle["html"]), what=what))
+        raise ExtractError(
+            what,
+            f"the bundle lacks {missing}; build it with "
+            "pipeline.fetch.mediawiki.fetch_revision_bundle",
+        )
+    return WikiPage(
+        title=str(bundle["title"]),
+        revid=int(bundle["revid"]),
+        sha1=str(bundle["sha1"]),
+        wikitext=str(bundle["wikitext"]),
+        sections=mediawiki_sections(str(bundle["html"]), what=what),
+    )

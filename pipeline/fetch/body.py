@@ -36,8 +36,6 @@ class Retry(Exception):
         self.retry_after = retry_after
 
 
-
-
 class Refused(Exception):
     """A failure no retry will fix; becomes a FetchError naming the source."""
 

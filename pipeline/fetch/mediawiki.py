@@ -86,8 +86,14 @@ def revision_query_url(api: str, *, title: str | None = None, revid: int | None 
     """The query for a page's latest revision (by title) or a pinned one (by revid)."""
     if (title is None) == (revid is None):
         raise ValueError("give exactly one of title or revid")
-    params = {"action": "query", "prop": "revisions", "rvprop": "ids|sha1|content",
-              "rvslots": "main", "format": "json", "formatversion": "2"}
+    params = {
+        "action": "query",
+        "prop": "revisions",
+        "rvprop": "ids|sha1|content",
+        "rvslots": "main",
+        "format": "json",
+        "formatversion": "2",
+    }
     if title is not None:
         params["titles"] = title
     else:
@@ -97,8 +103,16 @@ def revision_query_url(api: str, *, title: str | None = None, revid: int | None 
 
 def parse_url(api: str, revid: int) -> str:
     """The rendered HTML of exactly revision `revid`."""
-    return _url(api, {"action": "parse", "oldid": str(revid), "prop": "text",
-                      "format": "json", "formatversion": "2"})
+    return _url(
+        api,
+        {
+            "action": "parse",
+            "oldid": str(revid),
+            "prop": "text",
+            "format": "json",
+            "formatversion": "2",
+        },
+    )
 
 
 def _load(data: bytes, *, what: str) -> dict[str, Any]:
@@ -110,8 +124,12 @@ def _load(data: bytes, *, what: str) -> dict[str, Any]:
         raise ParseError(what, "the API answer is not a JSON object")
     if "error" in body:
         error = body["error"]
-        raise FetchError(what, "", f"the wiki API answered {error.get('code')}: "
-                                   f"{error.get('info')}", "check the page title or revision")
+        raise FetchError(
+            what,
+            "",
+            f"the wiki API answered {error.get('code')}: {error.get('info')}",
+            "check the page title or revision",
+        )
     return body
 
 
@@ -126,24 +144,38 @@ def read_revision_response(data: bytes, *, what: str) -> Revision:
         raise ParseError(what, "expected exactly one page in query.pages")
     page = pages[0]
     if page.get("missing") is not None or page.get("invalid") is not None:
-        raise FetchError(what, "", f"the wiki has no page {page.get('title')!r}",
-                         "check the title in the registry")
+        raise FetchError(
+            what,
+            "",
+            f"the wiki has no page {page.get('title')!r}",
+            "check the title in the registry",
+        )
     revisions = page.get("revisions")
     if not isinstance(revisions, list) or len(revisions) != 1:
         raise ParseError(what, f"expected one revision of {page.get('title')!r}")
     rev = revisions[0]
     if rev.get("sha1hidden") is not None or rev.get("texthidden") is not None:
-        raise VerificationError(what, ["the revision's text or SHA-1 is hidden (revision "
-                                       "deleted); pin another revision"])
+        raise VerificationError(
+            what,
+            ["the revision's text or SHA-1 is hidden (revision deleted); pin another revision"],
+        )
     main = rev.get("slots", {}).get("main", {})
     content = main.get("content", rev.get("content", rev.get("*")))
     sha1 = rev.get("sha1")
     if not isinstance(content, str) or not isinstance(sha1, str):
-        raise ParseError(what, "the revision carries no wikitext or no sha1 "
-                               "(ask for rvprop=ids|sha1|content&rvslots=main)")
-    return Revision(str(page["title"]), int(page["pageid"]), int(rev["revid"]),
-                    int(rev["parentid"]) if rev.get("parentid") is not None else None,
-                    sha1.lower(), content)
+        raise ParseError(
+            what,
+            "the revision carries no wikitext or no sha1 "
+            "(ask for rvprop=ids|sha1|content&rvslots=main)",
+        )
+    return Revision(
+        str(page["title"]),
+        int(page["pageid"]),
+        int(rev["revid"]),
+        int(rev["parentid"]) if rev.get("parentid") is not None else None,
+        sha1.lower(),
+        content,
+    )
 
 
 @_shape_checked
@@ -157,8 +189,9 @@ def read_parse_response(data: bytes, *, what: str) -> RenderedPage:
         text = text.get("*")
     if not isinstance(text, str) or "revid" not in parsed:
         raise ParseError(what, "the parse answer has no text or no revid (ask for prop=text)")
-    return RenderedPage(str(parsed.get("title", "")), int(parsed.get("pageid", 0)),
-                        int(parsed["revid"]), text)
+    return RenderedPage(
+        str(parsed.get("title", "")), int(parsed.get("pageid", 0)), int(parsed["revid"]), text
+    )
 
 
 def wikitext_sha1(wikitext: str) -> str:
@@ -177,12 +210,23 @@ def build_bundle(revision: Revision, page: RenderedPage, *, api: str) -> bytes:
     what = f"{revision.title} revision {revision.revid}"
     verify_revision_sha1(revision.wikitext, revision.sha1, what=what)
     if page.revid != revision.revid:
-        raise VerificationError(what, [f"the rendered page is revision {page.revid}, not "
-                                       f"{revision.revid}; the page changed between requests"])
+        raise VerificationError(
+            what,
+            [
+                f"the rendered page is revision {page.revid}, not "
+                f"{revision.revid}; the page changed between requests"
+            ],
+        )
     bundle = {
-        "format": BUNDLE_FORMAT, "api": api, "title": revision.title,
-        "pageid": revision.pageid, "revid": revision.revid, "parentid": revision.parentid,
-        "sha1": revision.sha1, "wikitext": revision.wikitext, "html": page.html,
+        "format": BUNDLE_FORMAT,
+        "api": api,
+        "title": revision.title,
+        "pageid": revision.pageid,
+        "revid": revision.revid,
+        "parentid": revision.parentid,
+        "sha1": revision.sha1,
+        "wikitext": revision.wikitext,
+        "html": page.html,
     }
     return (json.dumps(bundle, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
 
@@ -206,11 +250,13 @@ def fetch_revision_bundle(
     """Query the revision (latest by title, or pinned by revid), verify its SHA-1, fetch
     the rendering of that same revision, and return the bundle bytes."""
     what = f"{api} {title or revid}"
-    revision = read_revision_response(get(revision_query_url(api, title=title, revid=revid)),
-                                      what=what)
+    revision = read_revision_response(
+        get(revision_query_url(api, title=title, revid=revid)), what=what
+    )
     if revid is not None and revision.revid != revid:
         raise VerificationError(what, [f"asked for revision {revid}, got {revision.revid}"])
-    verify_revision_sha1(revision.wikitext, revision.sha1,
-                         what=f"{revision.title} revision {revision.revid}")
+    verify_revision_sha1(
+        revision.wikitext, revision.sha1, what=f"{revision.title} revision {revision.revid}"
+    )
     page = read_parse_response(get(parse_url(api, revision.revid)), what=what)
     return build_bundle(revision, page, api=api)

@@ -22,8 +22,7 @@ class Progress(Protocol):
     """How a job reports what it is doing; the CLI draws it, library code never does.
     `done` and `total` are given for work with a known length (a bar)."""
 
-    def __call__(self, message: str, done: int | None = None, total: int | None = None) -> None:
-        ...
+    def __call__(self, message: str, done: int | None = None, total: int | None = None) -> None: ...
 
 
 def no_progress(message: str, done: int | None = None, total: int | None = None) -> None:

@@ -113,6 +113,7 @@ def check_published(what: str, sha256: str, published: dict[str, str], file_name
 
 # --------------------------------------------------------------------------- renditions
 
+
 def normalise_typography(text: str) -> str:
     """Text with only typographic differences folded away: the one definition the diff's
     typography-only class uses too (`pipeline.models.fold_typography`)."""
