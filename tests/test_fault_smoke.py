@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from faults import cases_disk, cases_network, corpus_state, crash_campaign
-from faults.lab import Lab, Outcome
+from faults import cases_disk, cases_network, corpus_state, crash_campaign, procs
+from faults.lab import Lab, Outcome, judge
 
 
 @pytest.fixture(scope="module")
@@ -76,10 +76,8 @@ def test_the_judge_sees_a_failed_run_that_changed_the_corpus(lab: Lab, tmp_path:
     dirs = lab.dirs("judge", "old")
     before = corpus_state.Snapshot.of(dirs.corpus)
     (dirs.corpus / "mtg" / "cr" / ".tmp-stray.json").write_bytes(b"{")
-    result = cases_network.procs.run([*dirs.args(lab.mirror_registry), "verify", "nope/doc"])
-    outcome = cases_network.judge(
-        "judge", "stray file", result, expected=[2], dirs=dirs, before=before
-    )
+    result = procs.run([*dirs.args(lab.mirror_registry), "verify", "nope/doc"])
+    outcome = judge("judge", "stray file", result, expected=[2], dirs=dirs, before=before)
     assert result.returncode == 2
     assert outcome.corrupt and outcome.leftovers and not outcome.handled
 
@@ -110,6 +108,7 @@ WIKI_ANSWERS_OF_THE_WRONG_SHAPE = [
     b'{"parse": {"text": "<p>x</p>", "revid": {"n": 1}}}',
     b'{"format": "mediawiki-revision/1", "sha1": "a"}',
     b'{"error": "rate limited"}',
+    b'{"parse": {"text": "<p>x</p>", "revid": 1e999}}',
 ]
 
 

@@ -37,7 +37,7 @@ def _shape_checked(read: Callable[P, T]) -> Callable[P, T]:
     def checked(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return read(*args, **kwargs)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             what = str(kwargs.get("what", "MediaWiki answer"))
             raise ParseError(
                 what, f"not the answer the MediaWiki API gives ({type(exc).__name__}: {exc})"
