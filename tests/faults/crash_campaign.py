@@ -46,8 +46,10 @@ class Workload:
 @dataclass
 class Tally:
     workload: str
-    kill_points: int = 0  # durable steps found (the sweep's N)
+    kill_points: int = 0  # durable steps found (the sweep's N), or the last step killed at
+    full_sweep: bool = True  # every step (False: only chosen steps, --quick)
     sweep_runs: int = 0
+    sweep_kills: int = 0
     random_kills: int = 0
     finished_first: int = 0  # random kills that came after the run had ended
     corrupt: list[str] = field(default_factory=list)
@@ -152,6 +154,7 @@ def sweep(lab: Lab, workload: Workload, tally: Tally, points: list[int] | None =
     """Kill at durable step 1, 2, ... until a run completes without reaching it; with
     `points` (--quick, the smoke test), kill only at those steps."""
     steps = iter(points) if points is not None else itertools.count(1)
+    tally.full_sweep = points is None
     for step in steps:
         dirs = lab.dirs(f"crash-at-{step}", workload.start)
         env = procs.base_env({"RULESCORPUS_CRASH_AT": str(step)})
@@ -168,6 +171,7 @@ def sweep(lab: Lab, workload: Workload, tally: Tally, points: list[int] | None =
                 return
             continue
         tally.kill_points = max(tally.kill_points, step)
+        tally.sweep_kills += 1
         check_after_kill(lab, workload, dirs, killed, tally, f"{workload.name} crash-at-{step}")
 
 

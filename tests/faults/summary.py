@@ -78,7 +78,11 @@ class Report:
     # -- rows
     def rows(self) -> list[tuple[str, str]]:
         kill_points = " + ".join(f"{t.kill_points}" for t in self.tallies)
-        sweep = sum(t.sweep_runs for t in self.tallies)
+        kills = sum(t.sweep_kills for t in self.tallies)
+        if all(t.full_sweep for t in self.tallies):
+            points = f"{kill_points} durable steps × 1 kill each ({kills} kills)"
+        else:
+            points = f"{kills} kills at chosen durable steps (--quick)"
         randoms = sum(t.random_kills for t in self.tallies)
         late = sum(t.finished_first for t in self.tallies)
         runs = sum(c.runs for c in self.contests)
@@ -94,8 +98,7 @@ class Report:
             ("hangs", str(self.hangs)),
             (
                 "kill points × iterations",
-                f"{kill_points} durable steps × 1 kill each ({sweep} runs) + {randoms} random "
-                f"SIGKILLs ({late} after the run had ended)",
+                f"{points} + {randoms} random SIGKILLs ({late} after the run had ended)",
             ),
             ("workloads killed", "; ".join(t.workload for t in self.tallies)),
             ("corrupt states", str(self.corrupt)),
