@@ -133,10 +133,12 @@ def faq_seeds(_work: Path) -> list[bytes]:
     ]
 
 
-_MANIFEST_ROOT = Path(tempfile.mkdtemp(prefix="fuzz-manifest-"))
-(_MANIFEST_ROOT / "inside").mkdir()
+# One fixed folder (made once, reused by every run): a file inside, a symlink out.
+_MANIFEST_ROOT = Path(tempfile.gettempdir()) / "rulescorpus-fuzz-manifest-root"
+(_MANIFEST_ROOT / "inside").mkdir(parents=True, exist_ok=True)
 (_MANIFEST_ROOT / "inside" / "ok.txt").write_bytes(b"x")
-(_MANIFEST_ROOT / "out").symlink_to("/etc")
+if not (_MANIFEST_ROOT / "out").is_symlink():
+    (_MANIFEST_ROOT / "out").symlink_to("/etc")
 _REGISTRY = load_registry()
 
 
