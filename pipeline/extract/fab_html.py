@@ -28,15 +28,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import warnings
 from collections.abc import Mapping
 from typing import Any, Literal
-from urllib.parse import urldefrag, urljoin, urlsplit, urlunsplit
+from urllib.parse import urldefrag, urlsplit, urlunsplit
 
-from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
+from bs4 import BeautifulSoup
 from bs4.element import NavigableString, Tag
 
 from pipeline.errors import ExtractError
+from pipeline.extract.html import absolute_link, read_soup
 from pipeline.models import RulesSite, SiteBlock, SitePage
 
 BUNDLE_FORMAT = "html-site/1"
@@ -75,21 +75,13 @@ def canonical_page_url(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
-def _load(data: bytes | str, *, what: str) -> BeautifulSoup:
-    if not data:
-        raise ExtractError(what, "the page is empty")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
-        return BeautifulSoup(data, "html.parser")
-
-
 def list_site_pages(index_html: bytes | str, index_url: str, *, what: str) -> list[str]:
     """The pages the index's navigation lists, in its order, the index first.
 
     Only links into the index's own folder count (the site's "Home" link leads
     out of the rules); folder URLs are written as their `index.html`.
     """
-    soup = _load(index_html, what=what)
+    soup = read_soup(index_html, what=what)
     nav = soup.select_one("nav.md-nav--primary")
     if nav is None:
         raise ExtractError(
@@ -101,7 +93,8 @@ def list_site_pages(index_html: bytes | str, index_url: str, *, what: str) -> li
     folder = index.rsplit("/", 1)[0] + "/"
     pages = [index]
     for link in nav.find_all("a", href=True):
-        url = canonical_page_url(urljoin(index, str(link["href"])))
+        absolute = absolute_link(index, str(link["href"]))
+        url = canonical_page_url(absolute) if absolute is not None else ""
         if url.startswith(folder) and url not in pages:
             pages.append(url)
     return pages
@@ -140,18 +133,26 @@ def _bundle_pages(data: bytes, *, what: str) -> tuple[str, dict[str, str]]:
         raise ExtractError(what, f"not a site bundle (JSON): {exc}") from exc
     if not isinstance(bundle, dict) or bundle.get("format") != BUNDLE_FORMAT:
         raise ExtractError(what, f"not a {BUNDLE_FORMAT} bundle; build it with build_site_bundle")
+    entries, index = bundle.get("pages"), bundle.get("index")
+    if not isinstance(entries, list) or not isinstance(index, str):
+        raise ExtractError(what, "the site bundle has no index or no list of pages")
     pages: dict[str, str] = {}
-    for entry in bundle.get("pages", []):
-        html = str(entry["html"])
-        got = hashlib.sha256(html.encode("utf-8")).hexdigest()
-        if got != entry["sha256"]:
+    for number, entry in enumerate(entries, start=1):
+        fields = entry if isinstance(entry, dict) else {}
+        url, html, digest = (fields.get(key) for key in ("url", "html", "sha256"))
+        if not (isinstance(url, str) and isinstance(html, str) and isinstance(digest, str)):
+            raise ExtractError(
+                what, f"page entry {number} of the site bundle lacks its url, html or sha256"
+            )
+        got = hashlib.sha256(html.encode("utf-8", "surrogatepass")).hexdigest()
+        if got != digest:
             raise ExtractError(
                 what,
-                f"page {entry['url']} hashes to {got}, the bundle says {entry['sha256']}; "
+                f"page {url} hashes to {got}, the bundle says {digest}; "
                 "the bundle was altered after it was built",
             )
-        pages[str(entry["url"])] = html
-    return str(bundle["index"]), pages
+        pages[url] = html
+    return index, pages
 
 
 def read_rules_site(data: bytes, *, what: str) -> RulesSite:
@@ -294,7 +295,7 @@ def _content(soup: BeautifulSoup) -> Tag:
 def read_site_page(data: bytes | str, *, url: str | None, page: int, what: str) -> SitePage:
     """The content blocks of one page in document order (navigation, header and scripts
     left out): headings, paragraphs, each paragraph of a blockquote, each list item."""
-    soup = _load(data, what=what)
+    soup = read_soup(data, what=what)
     title_tag = soup.find("title")
     title = " ".join(title_tag.get_text().split()) if title_tag else None
     for tag in soup.find_all(_NOISE):

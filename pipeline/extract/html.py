@@ -13,7 +13,7 @@ import json
 import warnings
 from urllib.parse import urldefrag, urljoin
 
-from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
+from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, ParserRejectedMarkup
 from bs4.element import NavigableString, Tag
 from soupsieve import SelectorSyntaxError
 
@@ -58,13 +58,25 @@ BLOCKS = frozenset(
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
-def load_html(data: bytes | str, *, what: str) -> BeautifulSoup:
-    """Parsed page with the noise elements removed. bs4 sniffs the byte encoding."""
+def read_soup(data: bytes | str, *, what: str) -> BeautifulSoup:
+    """The page as bs4 reads it (bs4 sniffs the byte encoding); ExtractError when the
+    page is empty or html.parser gives up on it (a malformed declaration, say)."""
     if not data:
         raise ExtractError(what, "the page is empty")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
-        soup = BeautifulSoup(data, "html.parser")
+        try:
+            return BeautifulSoup(data, "html.parser")
+        except ParserRejectedMarkup as exc:
+            first = str(exc).strip().splitlines()[-1].strip()
+            raise ExtractError(
+                what, f"the page is not HTML that can be read ({first}); is it the right file?"
+            ) from exc
+
+
+def load_html(data: bytes | str, *, what: str) -> BeautifulSoup:
+    """Parsed page with the noise elements removed."""
+    soup = read_soup(data, what=what)
     for tag in soup.find_all(NOISE):
         tag.decompose()
     return soup
@@ -252,20 +264,31 @@ def list_links(html: bytes, base_url: str) -> list[str]:
     A `<base href>` in the page moves the base as a browser would; fragments are
     dropped because they never change which file is downloaded.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
-        soup = BeautifulSoup(html, "html.parser")
+    try:
+        soup = read_soup(html, what=base_url)
+    except ExtractError:
+        return []  # a page no parser can read links to nothing; discovery says so
     base_tag = soup.find("base", href=True)
     if base_tag is not None:
-        base_url = urljoin(base_url, str(base_tag["href"]).strip())
+        base_url = absolute_link(base_url, str(base_tag["href"]).strip()) or base_url
     seen: dict[str, None] = {}
     for anchor in soup.find_all("a", href=True):
         href = str(anchor["href"]).strip()
         if not href or href.lower().startswith(("javascript:", "mailto:", "data:")):
             continue
-        absolute, _fragment = urldefrag(urljoin(base_url, href))
-        seen.setdefault(absolute, None)
+        absolute = absolute_link(base_url, href)
+        if absolute is not None:
+            seen.setdefault(absolute, None)
     return list(seen)
+
+
+def absolute_link(base_url: str, href: str) -> str | None:
+    """`href` made absolute without its fragment; None for an href no browser could
+    follow (urljoin rejects `http://[x`, an unclosed IPv6 host)."""
+    try:
+        return urldefrag(urljoin(base_url, href))[0]
+    except ValueError:
+        return None
 
 
 # --------------------------------------------------------------------------- page readers

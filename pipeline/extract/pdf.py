@@ -84,7 +84,12 @@ def _extract(data: bytes, what: str, columns: int) -> PdfText:
             pages = len(pdf.pages)
     except Exception as exc:  # pdfminer raises many unrelated types on damaged files
         raise ExtractError(what, f"cannot open PDF: {exc}") from exc
-    rows, removed = read_pages(_read_pages, data, columns, pages, PAGES_PER_TASK)
+    try:
+        rows, removed = read_pages(_read_pages, data, columns, pages, PAGES_PER_TASK)
+    except MemoryError:
+        raise  # the parse sandbox names the memory limit
+    except Exception as exc:  # pdfminer reads each content stream lazily, with any type
+        raise ExtractError(what, f"cannot read PDF: {exc}") from exc
     return PdfText(
         lines=to_lines(rows),
         pages=pages,
@@ -101,13 +106,30 @@ def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         for index in range(first, last):
             page = pdf.pages[index]
-            chars = [c for c in page.chars if c["text"] not in ZERO_WIDTH]
+            chars = [c for c in _page_chars(page) if c["text"] not in ZERO_WIDTH]
             zero_width += len(page.chars) - len(chars)
             left, height = float(page.mediabox[0]), float(page.height)
             runs = [_run(c, left, height) for c in _drop_overprints(chars)]
             rows.extend(page_rows(runs, float(page.width), index + 1, columns))
             page.flush_cache()
     return rows, zero_width
+
+
+def _page_chars(page: Any) -> list[dict[str, Any]]:
+    """The page's characters. pdfminer reports a content stream too large to inflate as
+    PdfminerException("Unable to allocate output buffer") with the MemoryError as its
+    cause; it is raised again as the MemoryError it is (the cause does not survive the
+    trip back from a worker process)."""
+    try:
+        chars: list[dict[str, Any]] = page.chars
+    except Exception as exc:
+        cause: BaseException | None = exc
+        while cause is not None and not isinstance(cause, MemoryError):
+            cause = cause.__cause__ or cause.__context__
+        if cause is not None:
+            raise MemoryError(str(exc)) from exc
+        raise
+    return chars
 
 
 # A glyph drawn again within this fraction of the size of an identical one drawn just

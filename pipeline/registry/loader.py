@@ -82,7 +82,10 @@ def _secure(url: str) -> bool:
     """https, or plain http to this machine only (test servers and local mirrors)."""
     if url.startswith("https://"):
         return True
-    host = urlsplit(url).hostname or ""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:  # `http://[source`: not a URL at all, so not a secure one
+        return False
     return url.startswith("http://") and host in ("127.0.0.1", "localhost", "::1")
 
 

@@ -1,0 +1,111 @@
+"""One regression test per finding of `make faults` and `make fuzz`, named after it.
+
+The README's "Fault campaign" and "Fuzzing" sections list the findings; each
+test here feeds the input that found it (or one built the same way) and checks
+what a user gets: the project's own error with the file named, never a
+traceback, and the documented exit code.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pipeline.errors import EXIT_PARSE, ExtractError, RegistryError
+from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
+from pipeline.extract.html import list_links, load_html
+from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.fetch.discover import find_link
+from pipeline.registry.loader import parse_registry
+
+# --------------------------------------------------------------------------- make fuzz
+
+
+def _pdf_with_content(stream: bytes) -> bytes:
+    """A one-page PDF whose content stream is `stream`, with a correct xref table."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> "
+        b">> >> >>",
+        b"<< /Length %d /Filter /ASCII85Decode >>\nstream\n" % len(stream)
+        + stream
+        + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def test_regression_fuzz_pdfplumber_pdfminer_exception_is_an_extract_error() -> None:
+    # pdf-pdfplumber: "Non-Ascii85 digit found" escaped _read_pages, because pdfminer
+    # parses each content stream only when the page's characters are asked for.
+    data = _pdf_with_content(b"BT /F1 12 Tf 10 10 Td (x) Tj ET \x7f\x7f~>")
+    with pytest.raises(ExtractError) as caught:
+        extract_pdf_lines(data, what="hostile.pdf", engine="pdfplumber")
+    assert "hostile.pdf" in str(caught.value)
+    assert caught.value.exit_code == EXIT_PARSE
+
+
+def test_regression_fuzz_nsg_html_markup_bs4_rejects_is_an_extract_error() -> None:
+    # nsg-html: bs4's ParserRejectedMarkup ("unknown status keyword") escaped load_html.
+    with pytest.raises(ExtractError, match="rules.html: the page is not HTML"):
+        load_html(b"<!DOCTYPE x><![ DOCTYPE y", what="rules.html")
+
+
+@pytest.mark.parametrize("missing", ["html", "sha256", "url"])
+def test_regression_fuzz_fab_html_site_bundle_page_without_a_key(missing: str) -> None:
+    # fab-html-site: KeyError 'html', 'sha256', 'url' escaped _bundle_pages.
+    entry = {"url": "https://rules.example/index.html", "html": "<p>x</p>", "sha256": "0" * 64}
+    del entry[missing]
+    bundle = {"format": BUNDLE_FORMAT, "index": entry.get("url", "x"), "pages": [entry]}
+    with pytest.raises(ExtractError, match="page entry 1 of the site bundle lacks"):
+        read_rules_site(json.dumps(bundle).encode(), what="site.json")
+
+
+@pytest.mark.parametrize(
+    "bundle", [{"format": BUNDLE_FORMAT}, {"format": BUNDLE_FORMAT, "index": 3, "pages": []}]
+)
+def test_regression_fuzz_fab_html_site_bundle_of_the_wrong_shape(bundle: object) -> None:
+    with pytest.raises(ExtractError):
+        read_rules_site(json.dumps(bundle).encode(), what="site.json")
+
+
+def test_regression_fuzz_discovery_ipv6_value_error_in_list_links() -> None:
+    # discovery: urljoin raised ValueError "Invalid IPv6 URL" for href="http://[x", one
+    # malformed link ending `update` with a traceback instead of finding the good link.
+    page = (
+        b'<html><body><a href="http://[x/rules.txt">bad</a>'
+        b'<a href="/files/CR-2026.txt">the rules</a></body></html>'
+    )
+    assert list_links(page, "https://publisher.example/rules/") == [
+        "https://publisher.example/files/CR-2026.txt"
+    ]
+    found = find_link(page, "https://publisher.example/rules/", r"CR-\d+\.txt$", source="cr")
+    assert found == "https://publisher.example/files/CR-2026.txt"
+
+
+def test_regression_fuzz_discovery_page_bs4_rejects_has_no_links() -> None:
+    assert list_links(b"<!DOCTYPE x><![ DOCTYPE y", "https://publisher.example/") == []
+
+
+def test_regression_fuzz_registry_value_error_in_secure() -> None:
+    # registry: urlsplit(url).hostname raised ValueError for `http://[source`.
+    text = (
+        '[[source]]\nid = "x"\ngame = "g"\ndocument = "g/cr"\ntitle = "T"\n'
+        'family = "mtg-cr"\nrendition = "txt"\nurl = "http://[source/x.txt"\n'
+    )
+    with pytest.raises(RegistryError, match="url must be https"):
+        parse_registry(text, name="sources.toml")
