@@ -9,15 +9,20 @@ traceback, and the documented exit code.
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
-from pipeline.errors import EXIT_PARSE, ExtractError, RegistryError
+from pipeline.errors import EXIT_OK, EXIT_PARSE, EXIT_VERIFY, ExtractError, RegistryError
 from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
 from pipeline.extract.html import list_links, load_html
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.fetch.discover import find_link
+from pipeline.jobs import verify as audit
+from pipeline.jobs.context import Context
 from pipeline.registry.loader import parse_registry
+from pipeline.store.corpus import DiffEntry
 
 # --------------------------------------------------------------------------- make fuzz
 
@@ -61,7 +66,7 @@ def test_regression_fuzz_pdfplumber_pdfminer_exception_is_an_extract_error() -> 
 
 def test_regression_fuzz_nsg_html_markup_bs4_rejects_is_an_extract_error() -> None:
     # nsg-html: bs4's ParserRejectedMarkup ("unknown status keyword") escaped load_html.
-    with pytest.raises(ExtractError, match="rules.html: the page is not HTML"):
+    with pytest.raises(ExtractError, match=r"rules\.html: the page is not HTML"):
         load_html(b"<!DOCTYPE x><![ DOCTYPE y", what="rules.html")
 
 
@@ -109,3 +114,56 @@ def test_regression_fuzz_registry_value_error_in_secure() -> None:
     )
     with pytest.raises(RegistryError, match="url must be https"):
         parse_registry(text, name="sources.toml")
+
+
+# --------------------------------------------------------------------------- make faults
+
+
+def _flip_one_bit(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+@pytest.fixture
+def corpus_copy(imported_corpus: Context, tmp_path: Path) -> Context:
+    """The imported corpus copied (its blobs read from the session's cache, never written)."""
+    shutil.copytree(imported_corpus.corpus_dir, tmp_path / "corpus", symlinks=True)
+    return Context(corpus_dir=tmp_path / "corpus", cache_dir=imported_corpus.cache_dir)
+
+
+def _mtg_diff(ctx: Context) -> DiffEntry:
+    return ctx.corpus.document_entry("mtg/cr").diffs[-1]
+
+
+@pytest.mark.parametrize("part", ["json_file", "markdown", "html", "renumbering"])
+def test_regression_faults_diff_flip_verify(corpus_copy: Context, part: str) -> None:
+    # diff-flip-verify: a bit flipped in a stored diff passed `verify` (exit 0).
+    name = getattr(_mtg_diff(corpus_copy), part)
+    assert name is not None
+    _flip_one_bit(corpus_copy.corpus_dir / name)
+    summary = audit.verify(corpus_copy, ["mtg/cr"])
+    assert summary.exit_code == EXIT_VERIFY
+    failed = [o for o in summary.outcomes if o.exit_code]
+    assert len(failed) == 1 and name in failed[0].message and "changed since" in failed[0].message
+
+
+def test_regression_faults_aliases_flip_verify(corpus_copy: Context) -> None:
+    # aliases-flip-verify: a bit flipped in a stored alias table passed `verify` (exit 0).
+    entry = corpus_copy.corpus.document_entry("mtg/cr")
+    item = next(v for v in entry.versions if v.aliases is not None)
+    assert item.aliases is not None
+    _flip_one_bit(corpus_copy.corpus_dir / item.aliases)
+    summary = audit.verify(corpus_copy, ["mtg/cr"])
+    assert summary.exit_code == EXIT_VERIFY
+    failed = [o for o in summary.outcomes if o.exit_code]
+    assert [o.version for o in failed] == [item.version]
+    assert item.aliases in failed[0].message
+
+
+def test_regression_faults_clean_corpus_verifies_every_diff(corpus_copy: Context) -> None:
+    summary = audit.verify(corpus_copy, ["mtg/cr"])
+    assert summary.exit_code == EXIT_OK
+    diffs = {o.version for o in summary.outcomes if o.version and ".." in o.version}
+    entry = corpus_copy.corpus.document_entry("mtg/cr")
+    assert diffs == {f"{d.old}..{d.new}" for d in entry.diffs} and diffs

@@ -1,8 +1,9 @@
 """`rulescorpus verify` and `accept`: prove the stored corpus is what its bytes say.
 
-verify re-hashes every stored JSON file against index.json and every cached
-blob against its name, checks each version's renditions against the lock,
-and with --reproduce re-parses the blobs and compares the JSON byte for byte.
+verify re-hashes every file index.json names (versions, alias tables,
+provenance, diffs, renumbering maps) and every cached blob against its name,
+checks each version's renditions against the lock, and with --reproduce
+re-parses the blobs and compares the JSON byte for byte.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pipeline.jobs.publish import Candidate
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.jobs.versions import add_version
 from pipeline.models import Document, FetchResult, Pin, Rule
-from pipeline.store.corpus import Corpus, VersionEntry, canonical_json
+from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry, canonical_json
 
 
 def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha256: str) -> bytes:
@@ -78,6 +79,7 @@ def _check_version(
     except StoreError as exc:
         return [str(exc)]
     stored = Document.model_validate_json(raw)
+    problems.extend(check_files(corpus, [item.aliases, item.provenance]))
     pins = {(p.rendition, p.version): p for p in corpus.lock().pins if p.document == document}
     for rendition, sha256 in sorted(item.sources.items()):
         pin = pins.get((rendition, item.version))
@@ -108,6 +110,32 @@ def _check_version(
                 "byte for byte (the parser changed, or the output is not deterministic)"
             )
     return problems
+
+
+def check_files(corpus: Corpus, names: list[str | None]) -> list[str]:
+    """Each named file re-hashed against the digest its name carries (the alias table,
+    provenance, diffs and renumbering maps: every file the index names, not only versions)."""
+    problems: list[str] = []
+    for name in names:
+        if name is None:
+            continue
+        try:
+            corpus.read_file(name)
+        except StoreError as exc:
+            problems.append(str(exc))
+    return problems
+
+
+def _check_diff(corpus: Corpus, document: str, diff: DiffEntry) -> Outcome:
+    names: list[str | None] = [diff.json_file, diff.markdown, diff.html, diff.renumbering]
+    problems = check_files(corpus, names)
+    return Outcome(
+        document=document,
+        version=f"{diff.old}..{diff.new}",
+        outcome="verified" if not problems else "verify-failed",
+        exit_code=EXIT_OK if not problems else EXIT_VERIFY,
+        message="\n".join(problems),
+    )
 
 
 def _letters(text: str) -> str:
@@ -231,6 +259,10 @@ def verify(
                     message="\n".join(problems),
                 )
             )
+    for document in names:
+        summary.outcomes.extend(
+            _check_diff(corpus, document, d) for d in index.documents[document].diffs
+        )
     if published:
         for document in names:
             summary.outcomes.extend(check_attestations(ctx, document))
