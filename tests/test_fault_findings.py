@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from faults import cases_network
+from faults.lab import Lab
 
 from pipeline.errors import EXIT_OK, EXIT_PARSE, EXIT_VERIFY, ExtractError, RegistryError
 from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
@@ -167,3 +170,19 @@ def test_regression_faults_clean_corpus_verifies_every_diff(corpus_copy: Context
     diffs = {o.version for o in summary.outcomes if o.version and ".." in o.version}
     entry = corpus_copy.corpus.document_entry("mtg/cr")
     assert diffs == {f"{d.old}..{d.new}" for d in entry.diffs} and diffs
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    workbench = Lab(tmp_path_factory.mktemp("faults"))
+    yield workbench
+    workbench.close()
+
+
+def test_regression_faults_versions_disagree(lab: Lab) -> None:
+    # versions-disagree: a TXT at 2026-01-16 and a PDF at 2025-01-16 served together
+    # exited 40, and the failed run published the TXT's version.
+    outcome = cases_network.renditions_disagree(lab)
+    assert outcome.got == EXIT_VERIFY, f"{outcome.problems}\n{outcome.output}"
+    assert outcome.handled and not outcome.corrupt, f"{outcome.problems}\n{outcome.output}"
+    assert "state different versions" in outcome.output

@@ -140,16 +140,20 @@ def _store_groups(
             )
         groups.setdefault(item.doc.version, []).append(item)
     lock = corpus.lock()
+    statuses = {
+        version: [
+            check_pin(lock, document, i.source.rendition, version, i.record.sha256, i.record.bytes)
+            for i in items
+        ]
+        for version, items in groups.items()
+    }
+    check_one_new_version(document, groups, statuses)
     tx = corpus.transaction()
     outcomes: list[Outcome] = []
     for version, items in groups.items():
         check_group(document, items)
-        statuses = [
-            check_pin(lock, document, i.source.rendition, version, i.record.sha256, i.record.bytes)
-            for i in items
-        ]
         ids = [i.source.id for i in items]
-        if all(s is PinStatus.UNCHANGED for s in statuses):
+        if all(s is PinStatus.UNCHANGED for s in statuses[version]):
             outcomes.append(
                 Outcome(document=document, sources=ids, version=version, outcome="unchanged")
             )
@@ -179,6 +183,31 @@ def _store_groups(
         )
     tx.commit()
     return outcomes
+
+
+def check_one_new_version(
+    document: str, groups: dict[str, list[Fetched]], statuses: dict[str, list[PinStatus]]
+) -> None:
+    """New bytes in more than one version at once means the publisher's renditions are out
+    of step (the text export at one version, the PDF at another): neither can be checked
+    against the other, so nothing of the document is stored (exit 20). A rendition still
+    serving bytes already stored for an older version is not new and does not count."""
+    new = [v for v, found in statuses.items() if any(s is not PinStatus.UNCHANGED for s in found)]
+    if len(new) < 2:
+        return
+    raise VerificationError(
+        f"{document}: this run's renditions state different versions",
+        [
+            f"{i.source.id} ({i.source.rendition}, {i.record.url}) states version {version}"
+            for version in new
+            for i in groups[version]
+        ]
+        + [
+            "nothing of this document was stored; run update again once the publisher "
+            "serves every rendition at one version, or update one rendition alone with "
+            "`rulescorpus update SOURCE_ID`"
+        ],
+    )
 
 
 def _remember_validators(corpus: Corpus, fetched: list[Fetched]) -> None:
