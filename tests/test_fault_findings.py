@@ -8,14 +8,16 @@ traceback, and the documented exit code.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from faults import cases_network
+from faults import cases_disk, cases_network
 from faults.lab import Lab
+from helpers import SHARED
 
 from pipeline.errors import EXIT_OK, EXIT_PARSE, EXIT_VERIFY, ExtractError, RegistryError
 from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
@@ -24,8 +26,13 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.fetch.discover import find_link
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
+from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.parse_cache import ParseCache, read_entry
+from pipeline.jobs.sandbox import ParseLimits
 from pipeline.registry.loader import parse_registry
 from pipeline.store.corpus import DiffEntry
+
+MTG_TXT = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 
 # --------------------------------------------------------------------------- make fuzz
 
@@ -186,3 +193,26 @@ def test_regression_faults_versions_disagree(lab: Lab) -> None:
     assert outcome.got == EXIT_VERIFY, f"{outcome.problems}\n{outcome.output}"
     assert outcome.handled and not outcome.corrupt, f"{outcome.problems}\n{outcome.output}"
     assert "state different versions" in outcome.output
+
+
+def test_regression_faults_parse_cache_flip(tmp_path: Path) -> None:
+    # parse-cache-flip: one letter flipped in a cached parse (still valid JSON) was
+    # served, and published, as the document's text.
+    data = MTG_TXT.read_bytes()
+    sha = hashlib.sha256(data).hexdigest()
+    request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")
+    parses = ParseCache(tmp_path)
+    good = parses.parse(data, sha, request, ParseLimits())
+    [entry] = sorted(tmp_path.rglob("*.json"))
+    damaged = bytearray(entry.read_bytes())
+    where = damaged.find(b'"text":"', len(damaged) // 2) + len(b'"text":"')
+    damaged[where] ^= 0x20  # a letter's case
+    entry.write_bytes(bytes(damaged))
+    assert read_entry(bytes(damaged)) is None
+    assert parses.parse(data, sha, request, ParseLimits()) == good
+    assert read_entry(entry.read_bytes()) == good  # and the damaged entry was replaced
+
+
+def test_regression_faults_parse_cache_flip_campaign_case(lab: Lab) -> None:
+    outcome = cases_disk.parse_cache_bit_flip(lab)
+    assert outcome.handled and not outcome.corrupt, f"{outcome.problems}\n{outcome.output}"

@@ -4,8 +4,11 @@ The key is everything a parse depends on: the blob's SHA-256, the request (famil
 document, rendition, fallback version, options), the parser and extraction code
 itself (a digest of the source files of `parse/`, `extract/` and `models.py`, so an
 edited parser can never be answered from an old parse even if nobody bumped its
-version) and the versions of the extraction libraries. The cache is a cache: an
-entry that does not load is parsed again. `verify --reproduce` bypasses it on
+version) and the versions of the extraction libraries. An entry's first line is the
+SHA-256 of the Document JSON after it, checked on every read: a cached parse
+damaged on disk (a flipped letter still reads as valid JSON) is never served but
+parsed again and replaced. The cache is a cache: an entry that does not load is
+parsed again. `verify --reproduce` bypasses it on
 purpose, since re-parsing is the point there.
 """
 
@@ -81,10 +84,26 @@ class ParseCache:
         try:
             # `what` (the request's name for the source) is used in errors only, and errors
             # are never cached, so a hit is the Document this request would have parsed.
-            return Document.model_validate_json(path.read_bytes())
+            cached = read_entry(path.read_bytes())
+            if cached is not None:
+                return cached
         except (OSError, ValueError):
             pass
         doc = parse_isolated(data, request, limits)
         with contextlib.suppress(StorageIOError):  # a full cache costs speed, never a run
-            write_new(path, doc.model_dump_json().encode("utf-8"))
+            write_new(path, make_entry(doc))
         return doc
+
+
+def make_entry(doc: Document) -> bytes:
+    """The entry's bytes: the SHA-256 of the Document's JSON, a newline, the JSON."""
+    body = doc.model_dump_json().encode("utf-8")
+    return hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
+
+
+def read_entry(entry: bytes) -> Document | None:
+    """The Document an entry holds, or None when its bytes are not the ones written."""
+    head, _, body = entry.partition(b"\n")
+    if hashlib.sha256(body).hexdigest().encode("ascii") != head:
+        return None
+    return Document.model_validate_json(body)
