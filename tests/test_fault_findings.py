@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from faults import cases_disk, cases_network
+from faults import cases_disk, cases_network, materials
 from faults.lab import Lab
 from helpers import SHARED
 
@@ -23,6 +24,7 @@ from pipeline.errors import EXIT_OK, EXIT_PARSE, EXIT_VERIFY, ExtractError, Regi
 from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
 from pipeline.extract.html import list_links, load_html
 from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.extract.tarball import read_archive_commit
 from pipeline.fetch.discover import find_link
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
@@ -216,3 +218,21 @@ def test_regression_faults_parse_cache_flip(tmp_path: Path) -> None:
 def test_regression_faults_parse_cache_flip_campaign_case(lab: Lab) -> None:
     outcome = cases_disk.parse_cache_bit_flip(lab)
     assert outcome.handled and not outcome.corrupt, f"{outcome.problems}\n{outcome.output}"
+
+
+def test_regression_faults_pax_bomb_pinned_commit_read_stays_small() -> None:
+    # pax-bomb: the pinned-commit check read the archive with tarfile in the parent,
+    # before the parse's memory limit, and peaked at 1104 MiB for a 1 GiB pax header.
+    bomb = materials.pax_bomb(64 * materials.MiB)
+    tracemalloc.start()
+    try:
+        assert read_archive_commit(bomb) is None
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * materials.MiB
+
+
+def test_regression_faults_pax_bomb_campaign_case(lab: Lab) -> None:
+    outcome = cases_network.pax_header_bomb(lab)
+    assert outcome.handled, f"{outcome.problems}\n{outcome.output}"

@@ -14,6 +14,7 @@ import re
 import tarfile
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 from pipeline.errors import ExtractError
 
@@ -227,11 +228,46 @@ def read_archive_commit(data: bytes) -> str | None:
     """The commit id `git archive` (and GitHub's archive endpoint) writes in the pax header.
 
     None when the archive carries none. Proof of which commit the bytes came
-    from, independent of the ref that was asked for.
+    from, independent of the ref that was asked for. Only the first header is read
+    (git writes the global pax header first), and at most MAX_METADATA_BYTES of it:
+    tarfile would read a header that declares a gigabyte whole, and this runs before
+    the parse's memory limit applies.
     """
+    stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
     try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-            comment = archive.pax_headers.get("comment", "")
-    except (tarfile.TarError, OSError, EOFError):
+        header = _inflate(stream, data, BLOCK)
+        if len(header) < BLOCK or header[156] != ord("g"):
+            return None
+        size = _header_size(header, "archive")
+        if size > MAX_METADATA_BYTES:
+            return None
+        records = _inflate(stream, stream.unconsumed_tail or b"", size)
+    except (zlib.error, ExtractError):
         return None
+    comment = _pax_records(records).get("comment", "")
     return comment if _COMMIT.fullmatch(comment) else None
+
+
+def _inflate(stream: Any, data: bytes, size: int) -> bytes:
+    """The next `size` decompressed bytes of `stream` (fewer at the end of the data)."""
+    out = stream.decompress(data, size)
+    while len(out) < size and stream.unconsumed_tail:
+        out += stream.decompress(stream.unconsumed_tail, size - len(out))
+    return bytes(out)
+
+
+def _pax_records(block: bytes) -> dict[str, str]:
+    """`<length> <key>=<value>\\n` records of a pax header; a malformed one ends the read."""
+    records: dict[str, str] = {}
+    at = 0
+    while at < len(block) and block[at] != 0:
+        space = block.find(b" ", at)
+        if space < 0 or not block[at:space].isdigit():
+            break
+        end = at + int(block[at:space])
+        key, sep, value = block[space + 1 : end].rstrip(b"\n").partition(b"=")
+        if not sep or end <= space:
+            break
+        records[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
+        at = end
+    return records
