@@ -25,6 +25,8 @@ from __future__ import annotations
 import ctypes
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from itertools import compress, repeat
 
@@ -41,7 +43,16 @@ from pipeline.extract.pdfium_objects import (
     is_hyphen,
     text_object,
 )
-from pipeline.extract.pdflines import ZERO_WIDTH, PdfText, Row, Run, page_rows, read_pages, to_lines
+from pipeline.extract.pdflines import (
+    ZERO_WIDTH,
+    PdfText,
+    ReadRange,
+    Row,
+    Run,
+    page_rows,
+    read_pages,
+    to_lines,
+)
 
 ENGINE = "pdfium"
 
@@ -72,11 +83,14 @@ def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pdf
         raise ExtractError(what, f"cannot open PDF: {exc}") from exc
     pages = len(doc)
     doc.close()
-    # Half the pages each for this process and one worker: a PDFium worker's cost is
-    # mostly its start, so more, smaller tasks would only add starts.
+    # Spawned workers (in a process with threads) get half the pages each, this
+    # process reading the first half: their cost is mostly their start. Forked ones
+    # take a few pages at a time through `_open_pages`.
     per_task = max(1, math.ceil(pages / 2))
     try:
-        rows, removed = read_pages(_read_pages, data, columns, pages, per_task, in_parent=True)
+        rows, removed = read_pages(
+            _read_pages, data, columns, pages, per_task, in_parent=True, session=_open_pages
+        )
     except pdfium.PdfiumError as exc:  # a page PDFium cannot load
         raise ExtractError(what, f"cannot read PDF: {exc}") from exc
     return PdfText(
@@ -90,10 +104,18 @@ def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pdf
 
 def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[Row], int]:
     """Rows of pages [first, last) (0-based); and the zero-width characters removed."""
-    rows: list[Row] = []
-    removed = 0
+    with _open_pages(data, columns) as read:
+        return read(first, last)
+
+
+@contextmanager
+def _open_pages(data: bytes, columns: int) -> Iterator[ReadRange]:
+    """The document opened once, for reading page ranges of it."""
     doc = pdfium.PdfDocument(data)
-    try:
+
+    def read(first: int, last: int) -> tuple[list[Row], int]:
+        rows: list[Row] = []
+        removed = 0
         for index in range(first, last):
             page = doc[index]
             try:
@@ -103,9 +125,12 @@ def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[
                 page.close()
             removed += zero_width
             rows.extend(page_rows(runs, reader.width, index + 1, columns, f32, reader.snap_base))
+        return rows, removed
+
+    try:
+        yield read
     finally:
         doc.close()
-    return rows, removed
 
 
 def _char(code: int) -> str:

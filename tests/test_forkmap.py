@@ -1,0 +1,121 @@
+"""Pages read by forked workers (a process without threads) or spawned ones (with threads):
+the same lines as a sequential read either way; a worker's failure reaches the caller."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from multiprocessing import get_context
+from typing import TypeVar
+
+import pytest
+from test_pdf_extract import make_pdf
+
+from pipeline.extract import pdfium
+from pipeline.extract.forkmap import Session, can_fork, map_forked
+from pipeline.extract.pdf import PARALLEL_MIN_PAGES
+from pipeline.extract.pdflines import to_lines
+
+T = TypeVar("T")
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="needs Linux and a single thread")
+
+
+@contextmanager
+def other_thread() -> Iterator[None]:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        # The kernel lists a thread until it has exited, a moment after join returns.
+        for _ in range(10_000):
+            if len(os.listdir("/proc/self/task")) == 1:
+                break
+            time.sleep(0.001)
+
+
+def test_can_fork_only_without_other_threads() -> None:
+    assert can_fork()
+    with other_thread():
+        assert not can_fork()
+    assert can_fork()
+
+
+def _sessions(do: Callable[[int], T]) -> Session[T]:
+    @contextmanager
+    def session() -> Iterator[Callable[[int], T]]:
+        yield do
+
+    return session
+
+
+def test_results_come_in_task_order_from_every_process() -> None:
+    parent = os.getpid()
+    child_started = get_context("fork").Event()
+
+    def do(task: int) -> tuple[int, bool]:
+        # The parent's first task waits until a worker has one, so both take part.
+        if os.getpid() == parent:
+            assert child_started.wait(30)
+        else:
+            child_started.set()
+        return task * task, os.getpid() == parent
+
+    results = map_forked(20, _sessions(do), 2)
+    assert [square for square, _ in results] == [task * task for task in range(20)]
+    assert {by_parent for _, by_parent in results} == {True, False}
+
+
+def test_a_worker_exception_is_raised_in_the_caller() -> None:
+    parent = os.getpid()
+    taken = get_context("fork").Event()
+
+    def do(task: int) -> int:
+        if os.getpid() == parent:
+            assert taken.wait(30)
+            return task
+        taken.set()
+        raise ValueError(f"task {task} failed in a worker")
+
+    with pytest.raises(ValueError, match="failed in a worker"):
+        map_forked(50, _sessions(do), 2)
+
+
+def test_a_worker_killed_by_a_signal_is_an_error_not_a_hang() -> None:
+    parent = os.getpid()
+    taken = get_context("fork").Event()
+
+    def do(task: int) -> int:
+        if os.getpid() == parent:
+            assert taken.wait(30)
+            return task
+        taken.set()
+        os.kill(os.getpid(), signal.SIGKILL)
+        return task
+
+    with pytest.raises((RuntimeError, MemoryError), match=r"signal 9|status -9"):
+        map_forked(20, _sessions(do), 2)
+
+
+@pytest.mark.parametrize("threads", [False, True], ids=["forked", "spawned"])
+@pytest.mark.parametrize("columns", [1, 2])
+def test_forked_and_spawned_reads_equal_a_sequential_read(threads: bool, columns: int) -> None:
+    data = make_pdf(PARALLEL_MIN_PAGES + 9)
+    sequential, removed = pdfium._read_pages(data, columns, 0, PARALLEL_MIN_PAGES + 9)
+    # extract_pdf_lines_pdfium: extract_pdf_lines would answer the second run from its cache.
+    if threads:
+        with other_thread():
+            assert not can_fork()
+            result = pdfium.extract_pdf_lines_pdfium(data, what="test", columns=columns)
+    else:
+        result = pdfium.extract_pdf_lines_pdfium(data, what="test", columns=columns)
+    assert result.lines == to_lines(sequential)
+    assert result.notes == {"zero_width_removed": removed}
