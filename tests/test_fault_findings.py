@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +20,7 @@ from pathlib import Path
 import pytest
 from faults import cases_disk, cases_network, materials
 from faults.lab import Lab
-from helpers import SHARED
+from helpers import ROOT, SHARED
 
 from pipeline.errors import EXIT_OK, EXIT_PARSE, EXIT_VERIFY, ExtractError, RegistryError
 from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
@@ -236,3 +238,48 @@ def test_regression_faults_pax_bomb_pinned_commit_read_stays_small() -> None:
 def test_regression_faults_pax_bomb_campaign_case(lab: Lab) -> None:
     outcome = cases_network.pax_header_bomb(lab)
     assert outcome.handled, f"{outcome.problems}\n{outcome.output}"
+
+
+CHILD_WHOSE_RUN_IS_GONE = """
+import sys
+from multiprocessing import Pipe
+from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.sandbox import ParseLimits, _child
+receiver, sender = Pipe(duplex=False)
+receiver.close()  # the run was killed before the parse ended
+request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")
+_child(sender, open(sys.argv[1], "rb").read(), request, ParseLimits())
+"""
+
+FORK_SERVER_HOOK = """
+import pickle, sys
+import pipeline.jobs.sandbox_server
+try:
+    pickle.loads(b"\\x80\\x04\\x95")
+except Exception:
+    sys.excepthook(*sys.exc_info())
+sys.excepthook(ValueError, ValueError("a real bug"), None)
+"""
+
+
+def test_regression_faults_killed_run_parse_worker_prints_no_traceback() -> None:
+    # The crash campaign's killed runs printed tracebacks from their parse children: a
+    # child that finished after its run was killed failed to send (BrokenPipeError).
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD_WHOSE_RUN_IS_GONE, str(MTG_TXT)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+
+
+def test_regression_faults_killed_run_fork_server_child_prints_no_traceback() -> None:
+    # ... and a child whose run was killed while handing it its work read half a pickle
+    # ("pickle data was truncated"): the fork server's hook ends it quietly, and still
+    # prints any other error.
+    done = subprocess.run(
+        [sys.executable, "-c", FORK_SERVER_HOOK], capture_output=True, text=True, cwd=ROOT
+    )
+    assert "UnpicklingError" not in done.stderr and "truncated" not in done.stderr
+    assert "ValueError: a real bug" in done.stderr

@@ -57,7 +57,7 @@ def _fork_server() -> Any:
     if _context is None:
         _context = multiprocessing.get_context("forkserver")
         # The server imports the parsers once; each child is a cheap fork of it.
-        _context.set_forkserver_preload(["pipeline.jobs.families"])
+        _context.set_forkserver_preload(["pipeline.jobs.families", "pipeline.jobs.sandbox_server"])
     return _context
 
 
@@ -65,15 +65,20 @@ def _child(conn: Connection, data: bytes, request: ParseRequest, limits: ParseLi
     die_with_parent()
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+    answer: tuple[str, Any]
     try:
         doc = parse_bytes(data, request)
-        conn.send(("ok", doc.model_dump_json().encode("utf-8")))
+        answer = ("ok", doc.model_dump_json().encode("utf-8"))
     except MemoryError:
-        conn.send(("limit", "memory"))
+        answer = ("limit", "memory")
     except RulesCorpusError as exc:
-        conn.send(("error", exc))
+        answer = ("error", exc)
     except Exception:  # a parser bug: report it as this source's failure, with the trace
-        conn.send(("crash", traceback.format_exc(limit=8)))
+        answer = ("crash", traceback.format_exc(limit=8))
+    try:
+        conn.send(answer)
+    except OSError:
+        pass  # the run that asked was killed: nobody is left to tell, or to print to
     finally:
         conn.close()
 
