@@ -24,6 +24,7 @@ from pipeline.fetch.manifest import (
     versions_of,
 )
 from pipeline.fetch.policy import utc_now
+from pipeline.fetch.sites import store_site_bundle
 from pipeline.models import FetchResult, Source
 from pipeline.store.blobs import BlobStore
 
@@ -72,7 +73,7 @@ class LiveBackend:
     def get_site(self, source: Source) -> FetchResult:
         """A multi-page rules site: the index page, then every page its navigation lists,
         stored together as one bundle blob (the same bundle an archive folder gives)."""
-        from pipeline.extract.fab_html import build_site_bundle, list_site_pages
+        from pipeline.extract.fab_html import list_site_pages
 
         index, html = self.fetcher.fetch_page(
             f"{source.id}-index", source.url or "", allowed_hosts=source.allowed_hosts
@@ -90,16 +91,8 @@ class LiveBackend:
                     raise
                 continue
             pages[url] = page
-        bundle = build_site_bundle(index.final_url, pages, what=source.id)
-        sha256, size = self.blobs.add_bytes(bundle)
-        return FetchResult(
-            source=source.id,
-            url=source.url or index.final_url,
-            final_url=index.final_url,
-            status=200,
-            bytes=size,
-            sha256=sha256,
-            retrieved=utc_now(),
+        return store_site_bundle(
+            source, index.final_url, pages, self.blobs, final_url=index.final_url, what=source.id
         )
 
     def get_wiki(self, source: Source) -> FetchResult:
@@ -185,8 +178,6 @@ class MirrorUrlBackend:
 
     def get_site(self, source: Source, entries: list[ManifestEntry]) -> FetchResult:
         """Every page of the newest version the mirror lists, each checked, as one bundle."""
-        from pipeline.extract.fab_html import build_site_bundle
-
         pages: dict[str, bytes] = {}
         for entry in entries:
             url = self.base + quote(entry.path)
@@ -196,16 +187,13 @@ class MirrorUrlBackend:
             if record.sha256 != entry.sha256:
                 raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
             pages[entry.url or url] = self.blobs.read(record.sha256)
-        bundle = build_site_bundle(source.url or "", pages, what=f"{source.id} ({self.base})")
-        sha256, size = self.blobs.add_bytes(bundle)
-        return FetchResult(
-            source=source.id,
-            url=source.url or self.base,
+        return store_site_bundle(
+            source,
+            source.url or "",
+            pages,
+            self.blobs,
             final_url=self.base + "manifest.json",
-            status=200,
-            bytes=size,
-            sha256=sha256,
-            retrieved=utc_now(),
+            what=f"{source.id} ({self.base})",
         )
 
 

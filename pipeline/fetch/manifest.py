@@ -187,18 +187,14 @@ def read_site_pages(
     source: Source, entries: list[ManifestEntry], root: Path, blobs: BlobStore
 ) -> FetchResult:
     """Every page of one version of a site, each checked, bundled as the live fetch does."""
-    from pipeline.extract.fab_html import build_site_bundle
+    from pipeline.fetch.sites import store_site_bundle
 
-    index = source.url or ""
     pages = {str(e.url or e.path): read_checked(source, e, root) for e in entries}
-    bundle = build_site_bundle(index, pages, what=f"{source.id} ({root})")
-    sha256, size = blobs.add_bytes(bundle)
-    return FetchResult(
-        source=source.id,
-        url=index,
+    return store_site_bundle(
+        source,
+        source.url or "",
+        pages,
+        blobs,
         final_url=(root / "manifest.json").resolve().as_uri(),
-        status=200,
-        bytes=size,
-        sha256=sha256,
-        retrieved=utc_now(),
+        what=f"{source.id} ({root})",
     )
