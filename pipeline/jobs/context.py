@@ -67,5 +67,8 @@ class Context:
         with self.corpus.locked() as recovery, self.blobs.locked() as partial:
             notes = [recovery.message] if recovery.message else []
             if partial:
-                notes.append(f"removed {partial} partial downloads from {self.blobs.tmp}")
+                notes.append(
+                    f"removed {partial} half-written files of a killed run from the cache "
+                    f"{self.blobs.root} (downloads, parsed documents)"
+                )
             yield "; ".join(notes)
