@@ -34,12 +34,12 @@ from pipeline.models import Document, FetchResult, Pin, Rule
 from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry, canonical_json
 
 
-def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha256: str) -> bytes:
-    """Re-parse the pinned bytes and give the JSON they produce now."""
-    data = ctx.blobs.read(sha256)
-    what = f"{stored.document} {stored.version} ({sha256[:12]})"
-    # The registry entry gives the options and scheme it was parsed with; bypassing the
-    # parse cache is the point of reproducing.
+def request_of(
+    ctx: Context, stored: Document, family: str, rendition: str, what: str
+) -> ParseRequest:
+    """The request a stored version was parsed with: its registry entry's options and
+    scheme (the document's source of that rendition and family), else a bare request. The
+    stored version is only a fallback (the text export states none)."""
     source = next(
         (
             s
@@ -49,17 +49,19 @@ def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha25
         None,
     )
     if source is not None:
-        request = request_for(source, what=what, version=stored.version)
-    else:
-        request = ParseRequest(
-            family=family,
-            document=stored.document,
-            rendition=rendition,
-            what=what,
-            version=stored.version,
-        )
-    # The stored version is only a fallback (the text export states none): parsed once.
-    doc = parse_isolated(data, request, ctx.limits)
+        return request_for(source, what=what, version=stored.version)
+    return ParseRequest(
+        family=family, document=stored.document, rendition=rendition, what=what,
+        version=stored.version,
+    )  # fmt: skip
+
+
+def reproduce(ctx: Context, stored: Document, family: str, rendition: str, sha256: str) -> bytes:
+    """Re-parse the pinned bytes and give the JSON they produce now (bypassing the parse
+    cache is the point of reproducing)."""
+    what = f"{stored.document} {stored.version} ({sha256[:12]})"
+    request = request_of(ctx, stored, family, rendition, what)
+    doc = parse_isolated(ctx.blobs.read(sha256), request, ctx.limits)
     doc = doc.model_copy(update={"source": stored.source, "renditions": stored.renditions})
     return canonical_json(doc)
 
@@ -160,17 +162,11 @@ def compare_pdf_engines(ctx: Context, stored: Document, sha256: str) -> list[str
     same Document; both parses bypass the parse cache, as reproducing must."""
     from pipeline.extract.pdf import ENGINES
 
-    source = next(
-        (s for s in ctx.registry() if s.document == stored.document and s.rendition == "pdf"),
-        None,
-    )
-    if source is None:
-        return []
     data = ctx.blobs.read(sha256)
     what = f"{stored.document} {stored.version} pdf ({sha256[:12]})"
+    request = request_of(ctx, stored, stored.parser.family, "pdf", what)
     docs = {}
     for engine in ENGINES:
-        request = request_for(source, what=what, version=stored.version)
         request = replace(request, options={**request.options, "engine": engine})
         docs[engine] = canonical_json(parse_isolated(data, request, ctx.limits))
     first, *others = ENGINES
