@@ -66,6 +66,8 @@ class Numbering:
         for index, level in enumerate(self.levels):
             own = f"(?P<s{index}>{_segment(level)})"
             self._full.append(own if not index else self._full[-1] + re.escape(level.join) + own)
+        self._patterns = [re.compile(full) for full in self._full]
+        self._segments: dict[str, tuple[str, ...] | None] = {}
         self._starts = [  # line-start matchers, deepest level first
             (index, re.compile(rf"^(?P<n>{number})(?!\w){_after(level)}$"), level.printed == "own")
             for index, level in reversed(list(enumerate(self.levels)))
@@ -100,9 +102,16 @@ class Numbering:
 
     def segments(self, number: str) -> list[str] | None:
         """The segments of a full number, or None when it is not one of this scheme."""
-        for index in reversed(range(len(self.levels))):
-            if match := re.fullmatch(self._full[index], number):
-                return [match.group(f"s{i}") for i in range(index + 1)]
+        # Remembered: a document asks about each of its numbers several times.
+        if number not in self._segments:
+            self._segments[number] = self._read_segments(number)
+        parts = self._segments[number]
+        return None if parts is None else list(parts)
+
+    def _read_segments(self, number: str) -> tuple[str, ...] | None:
+        for index, pattern in reversed(list(enumerate(self._patterns))):
+            if match := pattern.fullmatch(number):
+                return match.groups()[: index + 1]
         return None
 
     def join(self, parts: list[str]) -> str:

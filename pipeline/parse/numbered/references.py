@@ -17,6 +17,7 @@ from pipeline.parse.numbered.numbers import Numbering
 
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+", re.IGNORECASE)
 _LETTER = re.compile(r"[a-z]\b(?!\.\d)")
+_DIGIT = re.compile(r"\d")
 
 
 class References:
@@ -28,11 +29,20 @@ class References:
         tail = rf"(?:[\u2013\u2014-](?P<tail>{cited}|\d+|[a-z]))?" if scheme.ranges else ""
         self.item = re.compile(rf"(?<![\d.])(?P<n>{cited}){tail}(?![A-Za-z0-9])")
         self.bracket = re.compile(rf"\[(?:{cited})(?:\s*,\s*(?:{cited}))*\]")
-        self.bare = re.compile(rf"(?<![\d.])(?={numbering.dotted})") if numbering.dotted else None
+        # Where every number starts with a digit, a text without one cites nothing (most
+        # texts, and the search is a third of a parse), and a bare number is looked for
+        # only where a digit stands: the lookbehind and the alternatives of `dotted`
+        # cost more than one character class at every position.
+        self.needs_digit = scheme.levels[0].segment == "digits"
+        lead = r"(?=\d)" if self.needs_digit else ""
+        dotted = numbering.dotted
+        self.bare = re.compile(rf"{lead}(?<![\d.])(?={dotted})") if dotted else None
         words = "|".join(re.escape(k) for k in sorted(scheme.keywords, key=len, reverse=True))
         self.keyword = re.compile(rf"\b(?:{words})s?\s+", re.IGNORECASE) if words else None
 
     def _items(self, text: str) -> list[tuple[int, list[str]]]:
+        if self.needs_digit and _DIGIT.search(text) is None:
+            return []
         found: dict[int, list[str]] = {}
         if self.scheme.brackets:
             for bracket in self.bracket.finditer(text):
