@@ -283,3 +283,15 @@ def test_regression_faults_killed_run_fork_server_child_prints_no_traceback() ->
     )
     assert "UnpicklingError" not in done.stderr and "truncated" not in done.stderr
     assert "ValueError: a real bug" in done.stderr
+
+
+def test_regression_faults_fetch_record_flip_verify(corpus_copy: Context) -> None:
+    # verify re-hashed version files and blobs only; a stored fetch record is the proof
+    # of where and when the bytes were retrieved.
+    index = corpus_copy.corpus.index()
+    name = index.fetch[sorted(index.fetch)[0]]
+    _flip_one_bit(corpus_copy.corpus_dir / name)
+    summary = audit.verify(corpus_copy, [])
+    failed = [o for o in summary.outcomes if o.exit_code]
+    assert [o.document for o in failed] == ["fetch records"] and name in failed[0].message
+    assert summary.exit_code == EXIT_VERIFY
