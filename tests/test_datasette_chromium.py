@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
-import struct
 import subprocess
 import time
 import urllib.error
@@ -22,6 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from chromium import png_size, run_chromium
 from datasette.utils import tilde_encode
 from test_corpus_api import small_corpus
 
@@ -31,44 +30,6 @@ from pipeline.verify.attestations import check_attestation
 
 MTG_TXT = "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt"
 MTG_SHA = "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85"
-# As the HTML report test drives Debian's Chromium: headless, no network of its own.
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def run_chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        pytest.fail(
-            "headless Chromium is required but not on PATH; install it with "
-            "`apt-get update && apt-get install -y chromium` (`make test` does)"
-        )
-    profile = tmp_path / "profile"
-    profile.mkdir(exist_ok=True)
-    result = subprocess.run(
-        [browser, *FLAGS, f"--user-data-dir={profile}", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result
-
-
-def png_size(path: Path) -> tuple[int, int]:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
 
 
 def free_port() -> int:
