@@ -35,13 +35,16 @@ tests/ is not a package).
 
 from __future__ import annotations
 
+import ssl
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
+from typing import Any, Generic, Self, TypeVar
 
 HOST = "127.0.0.1"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ def redirect(location: str, status: int = 302) -> Reply:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: OwnedServer
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
@@ -143,33 +146,41 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
 
 
-class _Server(ThreadingHTTPServer):
+class OwnedServer(ThreadingHTTPServer):
     daemon_threads = True
-    owner: ScriptedServer
+    owner: Any
 
 
-class ScriptedServer:
-    """Start with `with ScriptedServer() as srv:` (or `.start()` / `.stop()`)."""
+class ThreadedServer(Generic[T]):
+    """A server on 127.0.0.1 (port 0) in a thread, answering each path from its script: the
+    lifecycle and bookkeeping this module's ScriptedServer and the fault campaign's
+    FaultServer (tests/faults/fault_server.py) share. `T` is what a script lists."""
 
-    def __init__(self) -> None:
+    handler: type[BaseHTTPRequestHandler]
+    thread_name = "test-http"
+
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
+        self.tls = tls
         self._lock = threading.Lock()
-        self._scripts: dict[str, list[Responder]] = {}
+        self._scripts: dict[str, list[T]] = {}
         self._served: dict[str, int] = {}
         self.requests: list[Request] = []
         self.stopping = threading.Event()
-        self._httpd: _Server | None = None
+        self._httpd: OwnedServer | None = None
         self._thread: threading.Thread | None = None
 
     # -- lifecycle
-    def start(self) -> ScriptedServer:
-        httpd = _Server((HOST, 0), _Handler)
+    def start(self) -> Self:
+        httpd = OwnedServer((HOST, 0), self.handler)
         httpd.owner = self
+        if self.tls is not None:
+            httpd.socket = self.tls.wrap_socket(httpd.socket, server_side=True)
         self._httpd = httpd
         self._thread = threading.Thread(
             # A short poll interval keeps stop() (and so each test's teardown) quick.
             target=httpd.serve_forever,
             args=(0.02,),
-            name="scripted-http",
+            name=self.thread_name,
             daemon=True,
         )
         self._thread.start()
@@ -183,7 +194,7 @@ class ScriptedServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> ScriptedServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(
@@ -194,7 +205,6 @@ class ScriptedServer:
     ) -> None:
         self.stop()
 
-    # -- scripting
     @property
     def port(self) -> int:
         assert self._httpd is not None, "server not started"
@@ -202,37 +212,65 @@ class ScriptedServer:
 
     @property
     def base(self) -> str:
-        return f"http://{HOST}:{self.port}"
+        scheme = "https" if self.tls is not None else "http"
+        return f"{scheme}://{HOST}:{self.port}"
 
     def url(self, path: str) -> str:
         return self.base + (path if path.startswith("/") else "/" + path)
 
-    def script(self, path: str, replies: Sequence[Responder]) -> None:
-        """Serve `replies` in order for `path`; the last is repeated. Resets the path's count."""
-        if not replies:
-            raise ValueError("a script needs at least one reply")
+    # -- scripts
+    def _set_script(self, path: str, listed: list[T]) -> None:
+        if not listed:
+            raise ValueError("a script needs at least one entry")
         with self._lock:
-            self._scripts[path] = list(replies)
+            self._scripts[path] = listed
             self._served[path] = 0
 
-    def serve(self, path: str, reply: Responder) -> None:
-        """Always answer `path` with one reply."""
-        self.script(path, [reply])
+    def _next(self, request: Request) -> T | None:
+        """The request recorded, and its path's next entry (the last repeats); None for a
+        path without a script."""
+        with self._lock:
+            self.requests.append(request)
+            listed = self._scripts.get(request.path)
+            if listed is None:
+                return None
+            index = min(self._served[request.path], len(listed) - 1)
+            self._served[request.path] += 1
+        return listed[index]
 
     def requests_for(self, path: str) -> list[Request]:
         with self._lock:
             return [r for r in self.requests if r.path == path]
 
+    def reset(self) -> None:
+        with self._lock:
+            self._scripts.clear()
+            self._served.clear()
+            self.requests.clear()
+
+
+class ScriptedServer(ThreadedServer[Responder]):
+    """Start with `with ScriptedServer() as srv:` (or `.start()` / `.stop()`)."""
+
+    thread_name = "scripted-http"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handler = _Handler
+
+    def script(self, path: str, replies: Sequence[Responder]) -> None:
+        """Serve `replies` in order for `path`; the last is repeated. Resets the path's count."""
+        self._set_script(path, list(replies))
+
+    def serve(self, path: str, reply: Responder) -> None:
+        """Always answer `path` with one reply."""
+        self.script(path, [reply])
+
     # -- used by the handler
     def _next_reply(self, request: Request) -> Reply:
-        with self._lock:
-            self.requests.append(request)
-            replies = self._scripts.get(request.path)
-            if replies is None:
-                return Reply(404, b"not scripted: " + request.path.encode())
-            index = min(self._served[request.path], len(replies) - 1)
-            self._served[request.path] += 1
-        responder = replies[index]
+        responder = self._next(request)
+        if responder is None:
+            return Reply(404, b"not scripted: " + request.path.encode())
         return responder if isinstance(responder, Reply) else responder(request)
 
     def _sleep(self, seconds: float) -> None:

@@ -16,21 +16,14 @@ from __future__ import annotations
 import contextlib
 import socket
 import ssl
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 
-HOST = "127.0.0.1"
-
-
-@dataclass(frozen=True)
-class Request:
-    method: str
-    path: str
-    headers: Mapping[str, str]
+try:  # pytest puts tests/ on sys.path; `python -m tests.faults` runs from the checkout
+    from server import HOST, OwnedServer, Request, ThreadedServer
+except ImportError:
+    from tests.server import HOST, OwnedServer, Request, ThreadedServer
 
 
 class Connection:
@@ -149,7 +142,7 @@ def hang_up(after: bytes = b"") -> Behaviour:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: OwnedServer
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
@@ -172,95 +165,26 @@ class _Handler(BaseHTTPRequestHandler):
             behaviour(request, Connection(self))
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    owner: FaultServer
-
-
-class FaultServer:
+class FaultServer(ThreadedServer["Behaviour"]):
     """`with FaultServer() as srv:`; `tls=` an ssl.SSLContext serves https."""
 
+    thread_name = "fault-http"
+
     def __init__(self, tls: ssl.SSLContext | None = None) -> None:
-        self.tls = tls
-        self.stopping = threading.Event()
-        self.requests: list[Request] = []
-        self._lock = threading.Lock()
-        self._routes: dict[str, list[Behaviour]] = {}
-        self._served: dict[str, int] = {}
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> FaultServer:
-        httpd = _Server((HOST, 0), _Handler)
-        httpd.owner = self
-        if self.tls is not None:
-            httpd.socket = self.tls.wrap_socket(httpd.socket, server_side=True)
-        self._httpd = httpd
-        self._thread = threading.Thread(
-            target=httpd.serve_forever, args=(0.05,), name="fault-http", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.stopping.set()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> FaultServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        assert self._httpd is not None, "server not started"
-        return int(self._httpd.server_address[1])
-
-    @property
-    def base(self) -> str:
-        scheme = "https" if self.tls is not None else "http"
-        return f"{scheme}://{HOST}:{self.port}"
-
-    def url(self, path: str) -> str:
-        return self.base + path
+        super().__init__(tls)
+        self.handler = _Handler
 
     def route(self, path: str, behaviours: Behaviour | Sequence[Behaviour]) -> str:
         """Answer `path` with the behaviours in order (the last repeated); returns its URL."""
-        listed = [behaviours] if callable(behaviours) else list(behaviours)
-        with self._lock:
-            self._routes[path] = listed
-            self._served[path] = 0
+        self._set_script(path, [behaviours] if callable(behaviours) else list(behaviours))
         return self.url(path)
 
-    def reset(self) -> None:
-        with self._lock:
-            self._routes.clear()
-            self._served.clear()
-            self.requests.clear()
-
     def hits(self, path: str) -> int:
-        with self._lock:
-            return sum(1 for r in self.requests if r.path == path)
+        return len(self.requests_for(path))
 
     def next_behaviour(self, request: Request) -> Behaviour:
-        with self._lock:
-            self.requests.append(request)
-            listed = self._routes.get(request.path)
-            if listed is None:
-                return status(404, body=b"not scripted: " + request.path.encode())
-            index = min(self._served[request.path], len(listed) - 1)
-            self._served[request.path] += 1
-        return listed[index]
+        found = self._next(request)
+        return found or status(404, body=b"not scripted: " + request.path.encode())
 
 
 def closed_port() -> int:
