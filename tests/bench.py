@@ -1,16 +1,26 @@
 """`make bench`: every figure measured side by side in one run, medians of several.
 
-Each measured step runs in a child process of its own, so its wall time and
-peak memory (ru_maxrss of that child and its descendants) are its own:
+First done-when 1 of issue 13, on the MTG 20251114 PDF, each round running
+all four side by side (so the machine's load at the moment falls on all of them):
 
-- every real PDF: a full parse (extraction and parsing) with each PDF engine,
-  beside `pdftotext -layout` on the same file, and the ratios;
-- `rulescorpus show` beside a bare `python -c "import json"`;
-- the first `import` of ../shared/sources beside a no-change `update` through a
-  mirror server on 127.0.0.1 (conditional requests only);
-- the diff of two MTG versions.
+- `pdftotext -layout FILE /dev/null`, the reference;
+- `rulescorpus parse FILE --family mtg-cr > /dev/null`, the whole command a
+  user runs: Python's start, imports, the parse sandbox (a fork server, then a
+  limited child), extraction with the default engine, parsing, the Document
+  sent back, validated and printed;
+- the parse inside a warm process (`parse_bytes`, imports done, the
+  extraction cache emptied before each run, so the extraction is cold and its
+  page workers are started anew);
+- of which the extraction alone, the same way.
 
-    python -m tests.bench [--shared ../shared/sources] [--runs 3] [--quick]
+Then the rest: every real PDF parsed (`python -c` of `parse_bytes`: Python's
+start, imports and the parse, no sandbox) with each PDF engine beside
+`pdftotext -layout`; `rulescorpus show` beside a bare `python -c "import json"`;
+the first `import` of ../shared/sources beside a no-change `update` through a
+mirror server on 127.0.0.1 (conditional requests only); the diff of two MTG
+versions. How memory is measured: `bench_measure`.
+
+    python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick]
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from dataclasses import dataclass, field
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -33,11 +44,16 @@ from rich.table import Table
 
 from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
+from tests.bench_measure import KIB_PER_MIB, TreeSampler, measure_memory, measure_once
 
+MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 MTG_OLD_TXT = "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
 MTG_NEW_TXT = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
+# Done-when 1: the whole parse within this many times pdftotext's wall time, under this memory.
+TARGET_RATIO = 2.0
+TARGET_MIB = 200.0
 # Which family reads each real PDF (by manifest game and document).
-PDF_FAMILIES = {
+PDF_FAMILIES: dict[tuple[str, str], tuple[str, str, dict[str, str]]] = {
     ("mtg", "comprehensive-rules"): ("mtg-cr", "mtg/cr", {}),
     ("netrunner", "comprehensive-rules"): ("netrunner-cr", "netrunner/cr", {}),
 }
@@ -59,6 +75,30 @@ pdf = extract_pdf_lines(open(sys.argv[1], "rb").read(), what=sys.argv[1], engine
 print(len(pdf.lines), pdf.pages)
 """
 
+# A warm process: imports done once, then one cold parse (or extraction) per request line.
+WARM = """
+import json, sys, time
+from pipeline.extract import pdf as extract
+from pipeline.jobs.families import ParseRequest, parse_bytes
+recent = getattr(extract, "_RECENT", None)
+if recent is None:
+    sys.exit("pipeline.extract.pdf._RECENT moved: the bench cannot empty the extraction cache")
+data = open(sys.argv[1], "rb").read()
+request = ParseRequest(family=sys.argv[2], document=sys.argv[3], rendition="pdf", what=sys.argv[1])
+print("ready", flush=True)
+for line in sys.stdin:
+    recent.clear()  # a cold extraction every time
+    start = time.perf_counter()
+    if line.strip() == "extract":
+        lines = len(extract.extract_pdf_lines(data, what=sys.argv[1]).lines)
+        answer = {"lines": lines}
+    else:
+        doc = parse_bytes(data, request)
+        answer = {"records": len(doc.records), "warnings": len(doc.warnings)}
+    answer["wall"] = time.perf_counter() - start
+    print(json.dumps(answer), flush=True)
+"""
+
 DIFF = """
 import sys, time
 from pipeline.jobs.families import ParseRequest, parse_bytes
@@ -72,38 +112,42 @@ d = diff_documents(old, new)
 print(f"{time.perf_counter() - start:.4f}", sum(d.summary.values()))
 """
 
-MEASURE = """
-import resource, subprocess, sys, time
-start = time.perf_counter()
-proc = subprocess.run(sys.argv[1:], capture_output=True)
-wall = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(wall, peak, proc.returncode)
-sys.stdout.write(proc.stdout.decode(errors="replace")[-400:])
-sys.stderr.write(proc.stderr.decode(errors="replace")[-2000:])
-"""
+
+@dataclass
+class Figures:
+    """Several runs of one step: medians of wall time and of the largest process's peak."""
+
+    walls: list[float] = field(default_factory=list)
+    peaks: list[float] = field(default_factory=list)
+    pss: float | None = None  # MiB, from an untimed run (bench_measure.measure_memory)
+    note: str = ""
+
+    def add(self, wall: float, peak: float) -> None:
+        self.walls.append(wall)
+        self.peaks.append(peak)
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+    @property
+    def peak(self) -> float:
+        return statistics.median(self.peaks)
+
+    def memory(self) -> str:
+        total = f", {self.pss:.0f} MiB in all" if self.pss is not None else ""
+        return f"{self.peak:.0f} MiB largest process{total}"
 
 
-def measure_once(command: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, float, str]:
-    """(wall seconds, peak MiB, the command's last output) of one child process."""
-    proc = subprocess.run(
-        [sys.executable, "-c", MEASURE, *command], capture_output=True, text=True, check=False
-    )
-    first, _, rest = proc.stdout.partition("\n")
-    wall, peak, code = first.split()
-    if int(code) not in ok:
-        raise SystemExit(f"benchmark step failed ({code}): {' '.join(command)}\n{proc.stderr}")
-    return float(wall), int(peak) / 1024, rest.strip()
-
-
-def measure(command: list[str], runs: int, ok: tuple[int, ...] = (0,)) -> tuple[float, float, str]:
-    """Medians of `runs` runs: wall seconds and peak MiB, and the last run's output."""
-    results = [measure_once(command, ok) for _ in range(runs)]
-    return (
-        statistics.median(r[0] for r in results),
-        statistics.median(r[1] for r in results),
-        results[-1][2],
-    )
+def measure(command: list[str], runs: int, ok: tuple[int, ...] = (0,)) -> tuple[Figures, str]:
+    """Medians of `runs` runs, and the last run's output."""
+    figures = Figures()
+    out = ""
+    for _ in range(runs):
+        run = measure_once(command, ok)
+        figures.add(run.wall, run.largest)
+        out = run.stdout.strip()[-400:]
+    return figures, out
 
 
 def ratio(ours: float, reference: float) -> str:
@@ -111,6 +155,94 @@ def ratio(ours: float, reference: float) -> str:
         return "-"
     value = ours / reference
     return f"{value:.1f}x" if value >= 0.1 else f"{value:.3f}x"
+
+
+class Warm:
+    """The warm process of WARM, started once; `run` asks it for one cold parse or extraction."""
+
+    def __init__(self, path: Path, family: str, document: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", WARM, str(path), family, document],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None and self.proc.stdin is not None
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        if self.stdout.readline().strip() != "ready":
+            raise SystemExit("the bench's warm process did not start")
+
+    def run(self, what: str, pss: bool = False) -> tuple[dict[str, float], TreeSampler]:
+        sampler = TreeSampler(self.proc.pid, pss=pss)
+        sampler.start()
+        self.stdin.write(what + "\n")
+        self.stdin.flush()
+        line = self.stdout.readline()
+        sampler.stop()
+        if not line:
+            raise SystemExit(f"the bench's warm process died during {what}")
+        answer: dict[str, float] = json.loads(line)
+        return answer, sampler
+
+    def close(self) -> None:
+        self.stdin.close()
+        self.proc.wait()
+
+
+def done_when_rows(shared: Path, runs: int) -> tuple[Table, list[str]]:
+    """Done-when 1 on the MTG 20251114 PDF: four figures per round, side by side."""
+    path = shared / MTG_PDF
+    exe = pdftotext_path()
+    if exe is None:
+        raise SystemExit(f"pdftotext not found: {INSTALL_HINT}")
+    reference_cmd = [exe, "-layout", str(path), "/dev/null"]
+    rulescorpus = str(Path(sys.executable).with_name("rulescorpus"))
+    command = [rulescorpus, "parse", str(path), "--family", "mtg-cr"]
+    reference, whole, warm_parse, warm_extract = Figures(), Figures(), Figures(), Figures()
+    warm = Warm(path, "mtg-cr", "mtg/cr")
+    counts = ""
+    try:
+        warm.run("parse")  # once untimed: the warm process's own first-call costs
+        for _ in range(runs):
+            for figures, cmd in ((reference, reference_cmd), (whole, command)):
+                done = measure_once(cmd, ok=(0, 10, 40))
+                figures.add(done.wall, done.largest)
+            for figures, what in ((warm_parse, "parse"), (warm_extract, "extract")):
+                answer, sampler = warm.run(what)
+                figures.add(answer["wall"], sampler.largest)
+                if what == "parse":
+                    counts = f"{answer['records']:.0f} records, {answer['warnings']:.0f} warnings"
+        reference.pss = measure_memory(reference_cmd)
+        whole.pss = measure_memory(command, ok=(0, 10, 40))
+        warm_parse.pss = warm.run("parse", pss=True)[1].pss_peak / KIB_PER_MIB
+    finally:
+        warm.close()
+    table = Table(title=f"done-when 1: parse MTG 20251114 (307 pages, {counts}); medians of {runs}")
+    for column in ("what", "wall", "memory", "ratio to pdftotext"):
+        table.add_column(column)
+    table.add_row(
+        "pdftotext -layout FILE /dev/null", f"{reference.wall:.2f} s", reference.memory(), "1x"
+    )
+    rows = [
+        ("rulescorpus parse FILE --family mtg-cr (the whole command)", whole),
+        ("parse_bytes in a warm process (cold extraction)", warm_parse),
+        ("  of which extraction (extract_pdf_lines, cold)", warm_extract),
+    ]
+    verdicts = []
+    for label, figures in rows:
+        table.add_row(
+            label, f"{figures.wall:.2f} s", figures.memory(), ratio(figures.wall, reference.wall)
+        )
+    for label, figures in rows[:2]:
+        within = figures.wall <= TARGET_RATIO * reference.wall
+        small = max(figures.peak, figures.pss or 0.0) < TARGET_MIB
+        verdict = "met" if within and small else "NOT met"
+        verdicts.append(
+            f"done-when 1 by {label.split(' (')[0]}: {verdict} "
+            f"({figures.wall / reference.wall:.2f}x pdftotext's wall time, "
+            f"{max(figures.peak, figures.pss or 0.0):.0f} MiB at most)"
+        )
+    return table, verdicts
 
 
 def pdf_rows(table: Table, shared: Path, runs: int, quick: bool) -> None:
@@ -122,25 +254,28 @@ def pdf_rows(table: Table, shared: Path, runs: int, quick: bool) -> None:
     for entry in pdfs:
         path = shared / entry["path"]
         name = f"{entry['game']}/{entry['document']} {entry['version']}"
-        reference = measure([exe, "-layout", str(path), "/dev/null"], runs) if exe else None
+        reference = measure([exe, "-layout", str(path), "/dev/null"], runs)[0] if exe else None
         family = PDF_FAMILIES.get((entry["game"], entry["document"]))
         for engine in ENGINES:
             if family is not None:
                 fam, document, options = family
                 command = [sys.executable, "-c", PARSE, str(path), fam, document, engine]
                 command.append(json.dumps(options))
-                what = "parse"
+                what = "python -c parse_bytes"
             else:  # a document no PDF family of the bench knows: extraction alone
                 command = [sys.executable, "-c", EXTRACT, str(path), engine]
-                what = "extract"
+                what = "python -c extract_pdf_lines"
             # The reference engine is slow: one run of pdfplumber on big files is enough.
             n = runs if engine == "pdfium" else 1
-            wall, peak, out = measure(command, n)
+            ours, out = measure(command, n)
             table.add_row(
                 f"{what} {name} ({out}) with {engine}",
-                f"{wall:.2f} s, {peak:.0f} MiB",
-                f"{reference[0]:.2f} s, {reference[1]:.0f} MiB" if reference else "-",
-                f"{ratio(wall, reference[0])} time, {ratio(peak, reference[1])} memory"
+                f"{ours.wall:.2f} s, {ours.peak:.0f} MiB",
+                f"{reference.wall:.2f} s, {reference.peak:.0f} MiB" if reference else "-",
+                (
+                    f"{ratio(ours.wall, reference.wall)} time, "
+                    f"{ratio(ours.peak, reference.peak)} memory"
+                )
                 if reference
                 else "-",
             )
@@ -149,13 +284,13 @@ def pdf_rows(table: Table, shared: Path, runs: int, quick: bool) -> None:
 def show_row(table: Table, corpus: Path, runs: int) -> None:
     show = [sys.executable, "-m", "pipeline", "--corpus", str(corpus), "show", "cr:702.19c"]
     show += ["--doc", "mtg/cr"]
-    ours = measure(show, max(runs, 5))
-    bare = measure([sys.executable, "-c", "import json"], max(runs, 5))
+    ours = measure(show, max(runs, 5))[0]
+    bare = measure([sys.executable, "-c", "import json"], max(runs, 5))[0]
     table.add_row(
         "show cr:702.19c --doc mtg/cr",
-        f"{ours[0] * 1000:.0f} ms",
-        f"{bare[0] * 1000:.0f} ms (python -c 'import json')",
-        ratio(ours[0], bare[0]),
+        f"{ours.wall * 1000:.0f} ms",
+        f"{bare.wall * 1000:.0f} ms (python -c 'import json')",
+        ratio(ours.wall, bare.wall),
     )
 
 
@@ -178,7 +313,7 @@ def import_rows(table: Table, shared: Path, tmp: Path) -> Path:
     first = measure_once([*base, "import", str(shared)])
     table.add_row(
         "first import of ../shared/sources (all files, both cores)",
-        f"{first[0]:.1f} s, {first[1]:.0f} MiB",
+        f"{first.wall:.1f} s, {first.largest:.0f} MiB",
         "",
         "",
     )
@@ -191,9 +326,9 @@ def import_rows(table: Table, shared: Path, tmp: Path) -> Path:
         server.shutdown()
     table.add_row(
         "no-change update through a mirror server on 127.0.0.1",
-        f"{again[0]:.1f} s, {again[1]:.0f} MiB",
-        f"{first[0]:.1f} s (the first import)",
-        ratio(again[0], first[0]),
+        f"{again.wall:.1f} s, {again.largest:.0f} MiB",
+        f"{first.wall:.1f} s (the first import)",
+        ratio(again.wall, first.wall),
     )
     return corpus
 
@@ -201,7 +336,7 @@ def import_rows(table: Table, shared: Path, tmp: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--shared", type=Path, default=Path("../shared/sources"))
-    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--quick", action="store_true", help="one PDF, no full import")
     args = parser.parse_args(argv)
     console = Console(width=140)
@@ -215,6 +350,11 @@ def main(argv: list[str] | None = None) -> int:
     if pdftotext_path() is None:
         console.print(f"[yellow]pdftotext not found: {INSTALL_HINT}[/yellow]")
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    console.print(f"rulescorpus bench: {machine}; load average {_load()} at the start")
+    done_when, verdicts = done_when_rows(shared, args.runs)
+    console.print(done_when)
+    for verdict in verdicts:
+        console.print(verdict)
     table = Table(title=f"rulescorpus bench ({machine}; medians of {args.runs})")
     for column in ("what", "rulescorpus", "reference", "ratio"):
         table.add_column(column)
@@ -223,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         [sys.executable, "-c", DIFF, str(shared / MTG_OLD_TXT), str(shared / MTG_NEW_TXT)],
         args.runs,
     )
-    seconds, changes = diff[2].split()
+    seconds, changes = diff[1].split()
     table.add_row(
         "diff MTG 20250725 -> 20251114 (the diff alone)",
         f"{float(seconds):.3f} s",
@@ -253,7 +393,15 @@ def main(argv: list[str] | None = None) -> int:
             corpus = import_rows(table, shared, Path(tmp))
         show_row(table, corpus, args.runs)
     console.print(table)
+    console.print(f"load average {_load()} at the end (other work on the machine shows here)")
     return 0
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 def _mtg_archive(shared: Path, archive: Path) -> Path:
