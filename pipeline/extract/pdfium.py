@@ -25,22 +25,31 @@ from __future__ import annotations
 import ctypes
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache, partial
 from importlib import metadata
 from itertools import compress, repeat
+from typing import Any
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
-import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 
 from pipeline.errors import ExtractError
 from pipeline.extract.pdfium_objects import (
     Objects,
     Style,
     char_origin,
+    close_page,
+    close_textpage,
+    count_chars,
     f32,
+    get_text,
+    get_unicode,
     is_generated,
     is_hyphen,
+    load_page,
+    load_textpage,
+    media_box,
     text_object,
 )
 from pipeline.extract.pdflines import (
@@ -112,19 +121,27 @@ def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[
 def _open_pages(data: bytes, columns: int) -> Iterator[ReadRange]:
     """The document opened once, for reading page ranges of it."""
     doc = pdfium.PdfDocument(data)
+    handle = _address(doc.raw)
+    # Lines start at a few x positions and baselines repeat from page to page, so the
+    # float snapping is remembered for the document.
+    snap_x = lru_cache(maxsize=None)(f32)
+    snap = lru_cache(maxsize=None)(f32)
 
     def read(first: int, last: int) -> tuple[list[Row], int]:
         rows: list[Row] = []
         removed = 0
         for index in range(first, last):
-            page = doc[index]
+            page = load_page(handle, index)
+            if not page:
+                raise pdfium.PdfiumError(f"Failed to load page {index + 1}.")
             try:
                 reader = _PageReader(page)
                 runs, zero_width = reader.runs()
             finally:
-                page.close()
+                close_page(page)
             removed += zero_width
-            rows.extend(page_rows(runs, reader.width, index + 1, columns, f32, reader.snap_base))
+            snap_base = partial(_snap_base, snap, reader.top)
+            rows.extend(page_rows(runs, reader.width, index + 1, columns, snap_x, snap_base))
         return rows, removed
 
     try:
@@ -133,106 +150,120 @@ def _open_pages(data: bytes, columns: int) -> Iterator[ReadRange]:
         doc.close()
 
 
+def _snap_base(snap: Callable[[float, float], float], top: float, base: float) -> float:
+    """A baseline (measured down from the top) snapped as the PDF's own number (measured up)."""
+    return top - snap(top - base, _BASE_ULPS)
+
+
+def _address(handle: Any) -> int:
+    return ctypes.cast(handle, ctypes.c_void_p).value or 0
+
+
 def _char(code: int) -> str:
     """A code point PDFium reports; nothing, a surrogate or out of range: U+FFFD."""
     return chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
 
 
 class _PageReader:
-    def __init__(self, page: pdfium.PdfPage) -> None:
+    """One page's runs. Pages and text pages are loaded through the address-level
+    calls of `pdfium_objects`, not pypdfium2's wrappers: those register a finalizer
+    per page, a few percent of a read."""
+
+    def __init__(self, page: int) -> None:
         self.page = page
-        left, _bottom, right, top = page.get_mediabox()
+        left, _bottom, right, top = media_box(page)
         self.width = float(right - left)
         self.top = float(top)
         self.objects = Objects()
+        self._styles = self.objects.styles  # looked up directly: once a run
+        self._widths = self.objects.widths
         self.textpage = 0  # the FPDF_TEXTPAGE's address while `runs` reads it
-        self._length = 8  # characters in the last text object, a guess at the next
-        self._x = ctypes.c_double()
-        self._y = ctypes.c_double()
-        self._xp = ctypes.byref(self._x)
-        self._yp = ctypes.byref(self._y)
-
-    def snap_base(self, base: float) -> float:
-        return self.top - f32(self.top - base, _BASE_ULPS)
+        self._xy = (ctypes.c_double * 2)()
+        self._xp = ctypes.addressof(self._xy)
+        self._yp = self._xp + ctypes.sizeof(ctypes.c_double)
 
     def runs(self) -> tuple[list[Run], int]:
-        self.objects.walk(ctypes.cast(self.page.raw, ctypes.c_void_p).value or 0)
-        textpage = self.page.get_textpage()
+        self.objects.walk(self.page)
+        textpage = load_textpage(self.page)
+        if not textpage:
+            raise pdfium.PdfiumError("Failed to load text page.")
         try:
-            self.textpage = ctypes.cast(textpage.raw, ctypes.c_void_p).value or 0
-            runs, removed = self._textpage_runs(self._text(textpage.raw))
+            self.textpage = textpage
+            runs, removed = self._textpage_runs(self._text(textpage))
         finally:
-            textpage.close()
+            close_textpage(textpage)
+            self.textpage = 0
         inkless, zero_width = self.objects.inkless_runs(self.top)
         return runs + inkless, removed + zero_width
 
-    def _text(self, handle: pdfium_c.FPDF_TEXTPAGE) -> str:
-        count = pdfium_c.FPDFText_CountChars(handle)
+    def _text(self, handle: int) -> str:
+        count = count_chars(handle)
         if count <= 0:
             return ""
         buffer = (ctypes.c_ushort * (count + 1))()
-        written = pdfium_c.FPDFText_GetText(handle, 0, count, buffer)
+        written = get_text(handle, 0, count, buffer)
         text = ctypes.string_at(buffer, 2 * max(written - 1, 0)).decode("utf-16-le", "replace")
         if len(text) != count:
             # Characters outside the BMP, or PDFium keeping a character out of the page
             # text: one by one then, so text positions stay character indices.
-            text = "".join(_char(pdfium_c.FPDFText_GetUnicode(handle, i)) for i in range(count))
+            text = "".join(_char(get_unicode(handle, i)) for i in range(count))
         if "\ufffe" in text:
             chars = list(text)
             for i, char in enumerate(chars):
-                if char == "\ufffe" and is_hyphen(self.textpage, i):
+                if char == "\ufffe" and is_hyphen(handle, i):
                     chars[i] = "-"
             text = "".join(chars)
         return text
 
     def _textpage_runs(self, text: str) -> tuple[list[Run], int]:
         """Runs between the characters PDFium made up (and zero-width ones), split
-        where the text object changes."""
+        where the text object changes.
+
+        A text object's characters are consecutive on the text page, so where one
+        ends is searched for, not asked about character by character: a first
+        guess as long as the last object (Word writes a TJ per font change, Google
+        Docs a Tj per glyph), doubled until past the end, then bisected. This loop
+        runs some 60,000 times a document, hence its plain shape.
+        """
         handle = self.textpage
         spaces = [match.start() for match in _SPACES.finditer(text)]
         cuts = list(compress(spaces, map(is_generated, repeat(handle), spaces)))
         removed = sum(text.count(char) for char in ZERO_WIDTH)
         if removed:
             cuts = sorted(cuts + [m.start() for m in _ZERO_WIDTH.finditer(text)])
+        cuts.append(len(text))
         runs: list[Run] = []
+        object_runs = self._object_runs
+        length = 8  # characters in the last text object, a guess at the next
         start = 0
-        for cut in [*cuts, len(text)]:
-            if cut > start:
-                self._segment(text, start, cut, runs)
-            start = cut + 1
-        return runs, removed
-
-    def _segment(self, text: str, start: int, end: int, out: list[Run]) -> None:
-        """Characters [start, end), no made-up ones among them: one run per text object.
-
-        A text object's characters are consecutive on the text page, so its end
-        is searched for, not asked about character by character: a first guess
-        as long as the last object (Word writes a TJ per font change, Google
-        Docs a Tj per glyph), doubled until past the end, then bisected.
-        """
-        handle = self.textpage
-        first = text_object(handle, start)
-        last = end - 1
-        last_object = text_object(handle, last)
-        while first != last_object:
-            lo, step = start, self._length
-            hi = min(lo + step, last)
-            found = text_object(handle, hi)
-            while found == first:
-                lo, step = hi, 2 * step
+        for end in cuts:  # [start, end) holds no made-up character
+            if end <= start:
+                start = end + 1
+                continue
+            first = text_object(handle, start)
+            last = end - 1
+            last_object = text_object(handle, last) if last > start else first
+            while first != last_object:
+                lo, step = start, length
                 hi = min(lo + step, last)
                 found = text_object(handle, hi)
-            while hi - lo > 1:  # text_object(lo) == first != text_object(hi) == found
-                mid = (lo + hi) // 2
-                probe = text_object(handle, mid)
-                if probe == first:
-                    lo = mid
-                else:
-                    hi, found = mid, probe
-            self._object_runs(text, start, hi, first, out)
-            self._length = hi - start
-            start, first = hi, found
-        self._object_runs(text, start, end, first, out)
+                while found == first:
+                    lo, step = hi, 2 * step
+                    hi = min(lo + step, last)
+                    found = text_object(handle, hi)
+                while hi - lo > 1:  # text_object(lo) == first != text_object(hi) == found
+                    mid = (lo + hi) // 2
+                    probe = text_object(handle, mid)
+                    if probe == first:
+                        lo = mid
+                    else:
+                        hi, found = mid, probe
+                object_runs(text, start, hi, first, runs)
+                length = hi - start
+                start, first = hi, found
+            object_runs(text, start, end, first, runs)
+            start = end + 1
+        return runs, removed
 
     def _object_runs(
         self, text: str, start: int, end: int, obj: int | None, out: list[Run]
@@ -241,7 +272,7 @@ class _PageReader:
         apart, so that a run with visible glyphs starts with one (see `Run`)."""
         if obj is None:  # not expected outside made-up characters; nothing to place
             return
-        style = self.objects.style(obj)
+        style = self._styles.get(obj) or self.objects.style(obj)
         if not style.upright:
             # Rotated or skewed glyphs do not share a baseline: each is its own run.
             for i in range(start, end):
@@ -256,11 +287,20 @@ class _PageReader:
         self._emit(text, start, end, style, out)
 
     def _emit(self, text: str, start: int, end: int, style: Style, out: list[Run]) -> None:
-        handle, xp, yp, x = self.textpage, self._xp, self._yp, self._x
+        handle, xp, yp, xy = self.textpage, self._xp, self._yp, self._xy
         char_origin(handle, start, xp, yp)
-        x0, base = x.value, self.top - self._y.value
+        x0, base = xy[0], self.top - xy[1]
         last = end - 1
         if last > start:
             char_origin(handle, last, xp, yp)
-        x1 = x.value + self.objects.advance(style, text[last])
-        out.append(Run(text[start:end], x0, x1, base, style.size, style.bold, style.highlight))
+        char = text[last]
+        width = self._widths.get((style.font, char))
+        if width is None:
+            width = self.objects.width(style.font, char)
+        x1 = xy[0] + width * style.advance
+        out.append(_run((text[start:end], x0, x1, base, style.size, style.bold, style.highlight)))
+
+
+def _run(fields: tuple[str, float, float, float, float, bool, bool]) -> Run:
+    # tuple.__new__ skips the generated __new__'s argument handling, 60,000 times a document.
+    return tuple.__new__(Run, fields)

@@ -19,8 +19,6 @@ from pipeline.extract.pdflines import Run, is_bold_font, is_highlight_colour
 
 _ADDRESS = ctypes.c_void_p
 _FLOAT_P = ctypes.POINTER(ctypes.c_float)
-_DOUBLE_P = ctypes.POINTER(ctypes.c_double)
-_UINT_P = ctypes.POINTER(ctypes.c_uint)
 
 
 def _c(function: Any, restype: Any, *argtypes: Any) -> Callable[..., Any]:
@@ -34,19 +32,34 @@ _INT = ctypes.c_int
 text_object = _c(pdfium_c.FPDFText_GetTextObject, _ADDRESS, _ADDRESS, _INT)
 is_generated = _c(pdfium_c.FPDFText_IsGenerated, _INT, _ADDRESS, _INT)
 is_hyphen = _c(pdfium_c.FPDFText_IsHyphen, _INT, _ADDRESS, _INT)
-char_origin = _c(pdfium_c.FPDFText_GetCharOrigin, _INT, _ADDRESS, _INT, _DOUBLE_P, _DOUBLE_P)
+# The origin is written to two doubles given by address (a preallocated array's).
+char_origin = _c(pdfium_c.FPDFText_GetCharOrigin, _INT, _ADDRESS, _INT, _ADDRESS, _ADDRESS)
+count_chars = _c(pdfium_c.FPDFText_CountChars, _INT, _ADDRESS)
+get_text = _c(
+    pdfium_c.FPDFText_GetText, _INT, _ADDRESS, _INT, _INT, ctypes.POINTER(ctypes.c_ushort)
+)
+get_unicode = _c(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint, _ADDRESS, _INT)
+load_page = _c(pdfium_c.FPDF_LoadPage, _ADDRESS, _ADDRESS, _INT)
+close_page = _c(pdfium_c.FPDF_ClosePage, None, _ADDRESS)
+load_textpage = _c(pdfium_c.FPDFText_LoadPage, _ADDRESS, _ADDRESS)
+close_textpage = _c(pdfium_c.FPDFText_ClosePage, None, _ADDRESS)
+_media_box = _c(
+    pdfium_c.FPDFPage_GetMediaBox, _INT, _ADDRESS, _FLOAT_P, _FLOAT_P, _FLOAT_P, _FLOAT_P
+)
 _count_page_objects = _c(pdfium_c.FPDFPage_CountObjects, _INT, _ADDRESS)
 _page_object = _c(pdfium_c.FPDFPage_GetObject, _ADDRESS, _ADDRESS, _INT)
 _count_form_objects = _c(pdfium_c.FPDFFormObj_CountObjects, _INT, _ADDRESS)
 _form_object = _c(pdfium_c.FPDFFormObj_GetObject, _ADDRESS, _ADDRESS, ctypes.c_ulong)
 _object_type = _c(pdfium_c.FPDFPageObj_GetType, _INT, _ADDRESS)
-_bounds = _c(pdfium_c.FPDFPageObj_GetBounds, _INT, _ADDRESS, _FLOAT_P, _FLOAT_P, _FLOAT_P, _FLOAT_P)
-_matrix = _c(pdfium_c.FPDFPageObj_GetMatrix, _INT, _ADDRESS, ctypes.POINTER(pdfium_c.FS_MATRIX))
-_font_size = _c(pdfium_c.FPDFTextObj_GetFontSize, _INT, _ADDRESS, _FLOAT_P)
+# Results are written to preallocated ctypes arrays given by address (`Buffers`), which
+# are then read with one slice instead of an attribute access per number.
+_bounds = _c(pdfium_c.FPDFPageObj_GetBounds, _INT, _ADDRESS, *[_ADDRESS] * 4)
+_matrix = _c(pdfium_c.FPDFPageObj_GetMatrix, _INT, _ADDRESS, _ADDRESS)  # FS_MATRIX: 6 floats
+_font_size = _c(pdfium_c.FPDFTextObj_GetFontSize, _INT, _ADDRESS, _ADDRESS)
 _font = _c(pdfium_c.FPDFTextObj_GetFont, _ADDRESS, _ADDRESS)
-_fill = _c(pdfium_c.FPDFPageObj_GetFillColor, _INT, _ADDRESS, _UINT_P, _UINT_P, _UINT_P, _UINT_P)
+_fill = _c(pdfium_c.FPDFPageObj_GetFillColor, _INT, _ADDRESS, *[_ADDRESS] * 4)
 _glyph_width = _c(
-    pdfium_c.FPDFFont_GetGlyphWidth, _INT, _ADDRESS, ctypes.c_uint, ctypes.c_float, _FLOAT_P
+    pdfium_c.FPDFFont_GetGlyphWidth, _INT, _ADDRESS, ctypes.c_uint, ctypes.c_float, _ADDRESS
 )
 # FPDFFont_GetBaseFontName is PDFium's newer name for the same call (pypdfium2 5).
 _font_name = _c(
@@ -56,6 +69,16 @@ _font_name = _c(
     ctypes.c_char_p,
     ctypes.c_size_t,
 )
+
+
+def media_box(page: int) -> tuple[float, float, float, float]:
+    """The page's MediaBox; US Letter when it has none, as pypdfium2's get_mediabox."""
+    box = [ctypes.c_float() for _ in range(4)]
+    if not _media_box(page, *box):
+        return (0.0, 0.0, 612.0, 792.0)
+    left, bottom, right, top = (float(side.value) for side in box)
+    return (left, bottom, right, top)
+
 
 _TEXT = pdfium_c.FPDF_PAGEOBJ_TEXT
 _FORM = pdfium_c.FPDF_PAGEOBJ_FORM
@@ -98,42 +121,45 @@ class Objects:
     """Reads text objects' styles, and advance widths, with buffers made once."""
 
     def __init__(self) -> None:
-        self._float = ctypes.c_float()
-        self._floats = [ctypes.c_float() for _ in range(4)]
-        self._uints = [ctypes.c_uint() for _ in range(4)]
-        self._m = pdfium_c.FS_MATRIX()
-        self._styles: dict[int, Style] = {}
+        self._float = (ctypes.c_float * 1)()
+        self._floatp = ctypes.addressof(self._float)
+        self._box = (ctypes.c_float * 4)()
+        self._boxp = _addresses(self._box)
+        self._rgba = (ctypes.c_uint * 4)()
+        self._rgbap = _addresses(self._rgba)
+        self._m = (ctypes.c_float * 6)()  # an FS_MATRIX: a, b, c, d, e, f
+        self._mp = ctypes.addressof(self._m)
+        self.styles: dict[int, Style] = {}
         self._kinds: dict[tuple[Any, ...], Style] = {}
         self._names: dict[int, str] = {}
-        self._widths: dict[tuple[int, str], float] = {}
+        self.widths: dict[tuple[int, str], float] = {}
         # The page's text objects in content order, with their matrices to the page;
         # those inside form XObjects by themselves too.
         self._objects: list[tuple[int, Matrix]] = []
         self._outer: dict[int, Matrix] = {}
 
     def style(self, obj: int) -> Style:
-        style = self._styles.get(obj)
+        style = self.styles.get(obj)
         if style is None:
-            style = self._styles[obj] = self._read_style(obj)
+            style = self.styles[obj] = self._read_style(obj)
         return style
 
     def _read_style(self, obj: int) -> Style:
-        m = self._m
-        _font_size(obj, self._float)
-        _matrix(obj, m)
-        r, g, b, a = self._uints
-        _fill(obj, r, g, b, a)
+        _font_size(obj, self._floatp)
+        _matrix(obj, self._mp)
+        _fill(obj, *self._rgbap)
         font = _font(obj) or 0
-        ma, mb, mc, md = m.a, m.b, m.c, m.d
+        ma, mb, mc, md = self._m[:4]
         outer = self._outer.get(obj)
         if outer is not None:
             p, q, s, t = outer[:4]
             ma, mb, mc, md = ma * p + mb * s, ma * q + mb * t, mc * p + md * s, mc * q + md * t
-        key = (font, self._float.value, ma, mb, mc, md, r.value, g.value, b.value)
+        font_size = self._float[0]
+        r, g, b = self._rgba[:3]
+        key = (font, font_size, ma, mb, mc, md, r, g, b)
         style = self._kinds.get(key)
         if style is None:
-            font_size = float(self._float.value)
-            colour = (r.value / 255, g.value / 255, b.value / 255)
+            colour = (r / 255, g / 255, b / 255)
             style = self._kinds[key] = Style(
                 font=font,
                 advance=font_size * ma / 1000,
@@ -156,12 +182,17 @@ class Objects:
 
     def advance(self, style: Style, char: str) -> float:
         """How far `char` moves the pen in `style`: the font's width for it."""
-        key = (style.font, char)
-        width = self._widths.get(key)  # in thousandths of an em
+        width = self.widths.get((style.font, char))
         if width is None:
-            ok = style.font and _glyph_width(style.font, ord(char), 1000.0, self._float)
-            width = self._widths[key] = float(self._float.value) if ok else 0.0
+            width = self.width(style.font, char)
         return float(width * style.advance)
+
+    def width(self, font: int, char: str) -> float:
+        """The font's advance width for `char`, in thousandths of an em (remembered in
+        `widths`); 0 without a font."""
+        ok = font and _glyph_width(font, ord(char), 1000.0, self._floatp)
+        width = self.widths[(font, char)] = self._float[0] if ok else 0.0
+        return width
 
     def walk(self, page: int) -> None:
         """Learn the page's text objects, and the matrices of those inside form XObjects
@@ -181,8 +212,8 @@ class Objects:
         """
         runs: list[Run] = []
         zero_width = 0
-        left, bottom, right, upper = self._floats
-        on_text_page = self._styles
+        box, boxp = self._box, self._boxp
+        on_text_page = self.styles
         pending: tuple[float, float, float] | None = None
         for obj, matrix in self._objects:
             if pending is not None:
@@ -195,8 +226,8 @@ class Objects:
                 pending = None
             if obj in on_text_page:
                 continue
-            _bounds(obj, left, bottom, right, upper)
-            if abs(right.value - left.value) < INKLESS:
+            _bounds(obj, *boxp)
+            if abs(box[2] - box[0]) < INKLESS:  # left, bottom, right, top
                 pending = (*self._position(obj, matrix), self._size(obj, matrix))
         if pending is not None:
             px, py, size = pending
@@ -204,15 +235,21 @@ class Objects:
         return runs, zero_width
 
     def _position(self, obj: int, matrix: Matrix) -> tuple[float, float]:
-        _matrix(obj, self._m)
+        _matrix(obj, self._mp)
         a, b, c, d, e, f = matrix
-        x, y = self._m.e, self._m.f
+        x, y = self._m[4:6]
         return x * a + y * c + e, x * b + y * d + f
 
     def _size(self, obj: int, matrix: Matrix) -> float:
-        _font_size(obj, self._float)
-        _matrix(obj, self._m)
-        return float(self._float.value) * abs(float(self._m.d) * matrix[3])
+        _font_size(obj, self._floatp)
+        _matrix(obj, self._mp)
+        return self._float[0] * abs(self._m[3] * matrix[3])
+
+
+def _addresses(array: Any) -> tuple[int, ...]:
+    """The address of each element of a ctypes array."""
+    base, size = ctypes.addressof(array), ctypes.sizeof(array._type_)
+    return tuple(base + i * size for i in range(len(array)))
 
 
 def _text_objects(holder: int, matrix: Matrix, form: bool) -> list[tuple[int, Matrix]]:
@@ -226,9 +263,10 @@ def _text_objects(holder: int, matrix: Matrix, form: bool) -> list[tuple[int, Ma
         if kind == _TEXT:
             found.append((obj, matrix))
         elif kind == _FORM:
-            m = pdfium_c.FS_MATRIX()
-            _matrix(obj, m)
-            inner = _multiply((m.a, m.b, m.c, m.d, m.e, m.f), matrix)
+            m = (ctypes.c_float * 6)()
+            _matrix(obj, ctypes.addressof(m))
+            a, b, c, d, e, f = m
+            inner = _multiply((a, b, c, d, e, f), matrix)
             found.extend(_text_objects(obj, inner, True))
     return found
 
