@@ -3,6 +3,7 @@ the same lines as a sequential read either way; a worker's failure reaches the c
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -119,3 +120,24 @@ def test_forked_and_spawned_reads_equal_a_sequential_read(threads: bool, columns
         result = pdfium.extract_pdf_lines_pdfium(data, what="test", columns=columns)
     assert result.lines == to_lines(sequential)
     assert result.notes == {"zero_width_removed": removed}
+
+
+def test_the_collector_is_paused_only_while_pages_are_read() -> None:
+
+    states: list[bool] = []
+
+    def do(task: int) -> int:
+        states.append(gc.isenabled())
+        return task
+
+    session = _sessions(do)
+
+    assert gc.isenabled()
+    assert map_forked(3, session, 1) == [0, 1, 2]
+    assert states == [False, False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        map_forked(1, session, 1)
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()
