@@ -111,32 +111,51 @@ def _split_columns(runs: list[Run], width: float, columns: int) -> Iterable[list
         yield [r for r in runs if lo <= r.x0 < hi or (index == columns - 1 and r.x0 >= hi)]
 
 
+def _row_order(run: Run) -> tuple[float, float]:
+    return (round(run.base, 1), run.x0)
+
+
 def _group_rows(runs: list[Run]) -> list[list[Run]]:
     rows: list[list[Run]] = []
-    for run in sorted(runs, key=lambda r: (round(r.base, 1), r.x0)):
-        if rows and abs(rows[-1][0].base - run.base) <= LINE_TOLERANCE:
-            rows[-1].append(run)
+    row: list[Run] = []
+    base = math.inf  # the baseline of the row's first run
+    for run in sorted(runs, key=_row_order):
+        if abs(base - run.base) <= LINE_TOLERANCE:
+            row.append(run)
         else:
-            rows.append([run])
+            row = [run]
+            rows.append(row)
+            base = run.base
     return [_overprints_in_code_order(sorted(row, key=_X0)) for row in rows]
 
 
 def _overprints_in_code_order(row: list[Run]) -> list[Run]:
     """Glyphs without an advance and the glyph drawn over them (an icon's layers) have no
-    reading order, and the engines draw them in different orders: code order it is."""
+    reading order, and the engines draw them in different orders: code order it is.
+
+    A cluster is the glyphs from `first` on while each has no advance and the next
+    starts within the limit of `first`; nearly every cluster is one run.
+    """
+    if len(row) < 2:
+        return row
     out: list[Run] = []
-    start = 0
-    for index in range(1, len(row) + 1):
-        first, previous = row[start], row[index - 1]
-        limit = OVERPRINT * first.size
-        if (
-            index == len(row)
-            or previous.x1 - previous.x0 >= limit
-            or row[index].x0 - first.x0 >= limit
-        ):
-            cluster = row[start:index]
-            out.extend(sorted(cluster, key=_TEXT) if len(cluster) > 1 else cluster)
-            start = index
+    start, first = 0, row[0]
+    limit = OVERPRINT * first.size
+    previous = first
+    for index in range(1, len(row)):
+        run = row[index]
+        if previous.x1 - previous.x0 >= limit or run.x0 - first.x0 >= limit:
+            if index - start > 1:
+                out.extend(sorted(row[start:index], key=_TEXT))
+            else:
+                out.append(first)
+            start, first = index, run
+            limit = OVERPRINT * first.size
+        previous = run
+    if len(row) - start > 1:
+        out.extend(sorted(row[start:], key=_TEXT))
+    else:
+        out.append(first)
     return out
 
 
