@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import math
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
@@ -213,24 +214,23 @@ class Objects:
         runs: list[Run] = []
         zero_width = 0
         box, boxp = self._box, self._boxp
-        on_text_page = self.styles
-        pending: tuple[float, float, float] | None = None
-        for obj, matrix in self._objects:
-            if pending is not None:
-                x, y = self._position(obj, matrix)
-                px, py, size = pending
-                if abs(x - px) < INKLESS and abs(y - py) < max(size, self._size(obj, matrix)) / 2:
-                    zero_width += 1
-                else:
-                    runs.append(Run(" ", px, px, top - py, size, False, False))
-                pending = None
-            if obj in on_text_page:
-                continue
-            _bounds(obj, *boxp)
+        objects, on_text_page = self._objects, self.styles
+        inkless = []
+        for index in [i for i, (obj, _) in enumerate(objects) if obj not in on_text_page]:
+            _bounds(objects[index][0], *boxp)
             if abs(box[2] - box[0]) < INKLESS:  # left, bottom, right, top
-                pending = (*self._position(obj, matrix), self._size(obj, matrix))
-        if pending is not None:
-            px, py, size = pending
+                inkless.append(index)
+        for index in inkless:
+            px, py = self._position(*objects[index])
+            size = self._size(*objects[index])
+            if index + 1 < len(objects):  # the next text object, on the text page or not
+                x, y = self._position(*objects[index + 1])
+                if (
+                    abs(x - px) < INKLESS
+                    and abs(y - py) < max(size, self._size(*objects[index + 1])) / 2
+                ):
+                    zero_width += 1
+                    continue
             runs.append(Run(" ", px, px, top - py, size, False, False))
         return runs, zero_width
 
@@ -257,9 +257,8 @@ def _text_objects(holder: int, matrix: Matrix, form: bool) -> list[tuple[int, Ma
     count = (_count_form_objects if form else _count_page_objects)(holder)
     get = _form_object if form else _page_object
     found: list[tuple[int, Matrix]] = []
-    for index in range(count):
-        obj = get(holder, index)
-        kind = _object_type(obj)
+    objects = list(map(get, repeat(holder, count), range(count)))
+    for obj, kind in zip(objects, map(_object_type, objects), strict=True):
         if kind == _TEXT:
             found.append((obj, matrix))
         elif kind == _FORM:
