@@ -113,6 +113,9 @@ def main() -> None:
         str(corpus),
         f"-max_total_time={seconds}",
         f"-timeout={harness.timeout}",
+        # A unit is slow (a finding) only past the harness's own timeout: libFuzzer's
+        # default, 10 s, flags pdfplumber reading a 19-page PDF under instrumentation.
+        f"-report_slow_units={harness.timeout}",
         f"-max_len={harness.max_len}",
         "-rss_limit_mb=0",  # memory is bounded by RLIMIT_AS, as in the parse sandbox
         "-print_final_stats=1",
