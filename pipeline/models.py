@@ -17,7 +17,9 @@ Rendition = Literal["txt", "pdf", "html", "json", "tar.gz", "wiki"]
 
 # The version of the record contract (README, "Changelog"). 2: `depth` counts from 1 in every
 # family, one set of count keys, warning codes from WarningCode, errata keyed by version.
-SCHEMA_VERSION = 2
+# 3: line and page spans and character offsets in `location`, the extraction engine in
+# `parser`, the lint's reviewed findings in `publisher_errata`.
+SCHEMA_VERSION = 3
 
 
 class Model(BaseModel):
@@ -348,8 +350,24 @@ class NsgHtmlPage:
 
 
 class Location(Model):
+    """Where a record's text sits in the extracted stream (README, "Record contract").
+
+    `line` and `page` are the first line (1-based) and page holding it; `end_line` and
+    `end_page` the last line holding the record's own text (never page furniture or the
+    next record's heading). `char_start` and `char_end` are the 0-based, end-exclusive
+    offsets of that span in the extracted text: every extracted line's text joined with
+    "\n", from the span's first visible character to the end of its last line."""
+
     line: int
     page: int | None = None
+    end_line: int | None = Field(default=None, description="the last line of the record's text")
+    end_page: int | None = Field(default=None, description="the page of end_line (PDFs)")
+    char_start: int | None = Field(
+        default=None, description="0-based offset of the span in the extracted text"
+    )
+    char_end: int | None = Field(
+        default=None, description="end-exclusive offset of the span in the extracted text"
+    )
 
 
 # --------------------------------------------------------------------------- records
@@ -522,9 +540,20 @@ class Erratum(Model):
     """A defect in the publisher's own text, reviewed and listed in parse/errata.py."""
 
     record: str
-    cites: str
+    cites: str = Field(
+        description="what the defect names: the cited id that does not exist, or the exact "
+        "offending text of an extraction-artefact finding"
+    )
     reason: str
     location: Location | None = None
+    code: str | None = Field(
+        default=None,
+        description="the warning the defect would be were it not reviewed (a `lint-…` "
+        "code; null: a dangling reference or a source defect)",
+    )
+    field: str | None = Field(
+        default=None, description="lint findings: the record's field (`text`, `examples[0]`)"
+    )
 
 
 class PublisherChange(Model):
@@ -557,6 +586,12 @@ class ParseOptions:
 class ParserInfo(Model):
     family: str
     version: str
+    engine: str | None = Field(
+        default=None,
+        description="what extracted the text the parser read: pdfium, pdfplumber, "
+        "python-codecs utf-8, beautifulsoup4 html.parser, PyYAML safe_load, ...",
+    )
+    engine_version: str | None = Field(default=None, description="that engine's version")
 
 
 class Document(Model):

@@ -30,7 +30,7 @@ from pipeline.fetch.manifest import (
 from pipeline.jobs.families import NAMES, ParseRequest, parse_bytes, request_for
 from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
-from pipeline.models import CountKey, Document, Line, Source, WarningCode
+from pipeline.models import SCHEMA_VERSION, CountKey, Document, Line, Source, WarningCode
 from pipeline.parse.netrunner import cr as netrunner
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
@@ -100,7 +100,7 @@ def test_the_record_contract_holds(
     assert all(isinstance(w.code, WarningCode) for w in doc.warnings)
     raw = json.loads(doc.model_dump_json())
     assert all(w["code"] in {c.value for c in WarningCode} for w in raw["warnings"])
-    assert raw["schema_version"] == 2
+    assert raw["schema_version"] == SCHEMA_VERSION == 3
     if source.rendition == "pdf":
         assert "zero_width_removed" in doc.extraction  # extraction notes reach every family
     known = UNCLEAN.get((source.id, version))
