@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.extract.pdf import PdfText, extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document, Line, Location
+from pipeline.models import Document, Line
 from pipeline.parse.mtg import cr as mtg
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs
 from pipeline.verify.checks import compare_renditions
@@ -99,9 +99,9 @@ def test_pdf_records_carry_pages_and_rejoined_text() -> None:
     by_id = {r.id: r for r in pdf.records}
     txt_by_id = {r.id: r for r in txt.records}
     first_rule_line = next(ln for ln in extracted(path).lines if ln.text.startswith("100.1. "))
-    assert by_id["cr:100.1"].location == Location(
-        line=first_rule_line.line, page=first_rule_line.page
-    )
+    at = by_id["cr:100.1"].location
+    assert (at.line, at.page) == (first_rule_line.line, first_rule_line.page)
+    assert at.end_line is not None and at.end_line >= at.line and at.end_page == at.page
     assert by_id["cr:1"].location.page == first_rule_line.page > 2  # after the contents pages
     assert all(r.location.page is not None for r in pdf.records)
     pages = [r.location.page or 0 for r in pdf.records]

@@ -213,3 +213,26 @@ def test_parse_is_deterministic() -> None:
     pdf = extracted("1.1")
     again = netrunner.parse(pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf")
     assert again.model_dump_json() == parsed("1.1").model_dump_json()
+
+
+@pytest.mark.parametrize("version", sorted(PDFS))
+def test_a_rule_printed_as_a_heading_has_it_as_its_title(version: str) -> None:
+    """`4.4.8. HQ` on a line of its own, `HQ stands for …` under it: a title and its text (the
+    parser once joined them into `HQ HQ stands for …`); a heading over subrules alone
+    (`3.6.5. Regions`) is a title with no text; a heading's citation is a reference."""
+    by_id = {r.id: r for r in parsed(version).records}
+    hq, archives, regions = by_id["cr:4.4.8"], by_id["cr:4.5.6"], by_id["cr:3.6.5"]
+    assert (hq.title, hq.text.split(".")[0]) == ("HQ", "HQ stands for Headquarters")
+    assert (archives.title, archives.text.split(" ")[:2]) == (
+        "Archives",
+        ["Archives", "represents"],
+    )
+    assert (regions.title, regions.text) == ("Regions", "")
+    assert by_id["cr:3.6.5a"].text.startswith("Some upgrades have the subtype region.")
+    turn = by_id["cr:12.2.1"]
+    assert (turn.title, turn.references) == ("Corp’s Turn (Section 5.6)", ["cr:5.6"])
+    # a rule whose first line is a sentence stays text, however short its first line
+    assert (
+        by_id["cr:4.4.5"].title is None
+        and by_id["cr:4.4.5"].text == "Cards in a hand are inactive."
+    )

@@ -158,7 +158,9 @@ def test_version_and_effective_date_come_from_the_bundle() -> None:
     assert real("22.12").effective is None
     unasserted = parse_yaml(bundle_bytes("25.04"))
     assert unasserted.version is None
-    assert [w.code for w in unasserted.warnings] == ["no-version"]
+    # and the doubled quote reviewed in 25.04 (parse/errata.py) is warned again: a version
+    # nobody states is no version anybody reviewed
+    assert [w.code for w in unasserted.warnings] == ["no-version", "lint-unbalanced-quotes"]
     wrong = parse_yaml(bundle_bytes("26.03"), "26.04")
     assert wrong.version == "26.03" and [w.code for w in wrong.warnings] == ["version-mismatch"]
 

@@ -70,6 +70,11 @@ def test_ids_depth_parent_and_references(doc: Document) -> None:
     assert cited and all(ref in ids for ref in cited)
     deepest = next(r for r in doc.records if r.depth == 7)
     assert deepest.parent in ids and deepest.kind == "point"
+    # `(Example: …)` in parentheses is part of its sentence, like `(Example card: …)`: it
+    # stays in the text (the engine once split it into `… chain. (` and `Overzealous Fan)`)
+    fan = by_id["tr:506.3.e.9"]
+    assert fan.text.endswith("on the chain. (Example: Overzealous Fan)") and fan.examples == []
+    assert by_id["tr:506.3.e.1"].text.endswith("(Example card: Ahri, Alluring)")
 
 
 def test_the_registry_entry_parses_it_through_the_riftbound_family() -> None:

@@ -8,6 +8,12 @@ entry is type-checked: mypy infers the content type from the extractor and
 checks the parser takes the same (a mismatch is an error at `make check`,
 not at run time).
 
+`parse_bytes` is the one parse entry point (update, import, `parse`, `verify
+--reproduce`): it extracts, parses, checks the ending, records the extraction
+engine on the Document (`parser.engine`, `parser.engine_version`: ONE place),
+places every record's character offsets in the extracted text, and runs the
+extraction-artefact lint (`parse.lint.lint_parsed`).
+
 Adding a family: write its parser (a sub-package of `parse/`, or nothing at
 all for a numbered document: family `numbered` reads the scheme its registry
 entry declares), add one `Family(...)` line here, and a `[[source]]` in
@@ -16,7 +22,9 @@ entry declares), add one `Family(...)` line here, and a `[[source]]` in
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, replace
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Generic, Protocol, TypeVar
 
 from pipeline.errors import UsageError
@@ -25,7 +33,7 @@ from pipeline.extract.html import FAQ_KEYS, read_faq_page, read_wiki_bundle
 from pipeline.extract.nsg_html import read_nsg_page
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.tarball import read_tar_members
-from pipeline.extract.text import extract_text_lines
+from pipeline.extract.text import extract_text_lines, sniff_encoding
 from pipeline.extract.yaml_bundle import read_yaml_bundle
 from pipeline.models import (
     Document,
@@ -44,11 +52,13 @@ from pipeline.parse.endings import check_ending
 from pipeline.parse.fab import cr as fab_cr
 from pipeline.parse.fab import html as fab_html
 from pipeline.parse.fab import policy as fab_policy
+from pipeline.parse.lint import lint_parsed
 from pipeline.parse.mtg import cr as mtg_cr
 from pipeline.parse.netrunner import cr as netrunner_cr
 from pipeline.parse.nsg import html_cr as nsg_html
 from pipeline.parse.nsg import yaml_cr as nsg_yaml
 from pipeline.parse.numbered import engine as numbered
+from pipeline.parse.numbered.finish import place_offsets
 from pipeline.parse.riftbound import cr as riftbound_cr
 from pipeline.parse.swu import cr as swu_cr
 
@@ -68,12 +78,32 @@ class ParseRequest:
     scheme: NumberedScheme | None = None  # family `numbered`: the registry entry's scheme
 
 
+def _installed(package: str) -> str:
+    try:
+        return f"{package} {version(package)}"
+    except PackageNotFoundError:  # pragma: no cover - every engine is a dependency
+        return f"{package} (not installed)"
+
+
+# What read the bytes that have no PDF engine: Python's own codecs and parsers (their
+# behaviour changes with the minor version, not with a patch release) and the libraries.
+PYTHON = f"Python {sys.version_info.major}.{sys.version_info.minor}"
+HTML_ENGINE = ("beautifulsoup4 html.parser", f"{_installed('beautifulsoup4')} ({PYTHON})")
+YAML_ENGINE = ("PyYAML safe_load", f"{_installed('PyYAML')} ({PYTHON} tarfile)")
+TAR_ENGINE = ("python-tarfile json", PYTHON)
+
+
 @dataclass(frozen=True)
 class Extracted(Generic[T_co]):
-    """What an extractor read: the parser's input and the notes it made (zero-width spaces)."""
+    """What an extractor read: the parser's input, the notes it made (zero-width spaces),
+    the engine that read the bytes and its version, and (for line families) the extracted
+    lines that records' spans and character offsets refer to."""
 
     content: T_co
     notes: dict[str, int] = field(default_factory=dict)
+    engine: str = ""
+    engine_version: str = ""
+    lines: list[Line] | None = None
 
 
 class Extractor(Protocol[T_co]):
@@ -104,38 +134,40 @@ def lines(sentinel: str | None = None) -> Extractor[list[Line]]:
             columns = int(request.options.get("columns", "1"))
             engine = request.options.get("engine", "pdfium")
             pdf = extract_pdf_lines(data, what=request.what, columns=columns, engine=engine)
-            return Extracted(pdf.lines, dict(pdf.notes))
+            return Extracted(pdf.lines, dict(pdf.notes), pdf.engine, pdf.engine_version, pdf.lines)
         text = extract_text_lines(data, what=request.what, sentinel=sentinel)
-        return Extracted(text)
+        encoding, bom = sniff_encoding(data)
+        codec = f"python-codecs {encoding}" + (" (byte-order mark)" if bom else "")
+        return Extracted(text, engine=codec, engine_version=PYTHON, lines=text)
 
     return extract
 
 
 def tar_members(data: bytes, request: ParseRequest) -> Extracted[dict[str, bytes]]:
-    return Extracted(read_tar_members(data, what=request.what))
+    return Extracted(read_tar_members(data, what=request.what), {}, *TAR_ENGINE)
 
 
 def faq_page(data: bytes, request: ParseRequest) -> Extracted[FaqPage]:
     selectors = {k: v for k, v in request.options.items() if k in FAQ_KEYS}
     page = read_faq_page(data, what=request.what, selectors=selectors)
-    return Extracted(replace(page, selectors=selectors))
+    return Extracted(replace(page, selectors=selectors), {}, *HTML_ENGINE)
 
 
 def wiki_bundle(data: bytes, request: ParseRequest) -> Extracted[WikiPage]:
-    return Extracted(read_wiki_bundle(data, what=request.what))
+    return Extracted(read_wiki_bundle(data, what=request.what), {}, *HTML_ENGINE)
 
 
 def yaml_bundle(data: bytes, request: ParseRequest) -> Extracted[YamlBundle]:
-    return Extracted(read_yaml_bundle(data, what=request.what))
+    return Extracted(read_yaml_bundle(data, what=request.what), {}, *YAML_ENGINE)
 
 
 def rules_site(data: bytes, request: ParseRequest) -> Extracted[RulesSite]:
     """A site bundle (pipeline.extract.fab_html): its pages in the order its index lists."""
-    return Extracted(read_rules_site(data, what=request.what))
+    return Extracted(read_rules_site(data, what=request.what), {}, *HTML_ENGINE)
 
 
 def nsg_page(data: bytes, request: ParseRequest) -> Extracted[NsgHtmlPage]:
-    return Extracted(read_nsg_page(data, what=request.what))
+    return Extracted(read_nsg_page(data, what=request.what), {}, *HTML_ENGINE)
 
 
 def family(name: str, extract: Extractor[T], parse: Parser[T], version: str) -> Family[Any]:
@@ -189,7 +221,9 @@ def request_for(source: Source, *, what: str, version: str | None = None) -> Par
 
 
 def parse_bytes(data: bytes, request: ParseRequest) -> Document:
-    """Bytes of one rendition -> Document (source left None for the caller to fill)."""
+    """Bytes of one rendition -> Document (source left None for the caller to fill): parsed,
+    its ending checked, its extraction engine recorded, its spans' character offsets placed
+    and its texts linted (unreviewed findings are warnings)."""
     family = family_of(request.family)
     extracted = family.extract(data, request)
     options = ParseOptions(
@@ -199,4 +233,18 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
         settings=dict(request.options),
         scheme=request.scheme,
     )
-    return check_ending(request.family, family.parse(extracted.content, extracted.notes, options))
+    doc = check_ending(request.family, family.parse(extracted.content, extracted.notes, options))
+    engine, engine_version = extracted.engine or None, extracted.engine_version or None
+    parser = doc.parser.model_copy(update={"engine": engine, "engine_version": engine_version})
+    doc = doc.model_copy(update={"parser": parser})
+    if extracted.lines is not None:
+        doc = place_offsets(doc, extracted.lines)
+    return lint_parsed(doc)
+
+
+def engine_neutral(doc: Document) -> Document:
+    """The Document as any engine reading the same bytes must give it: the one field that
+    names the engine left out. Comparisons of two engines' parses (tests/test_pdf_engines.py,
+    `verify --cross-engine`) compare these; everything else, offsets included, must agree."""
+    parser = doc.parser.model_copy(update={"engine": None, "engine_version": None})
+    return doc.model_copy(update={"parser": parser})

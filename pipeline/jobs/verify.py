@@ -25,7 +25,7 @@ from pipeline.errors import (
     UsageError,
 )
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest, request_for
+from pipeline.jobs.families import ParseRequest, engine_neutral, request_for
 from pipeline.jobs.outcomes import Outcome, RunSummary
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.published import check_attestations, check_published_hashes
@@ -169,7 +169,8 @@ def compare_pdf_engines(ctx: Context, stored: Document, sha256: str) -> list[str
     docs = {}
     for engine in ENGINES:
         request = replace(request, options={**request.options, "engine": engine})
-        docs[engine] = canonical_json(parse_isolated(data, request, ctx.limits))
+        # each Document names its engine; all else must agree (families.engine_neutral)
+        docs[engine] = canonical_json(engine_neutral(parse_isolated(data, request, ctx.limits)))
     first, *others = ENGINES
     return [
         f"{what}: the {first} and {other} engines give different Documents"

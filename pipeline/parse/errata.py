@@ -1,16 +1,23 @@
 """Known defects in the publishers' own documents, reviewed by a person, version by version.
 
-A reference that names no rule in the same document is a warning. Once a maintainer has
-confirmed from the bytes that the defect is the publisher's, it is listed here with the
-reason, under the document AND the versions it was reviewed in: it is then recorded in
+Two checks find such defects: a reference that names no rule in the same document
+(`REVIEWED`), and the extraction-artefact lint (`ARTEFACTS`, see parse/lint.py): text
+that no publisher prints on purpose. Each is a warning. Once a maintainer has confirmed
+from the bytes that the defect is the publisher's, it is listed here with the reason,
+under the document AND the versions it was reviewed in: it is then recorded in
 `Document.publisher_errata` instead of warned, and applies to no other version (a new
-release, or a text export of unknown version, is warned again until reviewed). Tests check
-that each entry still occurs and that its target is really absent.
+release, or a text export of unknown version, is warned again until reviewed). Tests
+check that each entry still occurs (and that a cited target is really absent).
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 Entries = dict[tuple[str, str], str]  # (record id, cited id) -> reason
+# (lint code, record id, field, exact offending text) -> reason
+Artefacts = dict[tuple[str, str, str, str], str]
+K = TypeVar("K")
 
 _FAB_2_14 = {
     (record, "cr:5.5"): "2.14.0 has no section 5.5 (triggered effects are 6.6; "
@@ -49,9 +56,196 @@ REVIEWED: dict[tuple[str, str], Entries] = {
     ("netrunner/cr", "1.4"): _NISEI_1_4,
 }
 
+# --------------------------------------------------------------------------- lint findings
+
+QUOTES, BRACKETS = "lint-unbalanced-quotes", "lint-unbalanced-brackets"
+SPACE, OPERAND, MARKUP = "lint-doubled-space", "lint-empty-operand", "lint-markup"
+DOUBLED_SPACE = "the publisher's text doubles the space here"
+
+
+def _spaces(prefix: str, *fields: tuple[str, str]) -> Artefacts:
+    """Doubled spaces the publisher's file has, at (record number, field)."""
+    return {(SPACE, f"{prefix}:{n}", f, "  "): DOUBLED_SPACE for n, f in fields}
+
+
+_FAB_BOTH: Artefacts = {
+    (QUOTES, "cr:1.4.3a", "examples[2]", '"'): "a quotation opened with ' and closed with \" "
+    "(`'When this attacks, create a Runechant token.\"`)",
+    (BRACKETS, "cr:6.6.4", "text", ")"): 'a ) that closes nothing (`"At / The [ORDINAL] time)."`)',
+}
+_FAB_2_14_SPACES = (
+    ("1.2.3a", "examples[0]"), ("1.7.4j", "text"), ("1.7.5c", "examples[0]"), ("1.8.4d", "text"),
+    ("1.8.7", "examples[1]"), ("6.6.1", "notes[0]"), ("6.6.4", "text"), ("6.6.5f", "examples[0]"),
+    ("7.2.2c", "examples[0]"), ("8.3.14", "text"), ("8.4.15", "text"), ("8.5.3f", "text"),
+)  # fmt: skip
+_FAB_2_10_SPACES = (
+    ("1.7.5c", "examples[0]"), ("1.8.7", "examples[1]"), ("6.6.1", "notes[0]"), ("6.6.4", "text"),
+    ("6.6.5f", "examples[0]"), ("8.3.14", "text"), ("8.5.3f", "text"),
+)  # fmt: skip
+_FAB_2_14_LINT: Artefacts = (
+    _FAB_BOTH
+    | _spaces("cr", *_FAB_2_14_SPACES)
+    | {
+        (OPERAND, "cr:4.1.7a", "text", "in ."): "the section the publisher meant to name is "
+        "missing (`… cards they have chosen in .[4.1.4][4.1.5]`)",
+        (OPERAND, "cr:8.5.2a", "text", "in ."): "the section the publisher meant to name is "
+        "missing (`… are defined in .[8.6]`)",
+    }
+)
+_FAB_2_10_LINT: Artefacts = (
+    _FAB_BOTH
+    | _spaces("cr", *_FAB_2_10_SPACES)
+    | {
+        (BRACKETS, "cr:7.2.4a", "text", ")"): "a ) that closes nothing "
+        "(`… a living object [2.5.1]), it becomes attacking`; both renditions)",
+        (BRACKETS, "glossary:shielding-prevention-effect", "definition", "("): "the rules "
+        "site's page opens `(See [6.4.10j]` and never closes it",
+    }
+)
+_FAB_POLICY: dict[tuple[str, str], Artefacts] = {
+    ("fab/ppg", "2026-06-10"): {
+        (MARKUP, f"ppg:{n}", "text", tag): "the text export keeps the rules site's "
+        "superscript tags around a cross-reference (`<sup>[[6.2]](https://…)</sup>`)"
+        for n in ("3.4", "3.7", "3.8")
+        for tag in ("<sup>", "</sup>")
+    },
+    ("fab/trp", "2026-06-10"): _spaces("trp", ("5.14", "text"), ("A.6", "text")),
+}
+
+_MTG_QUOTES: Artefacts = {
+    (QUOTES, "cr:603.6a", "text", "“"): "an opening “ where the closing ” belongs "
+    "(`enters . . . “ or`)",
+    (QUOTES, "cr:606.5", "examples[0]", "“"): "a quotation never closed "
+    "(`“Planeswalkers’ loyalty abilities …`)",
+    (QUOTES, "cr:614.1c", "text", "“"): "an opening “ where the closing ” belongs "
+    "(`. . . ,” or “[This permanent] enters …`)",
+    (QUOTES, "glossary:decayed", "definition", "“"): "a quotation never closed "
+    "(`“When this creature attacks, sacrifice it …`)",
+}
+_MTG_JUNK = {
+    (QUOTES, "glossary:junk-token", "definition", "”"): "a closing ” with no opening one "
+    "(`… activate only as a sorcery.”`)",
+}
+_MTG_LINT: dict[str, Artefacts] = {
+    "2022-10-07": _MTG_QUOTES
+    | {
+        ("lint-lost-character", "cr:606.5", "examples[0]", "?"): "the file is cp1252, which "
+        "has no minus sign: `[?4]` where the other versions print `[−4]`"
+    },
+    "2022-11-18": _MTG_QUOTES,
+    "2023-04-14": _MTG_QUOTES,
+    "2024-06-07": _MTG_QUOTES | _MTG_JUNK,
+    "2025-02-07": _MTG_QUOTES | _MTG_JUNK,
+    "2025-07-25": _MTG_QUOTES
+    | _MTG_JUNK
+    | {(SPACE, "legal", "text", "  "): "the TXT doubles the space in `l’Cie;  and Ragnarok`"},
+    "2025-11-14": _MTG_QUOTES | _MTG_JUNK,
+}
+
+_NISEI_MIXED = "the PDF pairs its quotation marks wrongly (a straight or a second opening "
+_NISEI_MIXED += "mark closes a “, or a ” opens)"
+_NISEI_LINT: dict[str, dict[str, str]] = {  # version -> record -> the one offending mark
+    "1.1": {"cr:9.8.5e": "”", "cr:11.2.11b": "“"},
+    "1.2": {
+        "cr:11.2.4a": "”", "cr:11.2.11a": "”", "cr:11.2.20b": "“", "cr:11.2.47a": "“",
+        "cr:11.2.47b": "“",
+    },
+    "1.4": {
+        "cr:11.2.9a": "”", "cr:11.2.21a": "”", "cr:11.2.38b": "“", "cr:11.2.42a": "“",
+        "cr:11.2.53a": "“", "cr:11.2.82a": "“", "cr:11.2.82b": "“", "summary-of-changes": "“",
+    },
+}  # fmt: skip
+
+_NSG_DOUBLED = {
+    (QUOTES, "cr:3.9.5b", "examples[0]", '"'): "the YAML doubles a closing quote "
+    '(`"1[c]: +1 strength.""`)'
+}
+_NSG_LINT: dict[str, Artefacts] = {
+    "22.12": _NSG_DOUBLED
+    | {
+        (BRACKETS, "cr:9.8.10", "examples[0]", "]"): 'the YAML writes `"sub] Do 1 net '
+        'damage."` (a ] that closes nothing)'
+    },
+    "25.04": _NSG_DOUBLED,
+    "26.03": _NSG_DOUBLED,
+}
+
+_RULINGS_LINT: Artefacts = {
+    (QUOTES, "ruling:01bfb3813f362b58", "answer", "“"): "a quotation never closed "
+    "(`“Host icebreaker gains AI …`)",
+    (QUOTES, "ruling:4ff59ceec2053655", "answer", "“"): "a second opening mark closes "
+    "the quotation (`“Access →“`)",
+    (QUOTES, "ruling:3b752d1f47ebfc81", "question", "”"): "a straight quote opened, a curly "
+    'one closed (`"each unique connection”`)',
+}
+
+_ZERO_WIDTH = "lint-zero-width"
+_RIFTBOUND_ZWSP = "the text extraction of the PDF carries U+200B zero-width spaces here"
+_RIFTBOUND_ZWSP_AT = (
+    ("cr:359.3.f.2", "text"), ("cr:359.3.f.2.a", "text"), ("cr:369.2", "examples[0]"),
+    ("cr:477.1.b.1.a", "text"), ("cr:727.1.a.1", "examples[0]"),
+)  # fmt: skip
+_RIFTBOUND_LINT: Artefacts = {
+    **{(_ZERO_WIDTH, rec, where, "\u200b"): _RIFTBOUND_ZWSP for rec, where in _RIFTBOUND_ZWSP_AT},
+    (QUOTES, "cr:817.1.b", "text", "”"): "a straight quote opened, a curly one closed "
+    '(`"When this is played, predict.”`)',
+    (BRACKETS, "cr:824.1.a", "text", "["): 'a [ never closed (`"[Level [N][>] [Text]"`)',
+}
+
+_SWU_LINT: Artefacts = {
+    (QUOTES, "cr:7.5.16.a", "text", "“"): "a quotation never closed "
+    "(`“While playing this card, …`)",
+    (QUOTES, "cr:7.6.13.c", "text", "“"): "a quotation never closed "
+    "(`(e.g. “When played using Smuggle …`)",
+    (QUOTES, "cr:7.6.15.a", "text", "“"): "a second opening mark closes the quotation "
+    "(`“On Attack“ abilities`)",
+    (QUOTES, "cr:7.6.15.b", "text", "“"): "a second opening mark closes the quotation "
+    "(`If an “On Attack“ or …`)",
+    (MARKUP, "cr:7.7.5.e", "examples[0]", "<Y>"): "the PDF prints `a <Y> card`, a "
+    "placeholder where an aspect icon belongs",
+}
+
+# (document, version) -> the lint findings reviewed in that version (README, "Extraction-
+# artefact lint", lists them by record)
+ARTEFACTS: dict[tuple[str, str], Artefacts] = {
+    ("fab/cr", "2.14.0"): _FAB_2_14_LINT,
+    ("fab/cr", "2.10.1"): _FAB_2_10_LINT,
+    **_FAB_POLICY,
+    **{("mtg/cr", version): entries for version, entries in _MTG_LINT.items()},
+    **{
+        ("netrunner/cr", version): {
+            (QUOTES, record, "text", mark): _NISEI_MIXED for record, mark in marks.items()
+        }
+        for version, marks in _NISEI_LINT.items()
+    },
+    **{("netrunner/cr", version): entries for version, entries in _NSG_LINT.items()},
+    **{("netrunner/rulings", v): _RULINGS_LINT for v in ("2023-03-12", "2024-01-15")},
+    ("riftbound/cr", "2026-06-18"): _RIFTBOUND_LINT,
+    ("riftbound/tr", "2026-07-16"): {
+        (BRACKETS, "tr:705.1.b", "text", ")"): "a list item `a)` inside the sentence "
+        "(`… Disciplinary Code by: a) signing a contract …`)"
+    },
+    ("swu/cr", "7.0"): _SWU_LINT,
+}
+
+
+def _reviewed(
+    table: dict[tuple[str, str], dict[K, str]], document: str, version: str | None, key: K
+) -> str | None:
+    """The reason listed for `key` under exactly this document and version; None otherwise
+    (an unknown version is never a reviewed one)."""
+    if version is None:
+        return None
+    return table.get((document, version), {}).get(key)
+
 
 def known_dangling(document: str, version: str | None, record: str, cited: str) -> str | None:
     """The reviewed reason, when this dangling reference is a known defect of this version."""
-    if version is None:
-        return None
-    return REVIEWED.get((document, version), {}).get((record, cited))
+    return _reviewed(REVIEWED, document, version, (record, cited))
+
+
+def known_artefact(
+    document: str, version: str | None, code: str, record: str, field: str, text: str
+) -> str | None:
+    """The reviewed reason, when this lint finding is the publisher's own, in this version."""
+    return _reviewed(ARTEFACTS, document, version, (str(code), record, field, text))

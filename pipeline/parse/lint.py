@@ -4,8 +4,13 @@
 examples, notes and bullets; glossary terms and definitions; front and back
 matter; rulings) and returns one ParseWarning per finding, naming the record id,
 the field and the exact offending text (marked `«…»`, with a little context).
-It is pure and changes nothing: the caller adds the findings to the document's
-warnings. `find_artefacts(doc)` gives the same findings as data.
+`find_artefacts(doc)` gives the same findings as data. Both are pure.
+
+`lint_parsed(doc)` is what the parse entry point (`jobs.families.parse_bytes`) runs
+after every parse: a finding a maintainer has reviewed in the publisher's own bytes
+for this very document and version (`parse/errata.py`, `ARTEFACTS`) is recorded in
+`publisher_errata`, every other finding is a warning (so the version is staged for
+review, as any warning stages it).
 
 Each rule is one declarative entry of RULES: a code, a message and either a
 regular expression (every match is a finding) or a predicate (a function of the
@@ -20,9 +25,18 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from pipeline.models import Document, Location, ParseWarning, WarningCode
+from pipeline.models import Document, Erratum, Location, ParseWarning, WarningCode
+from pipeline.parse.errata import known_artefact
 
-__all__ = ["RULES", "Finding", "LintField", "LintRule", "find_artefacts", "lint_document"]
+__all__ = [
+    "RULES",
+    "Finding",
+    "LintField",
+    "LintRule",
+    "find_artefacts",
+    "lint_document",
+    "lint_parsed",
+]
 
 _CONTEXT = 24
 Span = tuple[int, int]
@@ -276,3 +290,36 @@ def lint_document(doc: Document) -> list[ParseWarning]:
     """Every extraction artefact in the document's texts as a warning; [] when clean."""
     messages = {rule.code: rule.message for rule in RULES}
     return [finding.warning(messages[finding.code]) for finding in find_artefacts(doc)]
+
+
+def lint_parsed(doc: Document) -> Document:
+    """The document with its findings added: reviewed ones (this document, this version) to
+    `publisher_errata`, the rest to `warnings`."""
+    messages = {rule.code: rule.message for rule in RULES}
+    errata: list[Erratum] = []
+    warnings: list[ParseWarning] = []
+    for finding in find_artefacts(doc):
+        reason = known_artefact(
+            doc.document, doc.version, finding.code, finding.record, finding.field, finding.text
+        )
+        if reason is None:
+            warnings.append(finding.warning(messages[finding.code]))
+            continue
+        errata.append(
+            Erratum(
+                record=finding.record,
+                cites=finding.text,
+                reason=reason,
+                location=finding.location,
+                code=str(finding.code),
+                field=finding.field,
+            )
+        )
+    if not errata and not warnings:
+        return doc
+    return doc.model_copy(
+        update={
+            "warnings": [*doc.warnings, *warnings],
+            "publisher_errata": [*doc.publisher_errata, *errata],
+        }
+    )

@@ -49,7 +49,7 @@ from pipeline.parse.common import options_of, slugify, warn
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import mode, wrap_joiner
-from pipeline.parse.numbered.records import Draft, paragraphs
+from pipeline.parse.numbered.records import Draft, paragraphs, span
 from pipeline.parse.numbered.statements import compile_statement, read_date
 
 FAMILY = "headed-sections"
@@ -280,7 +280,7 @@ def read_sections(
     first = headings[0][0]
     if first:
         front = lines[:first]
-        at = Location(line=front[0].line, page=front[0].page)
+        at = span(_at(front[0]), _at(front[-1]))
         text = "\n".join(paragraphs_of(front, page))
         parsed.front_matter.append(Passage(id="preface", title="Preface", text=text, location=at))
     open_path: list[tuple[int, str]] = []  # (rank, slug) of the open headings
@@ -295,5 +295,10 @@ def read_sections(
         draft = Draft(slug, kind, parent, Location(line=heading.line, page=heading.page))
         draft.title = [heading.text.strip()]
         draft.text = paragraphs_of(lines[index + 1 : end], page)
+        draft.feed(_at(lines[end - 1]))  # the section's text runs to the next heading
         parsed.drafts.append(draft)
         open_path.append((rank, slug))
+
+
+def _at(line: Line) -> Location:
+    return Location(line=line.line, page=line.page)

@@ -35,7 +35,7 @@ from pipeline.parse.numbered.engine import Engine, is_title
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import Block, body_size, drop_furniture, join_indented
 from pipeline.parse.numbered.numbers import NumberStart
-from pipeline.parse.numbered.records import Draft
+from pipeline.parse.numbered.records import Draft, span
 from pipeline.parse.numbered.statements import DATE_IN_TEXT, read_date
 
 FAMILY = "fab-cr"
@@ -82,7 +82,8 @@ def start_kind(text: str) -> str | None:
 
 @dataclass
 class _Draft(Draft):
-    pending: list[str] = field(default_factory=list)  # unlabelled paragraphs, not yet placed
+    # unlabelled paragraphs, not yet placed, with the lines each was read from
+    pending: list[tuple[str, Location]] = field(default_factory=list)
 
 
 @dataclass
@@ -93,6 +94,11 @@ class _Matter:
     back: bool
     parent: str = ""  # the heading a sub-passage (`2.0 Legend Story Studios`) sits under
     copyright: bool = False
+    last: Location | None = None  # the last lines of its text
+
+    def add(self, text: str, at: Location) -> None:
+        self.lines.append(text)
+        self.last = at
 
 
 def _opens_chapter(blocks: list[Block], index: int, number: str) -> bool:
@@ -123,10 +129,10 @@ class Builder:
 
     def resolve_pending(self, draft: _Draft) -> None:
         """Unlabelled paragraphs after a rule: a list when two or more, else kept in the text."""
-        for piece in draft.pending if len(draft.pending) >= 2 else ():
-            draft.open("bullets", piece)
+        for piece, at in draft.pending if len(draft.pending) >= 2 else ():
+            draft.open("bullets", piece, at)
         if len(draft.pending) == 1:
-            draft.open("text", draft.pending[0])
+            draft.open("text", *draft.pending[0])
             message = (
                 f"cr:{draft.number} is followed by an unnumbered paragraph that is neither "
                 "an example, a note nor part of a list; kept in its text (a rule number or "
@@ -163,17 +169,18 @@ class Builder:
                 block.location,
             )
         elif draft.title and draft.kind == "rule" and not draft.text and draft.part == "text":
-            draft.add(text)
+            draft.add(text, block.location)
         elif not any(ch.isalnum() for ch in text):
             if draft.pending:
-                draft.pending[-1] += "\n" + text
+                piece, at = draft.pending[-1]
+                draft.pending[-1] = (piece + "\n" + text, span(at, block.location))
             else:
-                draft.add(text)
+                draft.add(text, block.location)
         elif block.bullet:
             self.resolve_pending(draft)
-            draft.open("bullets", text)
+            draft.open("bullets", text, block.location)
         else:
-            draft.pending.append(text)
+            draft.pending.append((text, block.location))
 
     def open_matter(self, title: str, block: Block) -> None:
         self.close("matter")
@@ -220,7 +227,7 @@ class Builder:
             self.open_record(start, block)
         elif self.current is not None and ENGINE.labels.match(block.text):
             self.resolve_pending(self.current)
-            self.current.label(ENGINE.labels, SCHEME, block.text)
+            self.current.label(ENGINE.labels, SCHEME, block.text, block.location)
         else:
             self.add_plain(block)
 
@@ -229,7 +236,8 @@ class Builder:
         if entry is not None or block.bold:
             glossary.append((entry.group(1) if entry else block.text, [], block.location))
         elif glossary:
-            glossary[-1][1].append(block.text)
+            term, lines, at = glossary[-1]
+            glossary[-1] = (term, [*lines, block.text], span(at, block.location))
         else:
             self.add_plain(block)
 
@@ -243,7 +251,7 @@ class Builder:
         elif block.text.startswith("©"):
             self.matter.append(_Matter("", [block.text], here, part.back, under, copyright=True))
         else:
-            part.lines.append(block.text)
+            part.add(block.text, here)
 
     def finish(self) -> Parsed:
         self.close()
@@ -251,7 +259,8 @@ class Builder:
             slug = slugify(f"{part.parent} {part.title}" if part.parent else part.title)
             ident = f"{'back' if part.back else 'front'}:{'copyright' if part.copyright else slug}"
             text = "\n".join(part.lines)
-            passage = Passage(id=ident, title=part.title, text=text, location=part.location)
+            where = span(part.location, part.last)
+            passage = Passage(id=ident, title=part.title, text=text, location=where)
             (self.parsed.back_matter if part.back else self.parsed.front_matter).append(passage)
         return self.parsed
 

@@ -97,7 +97,7 @@ def parse(
         kind = _accept(engine, start, texts, index, path) if start is not None else None
         if start is None or kind is None:
             if parsed.drafts:
-                parsed.drafts[-1].add(text)
+                parsed.drafts[-1].add(text, Location(line=index + 1))
             else:
                 message = f"text before the first heading: {stripped[:80]!r}"
                 parsed.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, index + 1))

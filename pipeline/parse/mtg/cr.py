@@ -27,7 +27,7 @@ from pipeline.parse.mtg.paragraphs import pdf_paragraphs, txt_paragraphs
 from pipeline.parse.numbered.engine import Engine, read_statement
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import Block
-from pipeline.parse.numbered.records import Draft
+from pipeline.parse.numbered.records import Draft, span
 from pipeline.parse.numbered.statements import compile_statement, read_date
 
 FAMILY = "mtg-cr"
@@ -71,7 +71,8 @@ def _warn(parsed: Parsed, code: WarningCode, message: str, para: Block | None = 
 
 def _passage(ident: str, title: str, heading: Block, paras: list[Block]) -> Passage:
     text = "\n".join(p.text for p in paras)
-    return Passage(id=ident, title=title, text=text, location=heading.location)
+    where = span(heading.location, paras[-1].location if paras else None)
+    return Passage(id=ident, title=title, text=text, location=where)
 
 
 def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
@@ -106,8 +107,8 @@ def read_rules(paras: list[Block], parsed: Parsed) -> None:
         elif current is None or (current.part == "title" and not ENGINE.labels.match(para.text)):
             where = f"under heading {current.number}" if current else "before the first rule"
             _warn(parsed, WarningCode.UNPLACED_TEXT, f"text {where}: {para.text[:60]!r}", para)
-        elif not current.label(ENGINE.labels, SCHEME, para.text):
-            current.add(para.text)
+        elif not current.label(ENGINE.labels, SCHEME, para.text, para.location):
+            current.add(para.text, para.location)
 
 
 def read_glossary(paras: list[Block], parsed: Parsed) -> None:
@@ -122,7 +123,7 @@ def read_glossary(paras: list[Block], parsed: Parsed) -> None:
         if not definition:
             message = f"glossary term {term.text!r} has no definition"
             _warn(parsed, WarningCode.EMPTY_DEFINITION, message, term)
-        location = term.location
+        location = span(term.location, definition[-1].location if definition else None)
         parsed.glossary.append((term.text, [p.text for p in definition], location))
 
 

@@ -141,6 +141,7 @@ def pdf_paragraphs(lines: list[Line], letters: str) -> list[Block]:
                 last_key = (int(section.group(1)), 0, "")
         else:
             out[-1].text = join_glued(out[-1].text, text)
+            out[-1].end_line, out[-1].end_page = line.line, line.page
             if wrap_x0 is None:
                 wrap_x0 = x0
         prev = line

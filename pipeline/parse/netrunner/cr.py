@@ -7,7 +7,10 @@ contents the parser skips (the body starts at the first chapter heading in the
 chapter font after it); chapters `1. Game Concepts` and sections `1.2. The
 Golden Rules` set in larger fonts, rules `1.2.3. text` in the body font,
 lettered subrules `a. text` indented under a rule with their wrapped lines
-indented further; `Example:` / `Example 2:` paragraphs; `1)`, `a)`, `i)` list
+indented further; a rule printed as a heading (`4.4.8. HQ`, `3.6.5. Regions`: a
+short line that is no sentence) has it as its title, and the paragraph set under
+it (`HQ stands for …`) as its text, as Null Signal Games' source gives the same
+rules; `Example:` / `Example 2:` paragraphs; `1)`, `a)`, `i)` list
 items (the timing appendix) as bullets; "Appendix: Previous Revision" and
 "Acknowledgements" as back matter. Ids: `cr:1`, `cr:1.2`, `cr:1.2.3`,
 `cr:1.2.3a`. Netrunner's own: the font-size headings, the indentation that
@@ -31,10 +34,11 @@ from pipeline.models import (
     WarningCode,
 )
 from pipeline.parse.common import options_of, slugify, warn
-from pipeline.parse.numbered.engine import Engine, Reader, read_statement
+from pipeline.parse.numbered.engine import Engine, Reader, is_title, read_statement
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import drop_page_numbers, mode, wrap_joiner
 from pipeline.parse.numbered.numbers import NumberStart
+from pipeline.parse.numbered.records import span
 
 FAMILY = "netrunner-cr"
 PARSER_VERSION = "2.0"
@@ -77,7 +81,9 @@ class _Reader(Reader):
         number = (parent or "") + start.number if start.own else start.number
         draft = self.open(number, parent, level, "", Location(line=line.line, page=line.page))
         draft.highlighted = line.highlight
-        draft.open("title" if level < 2 else "text", start.rest)
+        # A rule whose line holds only a heading (`4.4.8. HQ`) is headed by it: its title.
+        headed = level < 2 or (level == 2 and is_title(start.rest.strip()))
+        draft.open("title" if headed else "text", start.rest)
 
     def feed_line(self, line: Line) -> None:
         start = ENGINE.numbering.match_start(line.text)
@@ -92,7 +98,7 @@ class _Reader(Reader):
         elif size >= self.chapter_size and self.back:
             self.back.append((line, []))  # an unnumbered heading after the appendix
         elif draft and draft.part == "title" and size >= self.section_size and not self.back:
-            draft.add(line.text)  # a heading set on two lines
+            draft.add(line.text, Location(line=line.line, page=line.page))  # a two-line heading
         elif self.back:
             self.back[-1][1].append(line)
         elif start is not None and level == 2 and x < RULE_MAX_X:
@@ -103,13 +109,19 @@ class _Reader(Reader):
             message = f"text before any heading: {line.text[:60]!r}"
             self.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, line.line, line.page))
         else:
-            if not draft.label(ENGINE.labels, SCHEME, line.text):
+            here = Location(line=line.line, page=line.page)
+            if not draft.label(ENGINE.labels, SCHEME, line.text, here):
                 if LIST_ITEM_RE.match(line.text):
-                    draft.open("bullets", line.text)
+                    draft.open("bullets", line.text, here)
                 else:
+                    if draft.part == "title" and draft.kind == "rule" and x >= RULE_MAX_X:
+                        # a short first line that wraps at the rule's hanging indent was
+                        # the start of a sentence, not a heading
+                        draft.text, draft.title = draft.title, []
+                        draft.part = "text"
                     if draft.part == "title":
                         draft.open("text")  # the first body line after a heading: its prose
-                    draft.add(line.text)
+                    draft.add(line.text, here)
             draft.mark(line.highlight)
 
 
@@ -130,8 +142,16 @@ def passage(ident: str, title: str, body: list[Line], heading: Line | None = Non
     paragraphs = ([join(intro)] if intro else []) + ["● " + join(b) for b in bullets]
     first = heading or (body[0] if body else None)
     location = Location(line=first.line if first else 1, page=first.page if first else None)
+    if first is not None:
+        location = lines_span(first, body[-1] if body else first)
     text = "\n".join(p for p in paragraphs if p)
     return Passage(id=ident, title=title, text=text, location=location)
+
+
+def lines_span(first: Line, last: Line) -> Location:
+    return span(
+        Location(line=first.line, page=first.page), Location(line=last.line, page=last.page)
+    )
 
 
 def read_front(lines: list[Line], heading_size: float, parsed: Parsed) -> list[Line]:
@@ -167,7 +187,8 @@ def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
         if numbered and numbered.level == 0 and body and (
             body[0].bold or (body[0].size or 0) > (heading.size or 0) * 0.7
         ):  # fmt: skip
-            title, body = body[0].text, body[1:]
+            # the numbered heading is the chapter record's; the passage is headed by its own
+            heading, title, body = body[0], body[0].text, body[1:]
         blocks: list[list[str]] = []
         for line in body:
             if line.text.startswith(("●", "○", "•")) or not blocks:
@@ -175,7 +196,7 @@ def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
             else:
                 blocks[-1].append(line.text)
         text = "\n".join(join(block) for block in blocks if block)
-        location = Location(line=heading.line, page=heading.page)
+        location = lines_span(heading, body[-1] if body else heading)
         passages.append(Passage(id=slugify(title), title=title, text=text, location=location))
     return passages
 

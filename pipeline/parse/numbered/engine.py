@@ -34,7 +34,7 @@ from pipeline.parse.numbered.layout import (
     wrap_joiner,
 )
 from pipeline.parse.numbered.numbers import Numbering, NumberStart
-from pipeline.parse.numbered.records import Draft, Join, label_pattern, paragraphs
+from pipeline.parse.numbered.records import Draft, Join, label_pattern, paragraphs, span
 from pipeline.parse.numbered.references import References
 from pipeline.parse.numbered.statements import compile_statement, find_statement
 
@@ -56,7 +56,10 @@ class Engine:
         self.numbering = Numbering(scheme)
         self.references = References(scheme, self.numbering)
         self.labels = label_pattern(scheme)
-        self.inline = re.compile(rf"\s*\b(?:{'|'.join(map(re.escape, scheme.example))}):\s*")
+        # `Example: …` inside a rule's text opens an example; `(Example: …)` in parentheses is
+        # part of the sentence and stays in the text, as the publisher set it.
+        words = "|".join(map(re.escape, scheme.example))
+        self.inline = re.compile(rf"\s*(?<!\()\b(?:{words}):\s*")
         self.statements = [compile_statement(s, scheme.version_pattern) for s in scheme.statements]
         self.glyph = re.compile(rf"^[{re.escape(''.join(scheme.bullets))}]\s+")
 
@@ -128,22 +131,25 @@ class Reader:
             message = f"cannot place {block.text[:80]!r}: no rule is open here"
             self.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, at))
             return
-        self.continue_draft(draft, block.text, block.bullet)
+        self.continue_draft(draft, block.text, block.bullet, at)
         draft.mark(block.highlight)
 
-    def continue_draft(self, draft: Draft, piece: str, bullet: bool = False) -> None:
+    def continue_draft(
+        self, draft: Draft, piece: str, bullet: bool = False, at: Location | None = None
+    ) -> None:
         """A label opens an example or note, a bullet a list item, a `See rule ...` line goes
-        back to the rule's own text (even after an example); anything else continues."""
+        back to the rule's own text (even after an example); anything else continues. `at`:
+        the lines the piece was read from."""
         piece = piece.strip()
         engine = self.engine
-        if draft.label(engine.labels, engine.scheme, piece):
+        if draft.label(engine.labels, engine.scheme, piece, at):
             return
         if bullet or engine.glyph.match(piece):
-            draft.open("bullets", engine.glyph.sub("", piece))
+            draft.open("bullets", engine.glyph.sub("", piece), at)
         elif piece.startswith("See ") and engine.references.find(piece):
-            draft.open("text", piece)
+            draft.open("text", piece, at)
         else:
-            draft.add(piece)
+            draft.add(piece, at)
 
     def settle(self) -> list[Draft]:
         """Inline labels split out, glyphs dropped, short top-level texts made titles."""
@@ -202,9 +208,13 @@ def read_front(engine: Engine, front: list[Block]) -> tuple[Parsed, list[Block]]
 
 
 def passage(ident: str, title: str, blocks: list[Block], join: Join) -> Passage:
-    first = blocks[0]
     text = join([b.text for b in blocks])
-    return Passage(id=ident, title=title, text=text, location=first.location)
+    return Passage(id=ident, title=title, text=text, location=blocks_span(blocks))
+
+
+def blocks_span(blocks: list[Block]) -> Location:
+    """The lines from the first block's to the last block's."""
+    return span(blocks[0].location, blocks[-1].location)
 
 
 Body = Callable[["Reader", list[Block]], None]

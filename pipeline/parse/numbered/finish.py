@@ -3,7 +3,9 @@
 It enforces the record contract (README): depth from the parent, resolved references,
 duplicate ids, misplaced parents, backward numbers and dangling references warned (except
 the publisher's defects reviewed for this very version, recorded instead), the stated
-version over the caller's, one set of count keys.
+version over the caller's, one set of count keys, each record's line span from its draft.
+`place_offsets` adds the character offsets of every span once the extracted lines are
+known (the parse entry point, `jobs.families.parse_bytes`, calls it).
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import TypeVar
 
 from pipeline.models import (
     CountKey,
     Document,
     GlossaryTerm,
+    Line,
     Location,
     ParseOptions,
     ParserInfo,
@@ -39,6 +43,7 @@ from pipeline.parse.numbered.references import References
 from pipeline.parse.numbered.statements import read_date
 
 _PARTS = ("examples", "notes", "bullets")
+Located = TypeVar("Located", Rule, GlossaryTerm, Passage)
 _STATED = ("title", "published", "effective", "front_matter", "back_matter", "publisher_changes")
 
 
@@ -85,11 +90,13 @@ def build_records(drafts: list[Draft], finish: Finish) -> list[Rule]:
         depth.setdefault(ident, 1 if parent is None else depth.get(parent, 0) + 1)
         parts = {name: [join(p) for p in getattr(draft, name)] for name in _PARTS}
         text = join(draft.text)
-        refs = finish.references.find(text, *chain(*parts.values()), known=known, own=ident)
+        title = join(draft.title) or None
+        # a heading cites too: NISEI's `12.2.1. Corp's Turn (Section 5.6)`
+        cited = [title or "", text, *chain(*parts.values())]
+        refs = finish.references.find(*cited, known=known, own=ident)
         if finish.elsewhere is not None:
             refs = list(dict.fromkeys(finish.elsewhere(ref, known) for ref in refs))
-        title = join(draft.title) or None
-        fields = {"number": draft.number, "kind": draft.kind, "location": draft.location}
+        fields = {"number": draft.number, "kind": draft.kind, "location": draft.span}
         records.append(
             Rule(id=ident, parent=parent, depth=depth[ident], title=title, text=text,
                  references=refs, highlighted=draft.highlighted, **fields, **parts)
@@ -172,3 +179,37 @@ def finish_document(
     )  # fmt: skip
     warnings += check_tree(records) + check_references(doc)
     return record_errata(doc.model_copy(update={"warnings": warnings}))
+
+
+def place_offsets(doc: Document, lines: list[Line]) -> Document:
+    """The document with `char_start` and `char_end` set on every spanned location of its
+    records, glossary terms and passages: the offsets, in the lines' texts joined with
+    "\n", of the span's first visible character (leading spaces and form feeds skipped)
+    and of the end of its last line. Locations without a span are left as they are."""
+    starts: dict[int, int] = {}
+    texts: dict[int, str] = {}
+    offset = 0
+    for line in lines:
+        starts[line.line], texts[line.line] = offset, line.text
+        offset += len(line.text) + 1
+
+    def place(at: Location) -> Location:
+        last = at.end_line
+        if last is None or at.line not in starts or last not in starts:
+            return at
+        first_text = texts[at.line]
+        start = starts[at.line] + len(first_text) - len(first_text.lstrip(" \t\f"))
+        end = max(start, starts[last] + len(texts[last].rstrip()))
+        return at.model_copy(update={"char_start": start, "char_end": end})
+
+    def placed(items: list[Located]) -> list[Located]:
+        return [item.model_copy(update={"location": place(item.location)}) for item in items]
+
+    return doc.model_copy(
+        update={
+            "records": placed(doc.records),
+            "glossary": placed(doc.glossary),
+            "front_matter": placed(doc.front_matter),
+            "back_matter": placed(doc.back_matter),
+        }
+    )

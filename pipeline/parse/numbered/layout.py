@@ -43,10 +43,17 @@ class Block:
     after_gap: bool = False  # first paragraph after a blank line or a vertical gap
     indented: bool = False  # indented past its neighbours' wrapped lines
     highlight: bool = False
+    end_line: int | None = None  # the last line of a paragraph joined from several
+    end_page: int | None = None
 
     @property
     def location(self) -> Location:
-        return Location(line=self.line, page=self.page)
+        """The lines the block was read from: its first, and its last when it wraps."""
+        if self.end_line is None or self.end_line == self.line:
+            return Location(line=self.line, page=self.page)
+        return Location(
+            line=self.line, page=self.page, end_line=self.end_line, end_page=self.end_page
+        )
 
 
 def mode(values: list[float]) -> float | None:
@@ -237,7 +244,8 @@ def join_indented(
         )
         bullet = text.startswith(bullets)
         text = text[1:].lstrip() if bullet else text
-        blocks.append(
-            Block(text, first.line, first.page, is_heading(first, body), first.bold, bullet)
-        )
+        last = wraps[-1] if wraps else first
+        block = Block(text, first.line, first.page, is_heading(first, body), first.bold, bullet)
+        block.end_line, block.end_page = last.line, last.page
+        blocks.append(block)
     return blocks

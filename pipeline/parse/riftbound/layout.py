@@ -157,8 +157,8 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
             # A paragraph running on from the previous page.
             carried = blocks.pop(0)
             if previous_kept and reader.current is not None:
-                for text in carried.texts:
-                    reader.continue_draft(reader.current, text)
+                for text, line in zip(carried.texts, carried.lines, strict=True):
+                    reader.continue_draft(reader.current, text, at=_at(line))
         blocks = _merge_attached(blocks, reader)
         numbers = [n for n, _ in page.numbers]
         if not numbers:
@@ -184,6 +184,11 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
             at = Location(line=first.line, page=first.page)
             draft = reader.open(number, placed[1] if placed else None, level, "", at)
             draft.mark(first.highlight)
-            for text in [*block.texts, *(text for text, _ in block.extra)]:
-                reader.continue_draft(draft, text)
+            pieces = [*zip(block.texts, block.lines, strict=True), *block.extra]
+            for text, line in pieces:
+                reader.continue_draft(draft, text, at=_at(line))
         previous_kept = True
+
+
+def _at(line: Line) -> Location:
+    return Location(line=line.line, page=line.page)

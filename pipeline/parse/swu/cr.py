@@ -43,6 +43,7 @@ from pipeline.parse.numbered.engine import Engine, Reader
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import wrap_joiner
 from pipeline.parse.numbered.numbers import NumberStart
+from pipeline.parse.numbered.records import span
 from pipeline.parse.numbered.statements import find_statement, read_date
 from pipeline.parse.swu.defects import DefectReferences, record_defects
 from pipeline.parse.swu.layout import Layout, Paragraph, baseline, read_layout
@@ -120,8 +121,17 @@ def front_passage(lines: list[Line], finish: Finish) -> Passage:
         id=re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-"),
         title=title,
         text=join_paragraphs(text_lines, finish),
-        location=Location(line=lines[0].line, page=lines[0].page),
+        location=lines_span(lines),
     )
+
+
+def at_line(line: Line) -> Location:
+    return Location(line=line.line, page=line.page)
+
+
+def lines_span(lines: list[Line]) -> Location:
+    """The lines from the first to the last of `lines`."""
+    return span(at_line(lines[0]), at_line(lines[-1]))
 
 
 def join_paragraphs(lines: list[Line], finish: Finish) -> str:
@@ -151,25 +161,24 @@ def read_body(reader: Reader, layout: Layout, parsed: Parsed, finish: Finish) ->
             message = f"cannot place {paragraph.first.text[:80]!r}: no rule is open here"
             reader.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, at))
         else:
-            pieces = paragraph.pieces
+            pieces, wheres = paragraph.pieces, [at_line(line) for line in paragraph.lines]
             if paragraph.role == "example":
-                draft.open("examples", pieces[0])
+                draft.open("examples", pieces[0], wheres[0])
             elif paragraph.role == "bullet":
-                draft.open("bullets", reader.engine.glyph.sub("", pieces[0]))
+                draft.open("bullets", reader.engine.glyph.sub("", pieces[0]), wheres[0])
             elif draft.part != "text":
-                draft.open("text", pieces[0])
+                draft.open("text", pieces[0], wheres[0])
             else:
-                draft.add(pieces[0])
-            for piece in pieces[1:]:
-                draft.add(piece)
+                draft.add(pieces[0], wheres[0])
+            for piece, where in zip(pieces[1:], wheres[1:], strict=True):
+                draft.add(piece, where)
     for line in layout.unplaced:
         message = f"a line at x={line.x0} fits no indentation of its rule: {line.text[:80]!r}"
         parsed.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, line.line, line.page))
     if back:
         text = join_paragraphs(back, finish)
-        at = Location(line=back[0].line, page=back[0].page)
         parsed.back_matter.append(
-            Passage(id="copyright", title="Copyright", text=text, location=at)
+            Passage(id="copyright", title="Copyright", text=text, location=lines_span(back))
         )
 
 
@@ -183,11 +192,11 @@ def open_entry(reader: Reader, paragraph: Paragraph, at: Location) -> None:
         message = f"{kind} label {paragraph.label!r} does not follow the open outline"
         reader.warnings.append(warn(WarningCode.NUMBERING, message, at))
         if reader.current is not None:
-            reader.current.add(paragraph.first.text.strip())
+            reader.current.add(paragraph.first.text.strip(), at_line(paragraph.first))
         return
     draft = reader.open(placed[0], placed[1], level, paragraph.rest, at)
-    for piece in paragraph.pieces[1:]:
-        draft.add(piece)
+    for piece, line in zip(paragraph.pieces[1:], paragraph.lines[1:], strict=True):
+        draft.add(piece, at_line(line))
 
 
 def place_zero(reader: Reader, start: NumberStart) -> tuple[str, str | None] | None:
