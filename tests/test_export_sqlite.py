@@ -71,7 +71,18 @@ def test_every_table_row_agrees_with_the_stored_files(
     assert row["text"] == rule.text and row["parent"] == "cr:702.19"  # type: ignore[union-attr]
     assert json.loads(row["references"]) == rule.references  # type: ignore[union-attr]
     assert row["location_line"] == rule.location.line  # type: ignore[union-attr]
-    assert row["record_sha256"] == corpus.provenance("mtg/cr", "cr:702.19c").record_sha256
+    prov_of_rule = corpus.provenance("mtg/cr", "cr:702.19c")
+    assert row["record_sha256"] == prov_of_rule.record_sha256
+    # the record's whole provenance is in its row: span, offsets, engine, both digests
+    span = {k: row[f"location_{k}"] for k in prov_of_rule.location}
+    assert span == prov_of_rule.location and span["end_line"] == 4063
+    assert span["char_end"] > span["char_start"] > 0
+    assert (row["engine"], row["engine_version"]) == (
+        prov_of_rule.engine,
+        prov_of_rule.engine_version,
+    )
+    assert row["engine"] == "python-codecs utf-8 (byte-order mark)"
+    assert row["document_sha256"] == prov_of_rule.document_sha256
     version = db.execute("select * from versions where id = 'mtg/cr@2025-11-14'").fetchone()
     prov = corpus.version_provenance("mtg/cr", "2025-11-14")
     assert version["source_sha256"] == prov["fetches"][0]["sha256"]

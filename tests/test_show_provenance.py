@@ -9,13 +9,21 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import SHARED, link_archive
 from test_corpus_api import small_corpus
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from pipeline.errors import EXIT_OK
+from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.extract.text import extract_text_lines
+from pipeline.jobs.context import Context
+from pipeline.jobs.import_archive import import_archive
 from pipeline.store.corpus import canonical_json
 
 MTG_TXT = "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt"
+MTG_PATH = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
+NISEI_PATH = "netrunner/comprehensive-rules/1.4/Comprehensive_Rules.pdf"
 MTG_SHA = "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85"
 
 
@@ -36,6 +44,18 @@ def _stored(corpus_dir: Path, document: str, version: str) -> tuple[str, dict[st
     return item["file"], json.loads((corpus_dir / item["file"]).read_bytes())
 
 
+@pytest.fixture(scope="module")
+def pdf_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A corpus imported from an archive holding only NISEI's Netrunner CR 1.4 PDF."""
+    root = tmp_path_factory.mktemp("show-pdf")
+    entries = json.loads((SHARED / "manifest.json").read_text())
+    mine = [e for e in entries if e["path"] == NISEI_PATH]
+    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    summary = import_archive(ctx, link_archive(root / "archive", mine))
+    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]
+    return root / "corpus"
+
+
 def test_show_provenance_prints_bytes_location_and_digests(corpus_dir: Path) -> None:
     text = _show(corpus_dir, "cr:702.19c", "--doc", "mtg/cr", "--provenance")
     block = text.split("\nProvenance\n", 1)[1]
@@ -53,9 +73,21 @@ def test_show_provenance_prints_bytes_location_and_digests(corpus_dir: Path) -> 
     assert fields["Rendition"] == "txt"
     assert fields["Parser"] == f"{parser['family']} {parser['version']}"  # type: ignore[index]
     assert fields["Parser"].startswith("mtg-cr ")
-    assert fields["Extraction"] == "the document records no extraction engine"
+    engine = f"{parser['engine']} {parser['engine_version']}"  # type: ignore[index]
+    assert fields["Extraction"] == engine
+    assert engine.startswith("python-codecs utf-8 (byte-order mark) Python 3.")
     rule = next(r for r in stored["records"] if r["id"] == "cr:702.19c")  # type: ignore[attr-defined]
-    assert fields["Location"] == f"line {rule['location']['line']}"
+    at = rule["location"]
+    assert (
+        fields["Location"] == f"lines {at['line']}\u2013{at['end_line']}" == "lines 4062\u20134063"
+    )
+    # the offsets of those lines in the extracted text: the TXT decoded, its lines joined
+    start, end = at["char_start"], at["char_end"]
+    assert fields["Characters"].startswith(f"{start}\u2013{end} of the extracted text")
+    lines = extract_text_lines((SHARED / MTG_PATH).read_bytes())
+    extracted = "\n".join(ln.text for ln in lines)
+    assert extracted[start:end].startswith("702.19c Trample over planeswalkers")
+    assert extracted[start:end].endswith(rule["examples"][-1])
     # Both digests can be recomputed from the stored JSON with the corpus's serialisation.
     record_sha = hashlib.sha256(canonical_json(rule)).hexdigest()
     document_sha = hashlib.sha256((corpus_dir / file).read_bytes()).hexdigest()
@@ -92,3 +124,25 @@ def test_show_provenance_of_an_older_version_and_as_json(corpus_dir: Path) -> No
     # Without --provenance the JSON is as before.
     plain = json.loads(_show(corpus_dir, "cr:702.19c", "--doc", "mtg/cr", "--json"))
     assert "record_provenance" not in plain
+
+
+def test_show_provenance_of_a_pdf_version_names_the_engine_pages_and_offsets(
+    pdf_corpus: Path,
+) -> None:
+    text = _show(pdf_corpus, "cr:1.3.9", "--doc", "netrunner/cr", "--provenance")
+    fields = dict(re.findall(r"^  ([A-Z][\w -]*?):\s+(.*)$", text.split("\nProvenance\n")[1], re.M))
+    assert fields["Rendition"] == "pdf"
+    assert re.fullmatch(r"pdfium pypdfium2 \S+ \(PDFium [\d.]+\)", fields["Extraction"])
+    # the rule wraps over a page break: its span runs onto the next page
+    assert fields["Location"] == "lines 300\u2013304, pages 8\u20139"
+    data = json.loads(
+        _show(pdf_corpus, "cr:1.3.9", "--doc", "netrunner/cr", "--provenance", "--json")
+    )
+    prov = data["record_provenance"]
+    assert (prov["engine"], prov["engine_version"]) == ("pdfium", fields["Extraction"][7:])
+    at = prov["location"]
+    assert (at["line"], at["end_line"], at["page"], at["end_page"]) == (300, 304, 8, 9)
+    lines = extract_pdf_lines((SHARED / NISEI_PATH).read_bytes()).lines
+    piece = "\n".join(ln.text for ln in lines)[at["char_start"] : at["char_end"]]
+    assert piece.startswith("1.3.9. The symbol [trash]") and piece.endswith("trashing cards.")
+    assert fields["Characters"].startswith(f"{at['char_start']}\u2013{at['char_end']} ")

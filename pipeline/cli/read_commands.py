@@ -22,6 +22,7 @@ from pipeline.cli.common import (
     run_job,
 )
 from pipeline.cli.console import print_history, print_shown
+from pipeline.cli.show_text import provenance_lines
 from pipeline.errors import EXIT_VERIFY
 from pipeline.jobs import show as lookup
 
@@ -128,23 +129,9 @@ def show_cmd(
 
 def print_record_provenance(p: dict[str, Any]) -> None:
     """The `--provenance` block: every fact that ties the record to its bytes."""
-    where = ", ".join(f"{k} {v}" for k, v in p["location"].items() if v is not None)
-    engine = " ".join(x for x in (p["engine"], p["engine_version"]) if x)
-    lines = [
-        ("Document", f"{p['title']} ({p['document']}), version {p['version']}"),
-        ("Source URL", p["url"] or "none known"),
-        ("SHA-256", f"{p['sha256']} ({p['bytes']} bytes)"),
-        ("Retrieved", f"{p['retrieved'] or 'not recorded'} from {p['retrieved_from'] or '-'}"),
-        ("Rendition", p["rendition"] or "-"),
-        ("Parser", f"{p['parser_family']} {p['parser_version']}"),
-        ("Extraction", engine or "the document records no extraction engine"),
-        ("Location", where or "not recorded"),
-        ("Record JSON", f"SHA-256 {p['record_sha256']} (canonical JSON of the record)"),
-        ("Document JSON", f"SHA-256 {p['document_sha256']} (canonical JSON of the version)"),
-    ]
     out.print("")
     out.print("Provenance", style="bold")
-    for label, value in lines:
+    for label, value in provenance_lines(p):
         out.print(f"  {label + ':':<15}{value}", markup=False, highlight=False, soft_wrap=True)
 
 

@@ -107,3 +107,48 @@ def format_shown(data: dict[str, Any], width: int | None = None) -> str:
     )
     out += _wrap(f"Check it yourself: {check}", 2, width)
     return "\n".join(out) + "\n"
+
+
+def _range(word: str, first: Any, last: Any) -> str:
+    """`line 12`, `lines 12–14`."""
+    if last is None or last == first:
+        return f"{word} {first}"
+    return f"{word}s {first}\u2013{last}"
+
+
+def location_text(location: dict[str, Any]) -> str:
+    """A record's span as a person reads it: `lines 1530–1534, page 37`, `line 4062`,
+    `lines 88–93, pages 3–4`; `not recorded` without a line."""
+    if location.get("line") is None:
+        return "not recorded"
+    out = _range("line", location["line"], location.get("end_line"))
+    if location.get("page") is not None:
+        out += ", " + _range("page", location["page"], location.get("end_page"))
+    return out
+
+
+def offsets_text(location: dict[str, Any]) -> str:
+    start, end = location.get("char_start"), location.get("char_end")
+    if start is None or end is None:
+        return "not recorded (the family's records are not read from lines)"
+    where = "the extracted text (its lines joined with \\n; 0-based, end excluded)"
+    return f"{start}\u2013{end} of {where}"
+
+
+def provenance_lines(p: dict[str, Any]) -> list[tuple[str, str]]:
+    """The `show --provenance` block, label by label, from `record_provenance`'s dict."""
+    engine = " ".join(x for x in (p.get("engine"), p.get("engine_version")) if x)
+    location = p.get("location") or {}
+    return [
+        ("Document", f"{p['title']} ({p['document']}), version {p['version']}"),
+        ("Source URL", p["url"] or "none known"),
+        ("SHA-256", f"{p['sha256']} ({p['bytes']} bytes)"),
+        ("Retrieved", f"{p['retrieved'] or 'not recorded'} from {p['retrieved_from'] or '-'}"),
+        ("Rendition", p["rendition"] or "-"),
+        ("Parser", f"{p['parser_family']} {p['parser_version']}"),
+        ("Extraction", engine or "the document records no extraction engine"),
+        ("Location", location_text(location)),
+        ("Characters", offsets_text(location)),
+        ("Record JSON", f"SHA-256 {p['record_sha256']} (canonical JSON of the record)"),
+        ("Document JSON", f"SHA-256 {p['document_sha256']} (canonical JSON of the version)"),
+    ]

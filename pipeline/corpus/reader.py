@@ -79,7 +79,13 @@ class Followed:
 
 @dataclass(frozen=True)
 class RecordProvenance:
-    """Which bytes a record came from, and digests to prove the JSON is what was stored."""
+    """Which bytes a record came from, and digests to prove the JSON is what was stored.
+
+    `engine` and `engine_version` are what extracted the text (the Document's `parser`);
+    `location` is the record's Location as stored: first and last line (`line`,
+    `end_line`), first and last page for PDFs, and `char_start`/`char_end` in the
+    extracted text (README, "Record contract"); None where the family does not read lines.
+    """
 
     document: str
     title: str | None
@@ -111,17 +117,6 @@ class RecordProvenance:
 def sha256_of(value: Record | Document) -> str:
     """SHA-256 of a record's or a document's canonical JSON (the corpus's one serialisation)."""
     return hashlib.sha256(canonical_json(value)).hexdigest()
-
-
-def _engine_of(doc: Document) -> tuple[str | None, str | None]:
-    """The extraction engine and its version, where the document records them."""
-    data = doc.model_dump(mode="json")
-    parser = data.get("parser") or {}
-    engine = data.get("engine") or parser.get("engine")
-    if isinstance(engine, dict):
-        return engine.get("name"), engine.get("version")
-    version = data.get("engine_version") or parser.get("engine_version")
-    return (str(engine) if engine else None), (str(version) if version else None)
 
 
 class CorpusReader:
@@ -361,7 +356,6 @@ class CorpusReader:
         )
         src = doc.source
         primary = next((f for f in fetches if src and f.sha256 == src.sha256), None)
-        engine, engine_version = _engine_of(doc)
         location = record.location.model_dump(mode="json") if record.location else {}
         return RecordProvenance(
             document=document,
@@ -378,8 +372,8 @@ class CorpusReader:
             retrieved_from=primary.final_url if primary else None,
             parser_family=doc.parser.family,
             parser_version=doc.parser.version,
-            engine=engine,
-            engine_version=engine_version,
+            engine=doc.parser.engine,
+            engine_version=doc.parser.engine_version,
             location=location,
             record_sha256=sha256_of(record),
             document_sha256=sha256_of(doc),

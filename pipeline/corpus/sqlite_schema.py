@@ -107,6 +107,7 @@ def to_json(value: Any) -> str:
 OWN_COLUMNS = frozenset([
     "key", "document", "version_key", "version", "version_ordinal", "position", "part",
     "parent_key", "record_sha256", "lineage", "previous_citation", "change", "citation",
+    "engine", "engine_version", "document_sha256",
 ])  # fmt: skip
 
 

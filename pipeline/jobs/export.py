@@ -99,6 +99,13 @@ def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> 
     vkey = _version_key(document, doc.version)
     ids = {r.id for r in doc.records}
     common = {"document": document, "version_key": vkey, "version": doc.version}
+    # a record's provenance beside its span (`location_*`): what extracted its text, and the
+    # digest of the version it belongs to (its own digest is `record_sha256`)
+    provenance = {
+        "engine": doc.parser.engine,
+        "engine_version": doc.parser.engine_version,
+        "document_sha256": sha256_of(doc),
+    }
     for position, rule in enumerate(doc.records, 1):
         row = flatten(rule.model_dump(mode="json", by_alias=True), record=True)
         tables.add(
@@ -111,6 +118,7 @@ def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> 
                 **row,
                 "parent_key": f"{vkey}#{rule.parent}" if rule.parent in ids else None,
                 "record_sha256": sha256_of(rule),
+                **provenance,
             },
         )
     for position, term in enumerate(doc.glossary, 1):
@@ -123,6 +131,7 @@ def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> 
                 "position": position,
                 **row,
                 "record_sha256": sha256_of(term),
+                **provenance,
             },
         )
     for position, ruling in enumerate(doc.rulings, 1):

@@ -152,9 +152,9 @@ def lives_now(
 
 
 def record_provenance(corpus: Corpus, shown: Shown) -> dict[str, object]:
-    """`show --provenance`: the record's bytes down to its line (URL, SHA-256, size,
-    retrieval, rendition, parser, extraction engine where recorded, location) and the
-    SHA-256 of the record's and of the document's canonical JSON."""
+    """`show --provenance`: the record's bytes down to its lines (URL, SHA-256, size,
+    retrieval, rendition, parser, extraction engine and version, line and page span and
+    character offsets) and the SHA-256 of the record's and of the document's canonical JSON."""
     from pipeline.corpus.reader import CorpusReader
 
     reader = CorpusReader(corpus.root)
