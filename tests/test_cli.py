@@ -51,7 +51,8 @@ def test_parse_fab_text_gives_the_documented_counts() -> None:
         "lint-empty-operand",
         "lint-unbalanced-brackets",
     }
-    assert "publisher erratum" in err
+    assert "note: reviewed publisher defect: cr:4.1.7a [lint-empty-operand] text has" in err
+    assert "note: reviewed publisher defect: cr:1.6.2c cites cr:5.5" in err
     assert doc["source"] == {
         "url": None,
         "sha256": doc["source"]["sha256"],

@@ -113,8 +113,14 @@ def parse_cmd(
         where = f" line {warning.location.line}" if warning.location else ""
         err.print(f"warning [{warning.code}]{where}: {warning.message}", markup=False)
     for erratum in doc.publisher_errata:
+        # A reviewed lint finding names the offending text; any other erratum, what it cites.
+        what = (
+            f"[{erratum.code}] {erratum.field or 'text'} has {erratum.cites!r}"
+            if erratum.code
+            else f"cites {erratum.cites}"
+        )
         err.print(
-            f"note: publisher erratum: {erratum.record} cites {erratum.cites}: {erratum.reason}",
+            f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}",
             markup=False,
         )
     raise typer.Exit(EXIT_PARSE if doc.warnings else 0)

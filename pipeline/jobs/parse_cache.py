@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import sys
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -41,6 +42,8 @@ def code_digest() -> str:
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    # Text exports record the Python that decoded them (parser.engine_version).
+    digest.update(f"python={sys.version_info.major}.{sys.version_info.minor}".encode())
     for name in LIBRARIES:
         try:
             digest.update(f"{name}={metadata.version(name)}".encode())
