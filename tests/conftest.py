@@ -11,9 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -27,6 +27,9 @@ from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
 from pipeline.models import Document
+
+if TYPE_CHECKING:
+    from faults.lab import Lab
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -109,3 +112,14 @@ def imported_corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: P
     summary = import_archive(ctx, folder)
     assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
     return ctx
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """The fault campaign's workbench (tests/faults/lab.py): its fault server, mirror and
+    corpora, for the tests that run some of `make faults`' cases in `make test`."""
+    from faults.lab import Lab
+
+    workbench = Lab(tmp_path_factory.mktemp("faults"))
+    yield workbench
+    workbench.close()

@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import tracemalloc
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -181,13 +180,6 @@ def test_regression_faults_clean_corpus_verifies_every_diff(corpus_copy: Context
     diffs = {o.version for o in summary.outcomes if o.version and ".." in o.version}
     entry = corpus_copy.corpus.document_entry("mtg/cr")
     assert diffs == {f"{d.old}..{d.new}" for d in entry.diffs} and diffs
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    workbench = Lab(tmp_path_factory.mktemp("faults"))
-    yield workbench
-    workbench.close()
 
 
 def test_regression_faults_versions_disagree(lab: Lab) -> None:

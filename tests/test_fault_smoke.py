@@ -8,19 +8,11 @@ workloads, 200 random kills and concurrent runs; this runs in seconds.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from faults import cases_disk, cases_network, corpus_state, crash_campaign, procs
 from faults.lab import Lab, Outcome, judge
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    workbench = Lab(tmp_path_factory.mktemp("faults"))
-    yield workbench
-    workbench.close()
 
 
 def explain(outcome: Outcome) -> str:
