@@ -29,12 +29,10 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass, field
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -44,7 +42,7 @@ from rich.table import Table
 
 from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
-from tests.bench_measure import KIB_PER_MIB, TreeSampler, measure_memory, measure_once
+from tests.bench_measure import KIB_PER_MIB, Figures, Warm, measure_memory, measure_once
 
 MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 MTG_OLD_TXT = "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
@@ -75,30 +73,6 @@ pdf = extract_pdf_lines(open(sys.argv[1], "rb").read(), what=sys.argv[1], engine
 print(len(pdf.lines), pdf.pages)
 """
 
-# A warm process: imports done once, then one cold parse (or extraction) per request line.
-WARM = """
-import json, sys, time
-from pipeline.extract import pdf as extract
-from pipeline.jobs.families import ParseRequest, parse_bytes
-recent = getattr(extract, "_RECENT", None)
-if recent is None:
-    sys.exit("pipeline.extract.pdf._RECENT moved: the bench cannot empty the extraction cache")
-data = open(sys.argv[1], "rb").read()
-request = ParseRequest(family=sys.argv[2], document=sys.argv[3], rendition="pdf", what=sys.argv[1])
-print("ready", flush=True)
-for line in sys.stdin:
-    recent.clear()  # a cold extraction every time
-    start = time.perf_counter()
-    if line.strip() == "extract":
-        lines = len(extract.extract_pdf_lines(data, what=sys.argv[1]).lines)
-        answer = {"lines": lines}
-    else:
-        doc = parse_bytes(data, request)
-        answer = {"records": len(doc.records), "warnings": len(doc.warnings)}
-    answer["wall"] = time.perf_counter() - start
-    print(json.dumps(answer), flush=True)
-"""
-
 # The parse sandbox's fork server preloads these before it forks a parse child.
 SERVER_START = "import pipeline.jobs.families, pipeline.jobs.sandbox_server"
 
@@ -114,32 +88,6 @@ start = time.perf_counter()
 d = diff_documents(old, new)
 print(f"{time.perf_counter() - start:.4f}", sum(d.summary.values()))
 """
-
-
-@dataclass
-class Figures:
-    """Several runs of one step: medians of wall time and of the largest process's peak."""
-
-    walls: list[float] = field(default_factory=list)
-    peaks: list[float] = field(default_factory=list)
-    pss: float | None = None  # MiB, from an untimed run (bench_measure.measure_memory)
-    note: str = ""
-
-    def add(self, wall: float, peak: float) -> None:
-        self.walls.append(wall)
-        self.peaks.append(peak)
-
-    @property
-    def wall(self) -> float:
-        return statistics.median(self.walls)
-
-    @property
-    def peak(self) -> float:
-        return statistics.median(self.peaks)
-
-    def memory(self) -> str:
-        total = f", {self.pss:.0f} MiB in all" if self.pss is not None else ""
-        return f"{self.peak:.0f} MiB largest process{total}"
 
 
 def measure(command: list[str], runs: int, ok: tuple[int, ...] = (0,)) -> tuple[Figures, str]:
@@ -158,38 +106,6 @@ def ratio(ours: float, reference: float) -> str:
         return "-"
     value = ours / reference
     return f"{value:.1f}x" if value >= 0.1 else f"{value:.3f}x"
-
-
-class Warm:
-    """The warm process of WARM, started once; `run` asks it for one cold parse or extraction."""
-
-    def __init__(self, path: Path, family: str, document: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", WARM, str(path), family, document],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.proc.stdout is not None and self.proc.stdin is not None
-        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
-        if self.stdout.readline().strip() != "ready":
-            raise SystemExit("the bench's warm process did not start")
-
-    def run(self, what: str, pss: bool = False) -> tuple[dict[str, float], TreeSampler]:
-        sampler = TreeSampler(self.proc.pid, pss=pss)
-        sampler.start()
-        self.stdin.write(what + "\n")
-        self.stdin.flush()
-        line = self.stdout.readline()
-        sampler.stop()
-        if not line:
-            raise SystemExit(f"the bench's warm process died during {what}")
-        answer: dict[str, float] = json.loads(line)
-        return answer, sampler
-
-    def close(self) -> None:
-        self.stdin.close()
-        self.proc.wait()
 
 
 def done_when_rows(shared: Path, runs: int) -> tuple[Table, list[str]]:

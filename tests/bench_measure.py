@@ -19,15 +19,21 @@ proportional set sizes costs the kernel a page-table walk, a few milliseconds a
 process, which would slow a timed run): the largest sum of the processes' PSS
 (`/proc/PID/smaps_rollup`; shared pages split between their sharers) seen at
 any sample, i.e. the physical memory the whole command held at its peak.
+
+`Warm` is a process that has imported everything, asked for one cold parse or
+extraction at a time; `Figures` keeps the runs of one step and gives medians.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import statistics
 import subprocess
+import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SAMPLE_SECONDS = 0.01
@@ -171,3 +177,86 @@ def measure_memory(command: list[str], ok: tuple[int, ...] = (0,)) -> float:
     if code not in ok:
         raise SystemExit(f"benchmark step failed ({code}): {' '.join(command)}")
     return sampler.pss_peak / KIB_PER_MIB
+
+
+# A warm process: imports done once, then one cold parse (or extraction) per request line.
+WARM = """
+import json, sys, time
+from pipeline.extract import pdf as extract
+from pipeline.jobs.families import ParseRequest, parse_bytes
+recent = getattr(extract, "_RECENT", None)
+if recent is None:
+    sys.exit("pipeline.extract.pdf._RECENT moved: the bench cannot empty the extraction cache")
+data = open(sys.argv[1], "rb").read()
+request = ParseRequest(family=sys.argv[2], document=sys.argv[3], rendition="pdf", what=sys.argv[1])
+print("ready", flush=True)
+for line in sys.stdin:
+    recent.clear()  # a cold extraction every time
+    start = time.perf_counter()
+    if line.strip() == "extract":
+        lines = len(extract.extract_pdf_lines(data, what=sys.argv[1]).lines)
+        answer = {"lines": lines}
+    else:
+        doc = parse_bytes(data, request)
+        answer = {"records": len(doc.records), "warnings": len(doc.warnings)}
+    answer["wall"] = time.perf_counter() - start
+    print(json.dumps(answer), flush=True)
+"""
+
+
+@dataclass
+class Figures:
+    """Several runs of one step: medians of wall time and of the largest process's peak."""
+
+    walls: list[float] = field(default_factory=list)
+    peaks: list[float] = field(default_factory=list)
+    pss: float | None = None  # MiB, from an untimed run (bench_measure.measure_memory)
+    note: str = ""
+
+    def add(self, wall: float, peak: float) -> None:
+        self.walls.append(wall)
+        self.peaks.append(peak)
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+    @property
+    def peak(self) -> float:
+        return statistics.median(self.peaks)
+
+    def memory(self) -> str:
+        total = f", {self.pss:.0f} MiB in all" if self.pss is not None else ""
+        return f"{self.peak:.0f} MiB largest process{total}"
+
+
+class Warm:
+    """The warm process of WARM, started once; `run` asks it for one cold parse or extraction."""
+
+    def __init__(self, path: Path, family: str, document: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", WARM, str(path), family, document],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None and self.proc.stdin is not None
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        if self.stdout.readline().strip() != "ready":
+            raise SystemExit("the bench's warm process did not start")
+
+    def run(self, what: str, pss: bool = False) -> tuple[dict[str, float], TreeSampler]:
+        sampler = TreeSampler(self.proc.pid, pss=pss)
+        sampler.start()
+        self.stdin.write(what + "\n")
+        self.stdin.flush()
+        line = self.stdout.readline()
+        sampler.stop()
+        if not line:
+            raise SystemExit(f"the bench's warm process died during {what}")
+        answer: dict[str, float] = json.loads(line)
+        return answer, sampler
+
+    def close(self) -> None:
+        self.stdin.close()
+        self.proc.wait()
