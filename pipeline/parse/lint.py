@@ -59,8 +59,13 @@ class LintRule:
     message: str
     pattern: re.Pattern[str] | None = None
     predicate: Callable[[LintField], list[Span]] | None = None
+    # What every finding of the rule contains: a text without it is skipped unread (the
+    # lint runs after every parse, over thousands of texts).
+    gate: re.Pattern[str] | None = None
 
     def spans(self, field: LintField) -> list[Span]:
+        if self.gate is not None and self.gate.search(field.text) is None:
+            return []
         if self.pattern is not None:
             return [(m.start(), m.end()) for m in self.pattern.finditer(field.text)]
         assert self.predicate is not None
@@ -97,13 +102,15 @@ def _excerpt(text: str, start: int, end: int) -> str:
 
 _PAIRS = {"(": ")", "[": "]", "{": "}", "\u201c": "\u201d"}
 _CLOSERS = {v: k for k, v in _PAIRS.items()}
+_MARKS = re.compile("[()\\[\\]{}\u201c\u201d]")
 
 
 def _unbalanced(text: str, openers: str) -> Span | None:
     """The span of the first bracket that closes nothing or is never closed; None when the
     text is balanced."""
     stack: list[int] = []
-    for index, char in enumerate(text):
+    for mark in _MARKS.finditer(text):
+        index, char = mark.start(), mark.group()
         if char in openers and char in _PAIRS:
             stack.append(index)
         elif char in _CLOSERS and _CLOSERS[char] in openers:
@@ -182,6 +189,7 @@ RULES: tuple[LintRule, ...] = (
         WarningCode.LINT_SPACE_BEFORE_PUNCTUATION,
         "a space before punctuation after a reference",
         pattern=re.compile(rf"{_REFERENCE}[ \t]+[.,;:!?](?!\.\.)"),
+        gate=re.compile(r"[ \t][.,;:!?]"),
     ),
     LintRule(
         WarningCode.LINT_EMPTY_OPERAND,
@@ -192,6 +200,7 @@ RULES: tuple[LintRule, ...] = (
             # empty brackets, but not a name that ends in them (the card `realloc()`)
             rf"|(?<=\s)[+×=][ \t]*[,.;:)]{_NO_ELLIPSIS}|(?<!\w)\(\s*\)|(?<!\w)\[\s*\]"
         ),
+        gate=re.compile(r"[ \t][,.;:)]|[+×=][,.;:)]|\(\s*\)|\[\s*\]"),
     ),
     LintRule(
         WarningCode.LINT_DOUBLED_HEADING,
@@ -202,6 +211,7 @@ RULES: tuple[LintRule, ...] = (
         WarningCode.LINT_DOUBLED_SPACE,
         "a doubled space inside a sentence",
         pattern=re.compile(r"(?<=[^\s.!?:])[ \u00a0]{2,}(?=\S)"),
+        gate=re.compile("[ \u00a0]{2}"),
     ),
     LintRule(
         WarningCode.LINT_REPLACEMENT_CHAR,
@@ -212,6 +222,7 @@ RULES: tuple[LintRule, ...] = (
         WarningCode.LINT_LOST_CHARACTER,
         "a ? where the file's encoding could not hold a character (a minus sign, a letter)",
         pattern=re.compile(r"(?<=\[)\?(?=\d)|(?<=\w)\?(?=\w)"),
+        gate=re.compile(r"\?"),
     ),
     LintRule(
         WarningCode.LINT_CONTROL_CHAR,
@@ -227,11 +238,13 @@ RULES: tuple[LintRule, ...] = (
         WarningCode.LINT_UNBALANCED_QUOTES,
         "quotation marks do not pair up",
         predicate=find_unbalanced_quotes,
+        gate=re.compile('[\u201c\u201d"]'),
     ),
     LintRule(
         WarningCode.LINT_UNBALANCED_BRACKETS,
         "a bracket closes nothing or is never closed",
         predicate=find_unbalanced_brackets,
+        gate=re.compile(r"[()\[\]{}]"),
     ),
 )
 
