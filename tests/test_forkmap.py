@@ -60,14 +60,19 @@ def _sessions(do: Callable[[int], T]) -> Session[T]:
 
 def test_results_come_in_task_order_from_every_process() -> None:
     parent = os.getpid()
-    child_started = get_context("fork").Event()
+    context = get_context("fork")
+    parent_started, child_started = context.Event(), context.Event()
 
     def do(task: int) -> tuple[int, bool]:
-        # The parent's first task waits until a worker has one, so both take part.
-        if os.getpid() == parent:
-            assert child_started.wait(30)
-        else:
-            child_started.set()
+        # Each side's tasks wait until the other side has one, so both take part (a fast
+        # worker could otherwise take every task before the parent asks for its first).
+        mine, theirs = (
+            (parent_started, child_started)
+            if os.getpid() == parent
+            else (child_started, parent_started)
+        )
+        mine.set()
+        assert theirs.wait(30)
         return task * task, os.getpid() == parent
 
     results = map_forked(20, _sessions(do), 2)
