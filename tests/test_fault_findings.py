@@ -20,13 +20,22 @@ import pytest
 from faults import cases_disk, cases_network, materials
 from faults.lab import Lab
 from helpers import ROOT, SHARED
+from server import Reply, ScriptedServer
 
-from pipeline.errors import EXIT_OK, EXIT_PARSE, EXIT_VERIFY, ExtractError, RegistryError
+from pipeline.errors import (
+    EXIT_CHANGED,
+    EXIT_OK,
+    EXIT_PARSE,
+    EXIT_VERIFY,
+    ExtractError,
+    RegistryError,
+)
 from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
 from pipeline.extract.html import list_links, load_html
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.tarball import read_archive_commit
 from pipeline.fetch.discover import find_link
+from pipeline.jobs import update as update_job
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest
@@ -287,3 +296,32 @@ def test_regression_faults_fetch_record_flip_verify(corpus_copy: Context) -> Non
     failed = [o for o in summary.outcomes if o.exit_code]
     assert [o.document for o in failed] == ["fetch records"] and name in failed[0].message
     assert summary.exit_code == EXIT_VERIFY
+
+
+def test_regression_faults_versions_disagree_a_lagging_pdf_holds_nothing_up(
+    tmp_path: Path,
+) -> None:
+    # The other side of versions-disagree: a PDF still serving the bytes of the version
+    # already stored is not new, so the text export's new version is stored (exit 10).
+    with ScriptedServer() as srv:
+        srv.serve("/cr.txt", Reply(200, materials.mini_txt("January 16, 2025")))
+        srv.serve("/cr.pdf", Reply(200, materials.mini_pdf("January 16, 2025")))
+        registry = materials.write_registry(
+            tmp_path / "sources.toml",
+            [
+                materials.mtg_source("txt", srv.url("/cr.txt"), allowed_hosts=["127.0.0.1"]),
+                materials.mtg_source("pdf", srv.url("/cr.pdf"), allowed_hosts=["127.0.0.1"]),
+            ],
+        )
+        ctx = Context(
+            corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache", sources_file=registry
+        )
+        first = update_job.update(ctx, [], accept=True)
+        assert first.exit_code == EXIT_CHANGED, first.outcomes
+        srv.serve("/cr.txt", Reply(200, materials.mini_txt()))  # January 16, 2026
+        second = update_job.update(ctx, [], accept=True)
+    assert second.exit_code == EXIT_CHANGED, second.outcomes
+    entry = ctx.corpus.document_entry("mtg/cr")
+    assert [v.version for v in entry.versions] == ["2025-01-16", "2026-01-16"]
+    assert set(entry.versions[0].sources) == {"txt", "pdf"}
+    assert set(entry.versions[1].sources) == {"txt"}
