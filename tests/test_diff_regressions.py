@@ -13,8 +13,9 @@ import functools
 from diff_real import real_document
 
 from pipeline.diff.documents import diff_documents
+from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
-from pipeline.models import Change, DocumentDiff, RenumberingMap
+from pipeline.models import Change
 
 
 @functools.cache

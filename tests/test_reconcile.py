@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from pipeline.diff.models import DocumentDiff
 from pipeline.diff.reconcile import covers, is_descendant, reconcile
-from pipeline.models import Change, DocumentDiff, PublisherChange
+from pipeline.models import Change, PublisherChange
 
 
 def make_diff(*changes: Change) -> DocumentDiff:

@@ -18,10 +18,11 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.diff.documents import diff_documents
+from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.errors import EXIT_USAGE
 from pipeline.jobs import show as lookup_job
-from pipeline.models import Document, Location, ParserInfo, RenumberingMap, Rule
+from pipeline.models import Document, Location, ParserInfo, Rule
 from pipeline.store.corpus import Corpus
 
 runner = CliRunner()

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.models import Document, DocumentDiff
+from pipeline.diff.models import DocumentDiff
+from pipeline.models import Document
 
 
 @dataclass(frozen=True)

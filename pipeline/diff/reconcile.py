@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.models import Change, DocumentDiff, PublisherChange, Reconciliation
+from pipeline.diff.models import DocumentDiff, Reconciliation
+from pipeline.models import Change, PublisherChange
 
 _SECTION_RE = re.compile(
     r"\bsections?\s+((?:\d+(?:\.\d+)*[a-z]?)(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\d+(?:\.\d+)*[a-z]?)*)",

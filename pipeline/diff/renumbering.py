@@ -18,14 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.models import (
-    Change,
-    ChangeClass,
-    DocumentDiff,
-    MapEntry,
-    MapStep,
-    RenumberingMap,
-)
+from pipeline.diff.models import DocumentDiff, MapEntry, MapStep, RenumberingMap
+from pipeline.models import Change, ChangeClass
 
 NUMBER_CHANGES: tuple[ChangeClass, ...] = ("renumbered", "moved", "split", "merged")
 # Text classes from the least to the most change, to summarise a chain of steps.

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.errors import UsageError
-from pipeline.models import Document, DocumentDiff, FetchResult, Pin, RenumberingMap
+from pipeline.models import Document, FetchResult, Pin
 from pipeline.store import layout
 from pipeline.store.corpus import (
     DiffEntry,

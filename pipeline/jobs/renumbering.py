@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import itertools
 
+from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import Lookup, compose_maps, lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
-from pipeline.models import Document, RenumberingMap
+from pipeline.models import Document
 from pipeline.store.corpus import Corpus, DocumentEntry, version_key
 
 

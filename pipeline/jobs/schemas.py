@@ -7,8 +7,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.jobs.outcomes import Outcome
-from pipeline.models import Document, DocumentDiff, FetchResult, Lock, RenumberingMap
+from pipeline.models import Document, FetchResult, Lock
 from pipeline.store.corpus import Index
 
 SCHEMAS: dict[str, type[BaseModel]] = {

@@ -6,18 +6,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
 from pipeline.jobs.versions import diff_versions
-from pipeline.models import (
-    Change,
-    Document,
-    DocumentDiff,
-    GlossaryTerm,
-    RenumberingMap,
-    Rule,
-    Ruling,
-)
+from pipeline.models import Change, Document, GlossaryTerm, Rule, Ruling
 from pipeline.store.corpus import Corpus, DocumentEntry
 
 Record = Rule | GlossaryTerm | Ruling

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pipeline.diff.documents import CHANGE_CLASSES, is_renumbering_noise
+from pipeline.diff.models import DocumentDiff, MapEntry
 from pipeline.diff.renumbering import NUMBER_CHANGES, map_of_diff
-from pipeline.models import Change, Document, DocumentDiff, MapEntry, Rule
+from pipeline.models import Change, Document, Rule
 
 _GROUPS = {"glossary": "Glossary", "ruling": "Rulings"}
 WEAK_MARK = "⚠"

@@ -12,7 +12,8 @@ import html
 import re
 
 from pipeline.diff.documents import filter_changes
-from pipeline.models import Change, Document, DocumentDiff, WordOp
+from pipeline.diff.models import DocumentDiff
+from pipeline.models import Change, Document, WordOp
 from pipeline.report.common import (
     WEAK_MARK,
     WEAK_NOTE,

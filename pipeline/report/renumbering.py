@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 
-from pipeline.models import MapEntry, RenumberingMap
+from pipeline.diff.models import MapEntry, RenumberingMap
 
 CSV_COLUMNS = ("old_id", "new_id", "class", "text_change", "method", "similarity", "weak")
 
