@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,7 @@ from pipeline.errors import (
 from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
 from pipeline.extract.html import list_links, load_html
 from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.extract.pdflines import Run, page_rows
 from pipeline.extract.tarball import read_archive_commit
 from pipeline.fetch.discover import find_link
 from pipeline.jobs import update as update_job
@@ -325,3 +327,15 @@ def test_regression_faults_versions_disagree_a_lagging_pdf_holds_nothing_up(
     assert [v.version for v in entry.versions] == ["2025-01-16", "2026-01-16"]
     assert set(entry.versions[0].sources) == {"txt", "pdf"}
     assert set(entry.versions[1].sources) == {"txt"}
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, 1e300])
+def test_regression_fuzz_pdf_pdfium_nan_position_in_round2(bad: float) -> None:
+    # pdf-pdfium (600 s run): a mutated content stream put a glyph at a NaN position, and
+    # round2 raised "cannot convert float NaN to integer". Such a glyph is on no page: it
+    # is dropped, and the rest of the page is read.
+    good = Run("rule 1.1", 72.0, 120.0, 100.0, 10.0, False, False)
+    for field in ("x0", "x1", "base", "size"):
+        hostile = good._replace(text="ghost", **{field: bad})
+        rows = page_rows([hostile, good._replace(base=130.0)], 612.0, 1, 1)
+        assert [row[0] for row in rows] == ["rule 1.1"]

@@ -191,6 +191,19 @@ def join_runs(row: Sequence[Run]) -> str:
     return "".join(out).strip()
 
 
+# Far beyond any page (the PDF format caps a page at 14,400 units a side).
+_OFF_ANY_PAGE = 1e9
+
+
+def _placeable(run: Run) -> bool:
+    """False for glyphs a damaged or hostile content stream puts at a non-finite or absurd
+    position (a NaN matrix): no reader of the page sees them, and no line can hold them."""
+    return all(
+        math.isfinite(value) and abs(value) < _OFF_ANY_PAGE
+        for value in (run.x0, run.x1, run.base, run.size)
+    )
+
+
 def page_rows(
     runs: list[Run],
     width: float,
@@ -206,6 +219,7 @@ def page_rows(
     32-bit floats); only a line's first glyph needs it, so it is done here.
     """
     rows: list[Row] = []
+    runs = [r for r in runs if _placeable(r)]
     for column in _split_columns(runs, width, columns):
         for row in _group_rows(column):
             visible = [r for r in row if not r.text.isspace()]
