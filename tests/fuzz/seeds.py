@@ -9,6 +9,7 @@ from the real PDFs and cached in the work folder.
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import tarfile
@@ -51,16 +52,8 @@ def text_windows(paths: Iterable[Path]) -> list[bytes]:
 
 
 def tar_gz(members: dict[str, bytes], pax: dict[str, str] | None = None) -> bytes:
-    out = io.BytesIO()
-    with tarfile.open(
-        fileobj=out, mode="w:gz", format=tarfile.PAX_FORMAT, pax_headers=pax or {}
-    ) as archive:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            info.mtime = 0
-            archive.addfile(info, io.BytesIO(data))
-    return out.getvalue()
+    # mtime 0 in the gzip header too, so the same members give the same bytes
+    return gzip.compress(tar_raw(members, pax), mtime=0)
 
 
 def tar_raw(members: dict[str, bytes], pax: dict[str, str] | None = None) -> bytes:
