@@ -26,7 +26,7 @@ from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
-from pipeline.models import Document
+from pipeline.models.records import Document
 
 if TYPE_CHECKING:
     from faults.lab import Lab

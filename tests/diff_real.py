@@ -20,7 +20,7 @@ from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest, parse_bytes
 from pipeline.jobs.import_archive import import_archive
-from pipeline.models import Document
+from pipeline.models.records import Document
 
 # The rules documents (and Netrunner's rulings) the renumbering and cite-check tests store.
 STORED = re.compile(

@@ -4,8 +4,8 @@ and parsed as `import` does), checked for the same invariants.
 
 - `depth` is 1 for a record with no parent and 1 + the parent's depth otherwise;
 - a parent exists and comes before its child; ids are unique;
-- count keys come from the one set (models.CountKey, or a record kind's plural);
-- warning codes are models.WarningCode members;
+- count keys come from the one set (models.records.CountKey, or a record kind's plural);
+- warning codes are models.records.WarningCode members;
 - extraction notes are kept; a clean document has zero warnings.
 """
 
@@ -30,7 +30,9 @@ from pipeline.fetch.manifest import (
 from pipeline.jobs.families import NAMES, ParseRequest, parse_bytes, request_for
 from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
-from pipeline.models import SCHEMA_VERSION, CountKey, Document, Line, Source, WarningCode
+from pipeline.models.content import Line
+from pipeline.models.records import SCHEMA_VERSION, CountKey, Document, WarningCode
+from pipeline.models.sources import Source
 from pipeline.parse.netrunner import cr as netrunner
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore

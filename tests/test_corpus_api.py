@@ -22,7 +22,7 @@ from pipeline.corpus import open_corpus, sha256_of
 from pipeline.errors import EXIT_OK, NotFound, UsageError
 from pipeline.jobs import import_archive as archive
 from pipeline.jobs.context import Context
-from pipeline.models import Rule
+from pipeline.models.records import Rule
 
 
 def _wanted(entry: dict[str, object]) -> bool:

@@ -13,7 +13,8 @@ from pipeline.diff.documents import CHANGE_CLASSES, diff_documents, filter_chang
 from pipeline.diff.models import DocumentDiff
 from pipeline.diff.text import mask_citations, similarity, word_ops
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document, GlossaryTerm, Location, ParserInfo, Rule, fold_typography
+from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
+from pipeline.models.text import fold_typography
 from pipeline.parse.mtg import cr as mtg
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"

@@ -25,7 +25,7 @@ import pytest
 from diff_real import consecutive_pairs, real_document
 
 from pipeline.diff.documents import diff_documents
-from pipeline.models import Document, Rule
+from pipeline.models.records import Document, Rule
 
 JUDGEMENTS = Path(__file__).parent / "fixtures" / "diff-judgements.toml"
 AGREEMENT = 0.97

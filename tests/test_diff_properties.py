@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
 from pipeline.diff.models import DocumentDiff
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document, Rule
+from pipeline.models.records import Document, Rule
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
 from pipeline.report.html import render_html

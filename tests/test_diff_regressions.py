@@ -15,7 +15,7 @@ from diff_real import real_document
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
-from pipeline.models import Change
+from pipeline.models.changes import Change
 
 
 @functools.cache

@@ -12,7 +12,8 @@ import pytest
 from helpers import SHARED
 
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document, Line
+from pipeline.models.content import Line
+from pipeline.models.records import Document
 from pipeline.parse.errata import REVIEWED, known_dangling
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg

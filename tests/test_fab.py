@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.parse.fab import cr as fab
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"

@@ -24,7 +24,8 @@ from pipeline.extract.fab_html import (
 )
 from pipeline.extract.text import extract_text_lines
 from pipeline.jobs.families import ParseRequest, engine_neutral, parse_bytes
-from pipeline.models import Document, RulesSite
+from pipeline.models.content import RulesSite
+from pipeline.models.records import Document
 from pipeline.parse.fab import cr as fab_txt
 from pipeline.parse.fab import html as fab_html
 from pipeline.parse.lint import lint_parsed

@@ -16,7 +16,8 @@ from pdfgen import SOFT_HYPHEN, Item, Typeset, build_pdf
 
 from pipeline.errors import ParseError
 from pipeline.extract.pdf import extract_pdf_lines
-from pipeline.models import Document, Line
+from pipeline.models.content import Line
+from pipeline.models.records import Document
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.numbered.layout import Vocabulary
 from pipeline.parse.numbered.layout import join_vocabulary as join_wrapped

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.errors import ParseError
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.parse.fab import policy as fab_policy
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources" / "fab"

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.errors import ParseError
 from pipeline.extract.html import read_faq_page
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.parse import faq
 from pipeline.parse.rulings import ruling_id
 

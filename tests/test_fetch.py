@@ -25,7 +25,7 @@ from pipeline.fetch.policy import (
     parse_retry_after,
     sniff_problem,
 )
-from pipeline.models import FetchResult
+from pipeline.models.sources import FetchResult
 from pipeline.store.blobs import BlobStore
 
 PDF = b"%PDF-1.7\n" + bytes(range(256)) * 40 + b"\n%%EOF\n"

@@ -16,7 +16,7 @@ from test_contract import cases, parse_case
 
 from pipeline.extract.text import decode_text
 from pipeline.jobs.families import ParseRequest, parse_bytes
-from pipeline.models import Document, GlossaryTerm, Location, ParserInfo, Passage, Rule
+from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Passage, Rule
 from pipeline.parse.errata import ARTEFACTS as REVIEWED
 from pipeline.parse.errata import known_artefact
 from pipeline.parse.lint import RULES, find_artefacts, lint_document, lint_parsed

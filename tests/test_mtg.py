@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.extract.text import decode_text, extract_text_lines
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.parse.mtg import cr as mtg
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"

@@ -14,7 +14,8 @@ import pytest
 
 from pipeline.extract.pdf import PdfText, extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
-from pipeline.models import Document, Line
+from pipeline.models.content import Line
+from pipeline.models.records import Document
 from pipeline.parse.mtg import cr as mtg
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs
 from pipeline.verify.checks import compare_renditions

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.extract.pdf import PdfText, extract_pdf_lines
-from pipeline.models import Document, Line
+from pipeline.models.content import Line
+from pipeline.models.records import Document
 from pipeline.parse.netrunner import cr as netrunner
 from pipeline.parse.numbered.statements import read_date as parse_date
 

@@ -27,7 +27,7 @@ from pipeline.fetch.discover import find_link
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs.families import ParseRequest, parse_bytes
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
 from pipeline.verify.checks import compare_renditions

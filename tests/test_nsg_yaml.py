@@ -24,7 +24,7 @@ from pipeline.extract.yaml_bundle import read_yaml_bundle
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest, parse_bytes
 from pipeline.jobs.import_archive import import_archive
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.parse.nsg.defects import KNOWN_DEFECTS
 from pipeline.store.corpus import Corpus, canonical_json
 

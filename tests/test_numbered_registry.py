@@ -20,7 +20,8 @@ from pipeline.cli.app import app
 from pipeline.errors import EXIT_USAGE, RegistryError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.jobs.families import NAMES, parse_bytes, request_for
-from pipeline.models import Document, Source
+from pipeline.models.records import Document
+from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
 
 STARFALL_SCHEME = {

@@ -14,7 +14,7 @@ from conftest import ParseReal
 from helpers import SHARED
 
 from pipeline.jobs.families import NAMES, parse_bytes, request_for
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.parse.common import slugify
 from pipeline.registry.loader import load_registry
 

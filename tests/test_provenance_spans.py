@@ -19,7 +19,8 @@ from helpers import SHARED
 from test_contract import cases, parse_case
 
 from pipeline.jobs.families import ParseRequest, family_of, parse_bytes, request_for
-from pipeline.models import Document, GlossaryTerm, Line, Location, Passage, Rule
+from pipeline.models.content import Line
+from pipeline.models.records import Document, GlossaryTerm, Location, Passage, Rule
 from pipeline.store.blobs import BlobStore
 
 MTG = SHARED / "mtg" / "comprehensive-rules" / "20251114"

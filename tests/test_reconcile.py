@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pipeline.diff.models import DocumentDiff
 from pipeline.diff.reconcile import covers, is_descendant, reconcile
-from pipeline.models import Change, PublisherChange
+from pipeline.models.changes import Change
+from pipeline.models.records import PublisherChange
 
 
 def make_diff(*changes: Change) -> DocumentDiff:

@@ -22,7 +22,7 @@ from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.errors import EXIT_USAGE
 from pipeline.jobs import show as lookup_job
-from pipeline.models import Document, Location, ParserInfo, Rule
+from pipeline.models.records import Document, Location, ParserInfo, Rule
 from pipeline.store.corpus import Corpus
 
 runner = CliRunner()

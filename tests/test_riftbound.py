@@ -12,7 +12,8 @@ from twocolumn import make_two_column_pdf
 
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import decode_text, extract_text_lines
-from pipeline.models import Document, Line
+from pipeline.models.content import Line
+from pipeline.models.records import Document
 from pipeline.parse.riftbound import cr as riftbound
 
 find_references = riftbound.ENGINE.references.find

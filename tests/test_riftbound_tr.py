@@ -12,7 +12,7 @@ from conftest import ParseReal
 from helpers import SHARED
 
 from pipeline.jobs.families import NAMES, ParseRequest, parse_bytes, request_for
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.registry.loader import load_registry
 
 TXT = "riftbound/tournament-rules/2026-07-16/Tournament-Rules-2026-07-16.txt"

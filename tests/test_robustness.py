@@ -92,7 +92,8 @@ from pathlib import Path
 from pipeline.jobs.context import Context
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.versions import add_version
-from pipeline.models import Pin, SourceRef
+from pipeline.models.records import SourceRef
+from pipeline.models.sources import Pin
 
 root, pdf = Path(sys.argv[1]), Path(sys.argv[2])
 ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")

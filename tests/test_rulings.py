@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.errors import ParseError
 from pipeline.extract.tarball import read_tar_members
-from pipeline.models import Document, Ruling
+from pipeline.models.records import Document, Ruling
 from pipeline.parse import rulings
 from pipeline.parse.rulings import render_markdown, ruling_id
 

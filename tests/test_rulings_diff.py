@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pipeline.diff.rulings import diff_rulings
 from pipeline.extract.tarball import read_tar_members
-from pipeline.models import Document, Ruling
+from pipeline.models.records import Document, Ruling
 from pipeline.parse import rulings
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"

@@ -22,7 +22,7 @@ from pipeline.fetch.http import Fetcher
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import parse_bytes, request_for
 from pipeline.jobs.import_archive import import_archive
-from pipeline.models import Source
+from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
 

@@ -20,7 +20,7 @@ from pipeline.cli.app import app
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.parse.swu.defects import KNOWN_SLIPS
 
 PDF = "swu/comprehensive-rules/7.0/SWU-comprehensive-rules.pdf"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.errors import HashMismatch
-from pipeline.models import Document, GlossaryTerm, Location, Lock, ParserInfo, Pin, Rule
+from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
+from pipeline.models.sources import Lock, Pin
 from pipeline.verify.checks import (
     PinStatus,
     add_pin,
@@ -123,7 +124,7 @@ def test_renditions_agree_up_to_typography_and_list_every_disagreement() -> None
 
 def test_cross_check_accepts_a_table_pdftotext_reads_column_by_column() -> None:
     from pipeline.jobs.verify import cross_check_text
-    from pipeline.models import Document, Location, ParserInfo, Rule
+    from pipeline.models.records import Document, Location, ParserInfo, Rule
 
     record = Rule(
         id="sec:standard",

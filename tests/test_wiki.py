@@ -14,7 +14,7 @@ from pipeline.extract.html import read_wiki_bundle
 from pipeline.fetch import mediawiki
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import FetchPolicy
-from pipeline.models import Citation
+from pipeline.models.records import Citation
 from pipeline.parse import wiki
 from pipeline.store.blobs import BlobStore
 

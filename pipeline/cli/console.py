@@ -10,7 +10,7 @@ from rich.text import Text
 from pipeline.cli.show_text import format_shown
 from pipeline.jobs.outcomes import RunSummary
 from pipeline.jobs.show import HistoryStep, Shown
-from pipeline.models import GlossaryTerm, Rule, Ruling
+from pipeline.models.records import GlossaryTerm, Rule, Ruling
 
 STYLES = {
     "new": "green",

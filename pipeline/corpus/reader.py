@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import NotFound, UsageError
-from pipeline.models import Document, FetchResult, GlossaryTerm, Passage, Rule, Ruling
+from pipeline.models.records import Document, GlossaryTerm, Passage, Rule, Ruling
+from pipeline.models.sources import FetchResult
 from pipeline.store import layout
 from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry, canonical_json
 

@@ -23,7 +23,8 @@ from pipeline.diff.align import CHILDREN, SIMILAR_TEXT, STRUCTURE, align_items, 
 from pipeline.diff.items import Alignment, Item
 from pipeline.diff.models import DocumentDiff, RenumberEntry
 from pipeline.diff.text import number_changes, similarity, tokenize, word_ops
-from pipeline.models import Change, ChangeClass, Document, GlossaryTerm, Rule
+from pipeline.models.changes import Change, ChangeClass
+from pipeline.models.records import Document, GlossaryTerm, Rule
 
 CHANGE_CLASSES: tuple[ChangeClass, ...] = get_args(ChangeClass)
 # Renumbered changes whose text changed no more than this are the noise a reader hides.

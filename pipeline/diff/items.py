@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pipeline.diff.text import mask_citations, tokenize
-from pipeline.models import fold_typography
+from pipeline.models.text import fold_typography
 
 RARE_TOKENS = 4
 _WORD = re.compile(r"[^\w#]+")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.diff.models import DocumentDiff
-from pipeline.models import Document
+from pipeline.models.records import Document
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from pipeline.models import Change, ChangeClass, Model, PublisherChange
+from pipeline.models.base import Model
+from pipeline.models.changes import Change, ChangeClass
+from pipeline.models.records import PublisherChange
 
 
 class RenumberEntry(Model):

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 
 from pipeline.diff.models import DocumentDiff, Reconciliation
-from pipeline.models import Change, PublisherChange
+from pipeline.models.changes import Change
+from pipeline.models.records import PublisherChange
 
 _SECTION_RE = re.compile(
     r"\bsections?\s+((?:\d+(?:\.\d+)*[a-z]?)(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\d+(?:\.\d+)*[a-z]?)*)",

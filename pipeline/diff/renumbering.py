@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.diff.models import DocumentDiff, MapEntry, MapStep, RenumberingMap
-from pipeline.models import Change, ChangeClass
+from pipeline.models.changes import Change, ChangeClass
 
 NUMBER_CHANGES: tuple[ChangeClass, ...] = ("renumbered", "moved", "split", "merged")
 # Text classes from the least to the most change, to summarise a chain of steps.

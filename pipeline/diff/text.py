@@ -1,6 +1,6 @@
 """Text comparison for the diff: cited-number masking, token similarity and word-level
 edit scripts. Pure functions of strings. What counts as typography is defined once, in
-`pipeline.models.fold_typography`, for the diff and the rendition check alike.
+`pipeline.models.text.fold_typography`, for the diff and the rendition check alike.
 
 Tokens are whitespace-separated words, so a word diff reads like the document
 and a rendering can rebuild the text by joining tokens with single spaces.
@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from pipeline.models import WordOp
+from pipeline.models.changes import WordOp
 
 # A dotted number (702.19c, 1.0.1a, 383.4.c.2.a) is a citation wherever it stands;
 # a bare number (903, section 8) only in a list introduced by rule/section.

@@ -37,7 +37,7 @@ from bs4.element import NavigableString, Tag
 
 from pipeline.errors import ExtractError
 from pipeline.extract.html import absolute_link, read_soup
-from pipeline.models import RulesSite, SiteBlock, SitePage
+from pipeline.models.content import RulesSite, SiteBlock, SitePage
 
 BUNDLE_FORMAT = "html-site/1"
 

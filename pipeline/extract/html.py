@@ -18,7 +18,7 @@ from bs4.element import NavigableString, Tag
 from soupsieve import SelectorSyntaxError
 
 from pipeline.errors import ExtractError
-from pipeline.models import FaqPage, HtmlSection, HtmlText, QAItem, WikiPage
+from pipeline.models.content import FaqPage, HtmlSection, HtmlText, QAItem, WikiPage
 
 # Never part of a document's content, whatever a selector says.
 NOISE = ("script", "style", "noscript", "template", "nav", "footer", "aside", "iframe", "form")

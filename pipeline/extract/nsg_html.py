@@ -34,7 +34,7 @@ from bs4.element import NavigableString, Tag
 
 from pipeline.errors import ExtractError
 from pipeline.extract.html import load_html
-from pipeline.models import NsgHtmlItem, NsgHtmlPage
+from pipeline.models.content import NsgHtmlItem, NsgHtmlPage
 
 _EFFECTIVE = re.compile(r"document is effective", re.I)
 _CHANGES = re.compile(r"summary\s+of\s+changes", re.I)

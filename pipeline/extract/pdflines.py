@@ -32,7 +32,7 @@ from pipeline.extract.forkmap import can_fork, collector_paused, map_forked
 from pipeline.extract.lifetime import die_with_parent
 
 if TYPE_CHECKING:
-    from pipeline.models import Line
+    from pipeline.models.content import Line
 
 ZERO_WIDTH = frozenset({"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"})
 # Runs whose baselines differ by less than this many points share a line.
@@ -345,7 +345,7 @@ def to_lines(rows: list[Row]) -> list[Line]:
     `model_construct` takes to skip the checks (1.3 against 2.2 µs a line,
     measured), so skipping them would only be slower.
     """
-    from pipeline.models import Line
+    from pipeline.models.content import Line
 
     return [
         Line(text=text, line=number, page=page, x0=x0, top=top, size=size, bold=bold, highlight=hi)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 
 from pipeline.errors import ExtractError
-from pipeline.models import Line
+from pipeline.models.content import Line
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF8, "utf-8"),

@@ -19,7 +19,7 @@ import yaml
 
 from pipeline.errors import ExtractError
 from pipeline.extract.tarball import MiB, read_archive_commit, read_tar_members
-from pipeline.models import YamlBundle, YamlFile
+from pipeline.models.content import YamlBundle, YamlFile
 
 # One optional top folder, then the three places the generator reads.
 _WANTED = re.compile(

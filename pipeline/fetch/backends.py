@@ -25,7 +25,7 @@ from pipeline.fetch.manifest import (
 )
 from pipeline.fetch.policy import utc_now
 from pipeline.fetch.sites import store_site_bundle
-from pipeline.models import FetchResult, Source
+from pipeline.models.sources import FetchResult, Source
 from pipeline.store.blobs import BlobStore
 
 

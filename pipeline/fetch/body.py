@@ -22,7 +22,7 @@ from pipeline.fetch.policy import (
     SNIFF_BYTES,
     sniff_problem,
 )
-from pipeline.models import FetchResult
+from pipeline.models.sources import FetchResult
 
 # --------------------------------------------------------------------------- control flow
 

@@ -41,7 +41,7 @@ from pipeline.fetch.policy import (
     parse_retry_after,
     utc_now,
 )
-from pipeline.models import FetchResult
+from pipeline.models.sources import FetchResult
 from pipeline.store.blobs import BlobStore
 
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pipeline.errors import FetchError, HashMismatch, UsageError
 from pipeline.fetch.policy import utc_now
-from pipeline.models import FetchResult, Source
+from pipeline.models.sources import FetchResult, Source
 from pipeline.store.blobs import BlobStore
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pipeline.fetch.policy import utc_now
-from pipeline.models import FetchResult, Source
+from pipeline.models.sources import FetchResult, Source
 from pipeline.store.blobs import BlobStore
 
 

@@ -24,7 +24,7 @@ from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import lookup
 from pipeline.errors import NotFound, UsageError
 from pipeline.jobs.renumbering import published_versions, record_ids, renumbering
-from pipeline.models import Ruling
+from pipeline.models.records import Ruling
 from pipeline.store.corpus import Corpus, version_key
 
 Status = Literal["current", "renumbered", "changed", "removed", "never-existed"]

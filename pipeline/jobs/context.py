@@ -12,7 +12,7 @@ from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs.families import NAMES
 from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
-from pipeline.models import Source
+from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
 from pipeline.store.corpus import Corpus

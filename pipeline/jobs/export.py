@@ -37,7 +37,7 @@ from pipeline.corpus.sqlite_schema import (
     to_json,
 )
 from pipeline.errors import StorageIOError
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.store.corpus import canonical_json
 
 

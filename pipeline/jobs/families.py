@@ -35,18 +35,10 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.tarball import read_tar_members
 from pipeline.extract.text import extract_text_lines, sniff_encoding
 from pipeline.extract.yaml_bundle import read_yaml_bundle
-from pipeline.models import (
-    Document,
-    FaqPage,
-    Line,
-    NsgHtmlPage,
-    NumberedScheme,
-    ParseOptions,
-    RulesSite,
-    Source,
-    WikiPage,
-    YamlBundle,
-)
+from pipeline.models.content import FaqPage, Line, NsgHtmlPage, RulesSite, WikiPage, YamlBundle
+from pipeline.models.records import Document, ParseOptions
+from pipeline.models.scheme import NumberedScheme
+from pipeline.models.sources import Source
 from pipeline.parse import faq, rulings, sections, wiki
 from pipeline.parse.endings import check_ending
 from pipeline.parse.fab import cr as fab_cr

@@ -40,7 +40,7 @@ from pipeline.jobs.renditions import (
     parse_fetched,
 )
 from pipeline.jobs.versions import add_version
-from pipeline.models import Source
+from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of
 from pipeline.store.corpus import version_key
 from pipeline.verify.checks import check_pin, pinned_version_of

@@ -18,7 +18,7 @@ from pipeline.errors import RulesCorpusError
 from pipeline.extract.tarball import read_tar_members
 from pipeline.fetch.manifest import ManifestEntry, read_checked
 from pipeline.jobs.outcomes import Outcome
-from pipeline.models import Source
+from pipeline.models.sources import Source
 
 Member = tuple[Source, list[ManifestEntry]]
 

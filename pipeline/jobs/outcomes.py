@@ -17,7 +17,7 @@ from pipeline.errors import (
     EXIT_VERIFY,
     RulesCorpusError,
 )
-from pipeline.models import Model
+from pipeline.models.base import Model
 
 # When several documents end differently, the run's exit code is the most
 # severe: a registry or usage error means nothing was checked; a verification

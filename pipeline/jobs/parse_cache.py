@@ -2,7 +2,7 @@
 
 The key is everything a parse depends on: the blob's SHA-256, the request (family,
 document, rendition, fallback version, options), the parser and extraction code
-itself (a digest of the source files of `parse/`, `extract/` and `models.py`, so an
+itself (a digest of the source files of `parse/`, `extract/` and `models/`, so an
 edited parser can never be answered from an old parse even if nobody bumped its
 version) and the versions of the extraction libraries. An entry's first line is the
 SHA-256 of the Document JSON after it, checked on every read: a cached parse
@@ -26,7 +26,7 @@ import pipeline
 from pipeline.errors import StorageIOError
 from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.sandbox import ParseLimits, parse_isolated
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.store.files import write_new
 
 LIBRARIES = ("pdfplumber", "pdfminer.six", "pypdfium2", "beautifulsoup4", "PyYAML", "pydantic")
@@ -36,7 +36,7 @@ LIBRARIES = ("pdfplumber", "pdfminer.six", "pypdfium2", "beautifulsoup4", "PyYAM
 def code_digest() -> str:
     """SHA-256 over the code a parse runs (computed once per process, a few milliseconds)."""
     root = Path(pipeline.__file__).parent
-    files = [root / "models.py", root / "errors.py"]
+    files = [*sorted((root / "models").rglob("*.py")), root / "errors.py"]
     files += sorted((root / "parse").rglob("*.py")) + sorted((root / "extract").rglob("*.py"))
     files.append(root / "jobs" / "families.py")
     digest = hashlib.sha256()

@@ -8,7 +8,8 @@ from pathlib import Path
 from pipeline.errors import UsageError
 from pipeline.jobs.families import FAMILIES, ParseRequest, request_for
 from pipeline.jobs.sandbox import parse_isolated
-from pipeline.models import Document, Source, SourceRef
+from pipeline.models.records import Document, SourceRef
+from pipeline.models.sources import Source
 from pipeline.verify.checks import sha256_bytes
 
 SUFFIXES = {

@@ -13,7 +13,8 @@ from typing import Literal
 
 from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.errors import UsageError
-from pipeline.models import Document, FetchResult, Pin
+from pipeline.models.records import Document
+from pipeline.models.sources import FetchResult, Pin
 from pipeline.store import layout
 from pipeline.store.corpus import (
     DiffEntry,

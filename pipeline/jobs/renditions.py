@@ -10,7 +10,8 @@ from pipeline.errors import VerificationError
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import request_for
 from pipeline.jobs.publish import Candidate
-from pipeline.models import Document, FetchResult, Pin, Source, SourceRef
+from pipeline.models.records import Document, SourceRef
+from pipeline.models.sources import FetchResult, Pin, Source
 from pipeline.verify.checks import compare_renditions
 
 

@@ -9,7 +9,7 @@ import itertools
 from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import Lookup, compose_maps, lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.store.corpus import Corpus, DocumentEntry, version_key
 
 

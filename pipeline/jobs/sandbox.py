@@ -22,7 +22,7 @@ from typing import Any
 from pipeline.errors import ParseError, RulesCorpusError
 from pipeline.extract.lifetime import die_with_parent
 from pipeline.jobs.families import ParseRequest, parse_bytes
-from pipeline.models import Document
+from pipeline.models.records import Document
 
 MiB = 1024 * 1024
 

@@ -9,7 +9,8 @@ from pydantic import BaseModel
 
 from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.jobs.outcomes import Outcome
-from pipeline.models import Document, FetchResult, Lock
+from pipeline.models.records import Document
+from pipeline.models.sources import FetchResult, Lock
 from pipeline.store.corpus import Index
 
 SCHEMAS: dict[str, type[BaseModel]] = {

@@ -10,7 +10,8 @@ from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
 from pipeline.jobs.versions import diff_versions
-from pipeline.models import Change, Document, GlossaryTerm, Rule, Ruling
+from pipeline.models.changes import Change
+from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.store.corpus import Corpus, DocumentEntry
 
 Record = Rule | GlossaryTerm | Ruling

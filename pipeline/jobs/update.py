@@ -33,7 +33,7 @@ from pipeline.jobs.renditions import (
     parse_all,
 )
 from pipeline.jobs.versions import add_version
-from pipeline.models import Source
+from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of, select_sources
 from pipeline.store.corpus import Corpus
 from pipeline.store.layout import document_dir

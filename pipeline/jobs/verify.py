@@ -31,7 +31,8 @@ from pipeline.jobs.publish import Candidate
 from pipeline.jobs.published import check_attestations, check_published_hashes
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.jobs.versions import add_version
-from pipeline.models import Document, FetchResult, Pin, Rule
+from pipeline.models.records import Document, Rule
+from pipeline.models.sources import FetchResult, Pin
 from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry, canonical_json
 
 

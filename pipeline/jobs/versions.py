@@ -13,7 +13,7 @@ from pipeline.diff.reconcile import reconcile
 from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.rulings import diff_rulings
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
-from pipeline.models import Document
+from pipeline.models.records import Document
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
 from pipeline.store.corpus import Transaction, version_key

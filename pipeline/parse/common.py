@@ -7,7 +7,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-from pipeline.models import (
+from pipeline.models.records import (
     CountKey,
     Document,
     Erratum,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.models import Document, ParseWarning, WarningCode
+from pipeline.models.records import Document, ParseWarning, WarningCode
 
 
 @dataclass(frozen=True)

@@ -22,20 +22,16 @@ from __future__ import annotations
 import re
 
 from pipeline.errors import ParseError
-from pipeline.models import (
+from pipeline.models.content import FaqPage, HtmlText, QAItem
+from pipeline.models.records import (
     Document,
-    FaqPage,
-    HtmlText,
     Location,
     ParseOptions,
     ParserInfo,
     ParseWarning,
-    QAItem,
     Ruling,
 )
-from pipeline.models import (
-    WarningCode as W,
-)
+from pipeline.models.records import WarningCode as W
 from pipeline.parse.common import options_of, slugify, warn
 from pipeline.parse.rulings import merge_into, ruling_id
 

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from pipeline.models import Document, Erratum, Location, ParseWarning, WarningCode
+from pipeline.models.records import Document, Erratum, Location, ParseWarning, WarningCode
 from pipeline.parse.errata import known_artefact
 
 __all__ = [

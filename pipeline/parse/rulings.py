@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import ParseError
-from pipeline.models import Document, ParseOptions, ParserInfo, ParseWarning, Ruling
-from pipeline.models import WarningCode as W
+from pipeline.models.records import Document, ParseOptions, ParserInfo, ParseWarning, Ruling
+from pipeline.models.records import WarningCode as W
 from pipeline.parse.common import options_of, warn
 
 FAMILY = "nrdb-rulings"

@@ -17,21 +17,17 @@ from __future__ import annotations
 import re
 
 from pipeline.errors import ParseError
-from pipeline.models import (
+from pipeline.models.content import HtmlSection, HtmlText, WikiPage
+from pipeline.models.records import (
     Citation,
     Document,
-    HtmlSection,
-    HtmlText,
     Location,
     ParseOptions,
     ParserInfo,
     ParseWarning,
     Ruling,
-    WikiPage,
 )
-from pipeline.models import (
-    WarningCode as W,
-)
+from pipeline.models.records import WarningCode as W
 from pipeline.parse.common import options_of, warn
 from pipeline.parse.rulings import ruling_id
 

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from pipeline.errors import RegistryError, UsageError
-from pipeline.models import Source
+from pipeline.models.sources import Source
 
 PACKAGED = "sources.toml"
 

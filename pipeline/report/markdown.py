@@ -11,7 +11,8 @@ import re
 
 from pipeline.diff.documents import filter_changes
 from pipeline.diff.models import DocumentDiff
-from pipeline.models import Change, Document, WordOp
+from pipeline.models.changes import Change, WordOp
+from pipeline.models.records import Document
 from pipeline.report.common import (
     WEAK_MARK,
     WEAK_NOTE,

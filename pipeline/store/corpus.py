@@ -25,7 +25,9 @@ import filelock
 from pydantic import BaseModel, Field, ValidationError
 
 from pipeline.errors import LockHeld, NotFound, StoreError
-from pipeline.models import Document, FetchResult, Lock, Model, Pin
+from pipeline.models.base import Model
+from pipeline.models.records import Document
+from pipeline.models.sources import FetchResult, Lock, Pin
 from pipeline.store import layout
 from pipeline.store.files import remove_temporaries, write_new, write_replacing
 

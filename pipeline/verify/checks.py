@@ -10,7 +10,9 @@ import re
 from enum import Enum
 
 from pipeline.errors import HashMismatch
-from pipeline.models import Document, Lock, Pin, fold_typography
+from pipeline.models.records import Document
+from pipeline.models.sources import Lock, Pin
+from pipeline.models.text import fold_typography
 
 _CHUNK = 1024 * 1024
 
@@ -116,7 +118,7 @@ def check_published(what: str, sha256: str, published: dict[str, str], file_name
 
 def normalise_typography(text: str) -> str:
     """Text with only typographic differences folded away: the one definition the diff's
-    typography-only class uses too (`pipeline.models.fold_typography`)."""
+    typography-only class uses too (`pipeline.models.text.fold_typography`)."""
     return fold_typography(text)
 
 

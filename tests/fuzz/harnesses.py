@@ -17,7 +17,8 @@ from pipeline.fetch import mediawiki
 from pipeline.fetch.discover import find_link
 from pipeline.fetch.manifest import confined_path, entries_for, parse_manifest
 from pipeline.jobs.families import ParseRequest, family_of, parse_bytes, request_for
-from pipeline.models import ParseOptions, Source
+from pipeline.models.records import ParseOptions
+from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry, parse_registry
 
 from . import seeds as S

@@ -111,7 +111,7 @@ def encode_lines(lines: Iterable[object]) -> bytes:
 def decode_lines(data: bytes) -> list[object]:
     """The harness's own format, read leniently: a malformed field takes a default, so the
     decoder itself never raises (only the parser is under test)."""
-    from pipeline.models import Line
+    from pipeline.models.content import Line
 
     def number(text: str, default: float) -> float:
         try:

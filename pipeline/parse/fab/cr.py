@@ -20,16 +20,9 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.errors import ParseError
-from pipeline.models import (
-    Document,
-    LevelScheme,
-    Line,
-    Location,
-    NumberedScheme,
-    ParseOptions,
-    Passage,
-    WarningCode,
-)
+from pipeline.models.content import Line
+from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
+from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import options_of, slugify, warn
 from pipeline.parse.numbered.engine import Engine, is_title
 from pipeline.parse.numbered.finish import Parsed, finish_document

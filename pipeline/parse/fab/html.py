@@ -32,7 +32,8 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.errors import ParseError
-from pipeline.models import (
+from pipeline.models.content import RulesSite, SiteBlock, SitePage
+from pipeline.models.records import (
     Document,
     GlossaryTerm,
     Location,
@@ -41,9 +42,6 @@ from pipeline.models import (
     ParseWarning,
     Passage,
     Rule,
-    RulesSite,
-    SiteBlock,
-    SitePage,
     WarningCode,
 )
 from pipeline.parse.common import (

@@ -11,15 +11,9 @@ Cheating): a PPG number the PPG does not have is `trp:`.
 from __future__ import annotations
 
 from pipeline.errors import ParseError
-from pipeline.models import (
-    Document,
-    LevelScheme,
-    Line,
-    Location,
-    NumberedScheme,
-    ParseOptions,
-    WarningCode,
-)
+from pipeline.models.content import Line
+from pipeline.models.records import Document, Location, ParseOptions, WarningCode
+from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import options_of, warn
 from pipeline.parse.fab.cr import is_title_text
 from pipeline.parse.numbered.engine import Engine

@@ -13,15 +13,9 @@ engine's; the contents list, the glossary and the credits are MTG's own.
 from __future__ import annotations
 
 from pipeline.errors import ParseError
-from pipeline.models import (
-    Document,
-    LevelScheme,
-    Line,
-    NumberedScheme,
-    ParseOptions,
-    Passage,
-    WarningCode,
-)
+from pipeline.models.content import Line
+from pipeline.models.records import Document, ParseOptions, Passage, WarningCode
+from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import options_of, warn
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs, txt_paragraphs
 from pipeline.parse.numbered.engine import Engine, read_statement

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.models import Line
+from pipeline.models.content import Line
 from pipeline.parse.numbered.layout import Block, drop_page_numbers, join_glued
 
 # Lines that always begin a paragraph: a heading or glossary sense (`100. General`,

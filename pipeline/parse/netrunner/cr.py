@@ -22,17 +22,16 @@ from __future__ import annotations
 import re
 
 from pipeline.errors import ParseError
-from pipeline.models import (
+from pipeline.models.content import Line
+from pipeline.models.records import (
     Document,
-    LevelScheme,
-    Line,
     Location,
-    NumberedScheme,
     ParseOptions,
     Passage,
     PublisherChange,
     WarningCode,
 )
+from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import options_of, slugify, warn
 from pipeline.parse.numbered.engine import Engine, Reader, is_title, read_statement
 from pipeline.parse.numbered.finish import Parsed, finish_document

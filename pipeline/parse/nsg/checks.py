@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.models import Location, ParseWarning, Rule, WarningCode
+from pipeline.models.records import Location, ParseWarning, Rule, WarningCode
 
 
 def problem(code: str, message: str, line: int | None = None) -> ParseWarning:

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import re
 
-from pipeline.models import (
+from pipeline.models.content import NsgHtmlItem, NsgHtmlPage
+from pipeline.models.records import (
     Document,
     Location,
-    NsgHtmlItem,
-    NsgHtmlPage,
     ParseOptions,
     ParserInfo,
     ParseWarning,

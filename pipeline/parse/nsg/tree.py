@@ -26,7 +26,7 @@ import re
 import string
 from dataclasses import dataclass, field
 
-from pipeline.models import YamlBundle, YamlFile
+from pipeline.models.content import YamlBundle, YamlFile
 from pipeline.parse.nsg.markup import RefInfo
 
 # The generator's chapter list (rules_doc_generator/input/yaml/parser.py).

@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pipeline.models import (
+from pipeline.models.content import YamlBundle, YamlFile
+from pipeline.models.records import (
     Document,
     Erratum,
     Location,
@@ -31,8 +32,6 @@ from pipeline.models import (
     ParseWarning,
     PublisherChange,
     Rule,
-    YamlBundle,
-    YamlFile,
 )
 from pipeline.parse.nsg.checks import check_records, count_records
 from pipeline.parse.nsg.checks import problem as warn

@@ -1,4 +1,4 @@
-"""The numbered-rules engine: a declared scheme (models.NumberedScheme) read block by block.
+"""The numbered-rules engine: a declared scheme (models.scheme.NumberedScheme) read block by block.
 
 A document the engine reads unaided (family `numbered`) runs: front matter (title, the
 version and date statements, the rest kept as a preface), the numbered rules, and after
@@ -14,16 +14,16 @@ import re
 from collections.abc import Callable
 
 from pipeline.errors import ParseError
-from pipeline.models import (
+from pipeline.models.content import Line
+from pipeline.models.records import (
     Document,
-    Line,
     Location,
-    NumberedScheme,
     ParseOptions,
     ParseWarning,
     Passage,
     WarningCode,
 )
+from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.common import slugify, warn
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import (

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TypeVar
 
-from pipeline.models import (
+from pipeline.models.content import Line
+from pipeline.models.records import (
     CountKey,
     Document,
     GlossaryTerm,
-    Line,
     Location,
     ParseOptions,
     ParserInfo,

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.models import Line, Location
+from pipeline.models.content import Line
+from pipeline.models.records import Location
 
 Hyphens = Literal["glued", "vocabulary", "space"]
 TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*-?")

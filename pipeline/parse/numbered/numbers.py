@@ -14,7 +14,7 @@ import string
 from dataclasses import dataclass
 from functools import cached_property
 
-from pipeline.models import LevelScheme, NumberedScheme
+from pipeline.models.scheme import LevelScheme, NumberedScheme
 
 SEGMENT = {
     "digits": r"\d+",

@@ -17,7 +17,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pipeline.models import Location, NumberedScheme
+from pipeline.models.records import Location
+from pipeline.models.scheme import NumberedScheme
 
 Join = Callable[[list[str]], str]
 

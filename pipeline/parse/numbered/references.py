@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.models import NumberedScheme
+from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.numbers import Numbering
 
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+", re.IGNORECASE)

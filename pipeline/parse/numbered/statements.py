@@ -14,7 +14,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from pipeline.models import Line
+from pipeline.models.content import Line
 
 # English month names, spelled out because strptime's %B follows the locale.
 _NAMES = "january february march april may june july august september october november december"

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from pipeline.models import Document, LevelScheme, Line, NumberedScheme, ParseOptions
+from pipeline.models.content import Line
+from pipeline.models.records import Document, ParseOptions
+from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import options_of
 from pipeline.parse.numbered.engine import Engine, read_body, read_document, text_blocks
 from pipeline.parse.numbered.finish import finish_document

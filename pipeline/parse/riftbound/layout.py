@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipeline.models import Line, Location, WarningCode
+from pipeline.models.content import Line
+from pipeline.models.records import Location, WarningCode
 from pipeline.parse.common import warn
 from pipeline.parse.numbered.engine import Reader
 from pipeline.parse.numbered.layout import Block

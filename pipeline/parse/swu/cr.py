@@ -28,16 +28,9 @@ from __future__ import annotations
 import re
 
 from pipeline.errors import ParseError
-from pipeline.models import (
-    Document,
-    LevelScheme,
-    Line,
-    Location,
-    NumberedScheme,
-    ParseOptions,
-    Passage,
-    WarningCode,
-)
+from pipeline.models.content import Line
+from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
+from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import options_of, warn
 from pipeline.parse.numbered.engine import Engine, Reader
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.models import Document, Erratum
+from pipeline.models.records import Document, Erratum
 from pipeline.parse.numbered.references import References
 
 

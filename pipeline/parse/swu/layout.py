@@ -30,7 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.models import Line, NumberedScheme
+from pipeline.models.content import Line
+from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.layout import mode
 from pipeline.parse.numbered.numbers import SEGMENT
 
