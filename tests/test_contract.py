@@ -31,7 +31,7 @@ from pipeline.jobs.families import NAMES, ParseRequest, parse_bytes, request_for
 from pipeline.jobs.parse_cache import ParseCache
 from pipeline.jobs.sandbox import ParseLimits
 from pipeline.models.content import Line
-from pipeline.models.records import SCHEMA_VERSION, CountKey, Document, WarningCode
+from pipeline.models.records import SCHEMA_VERSION, CountKey, Document, ParseOptions, WarningCode
 from pipeline.models.sources import Source
 from pipeline.parse.netrunner import cr as netrunner
 from pipeline.registry.loader import load_registry
@@ -126,4 +126,4 @@ def test_a_missing_body_is_a_parse_error_in_every_family(family: str) -> None:
 def test_a_netrunner_pdf_without_chapters_is_a_parse_error() -> None:
     lines = [Line(text="NISEI Comprehensive Rules Document", line=1, page=1, size=26.0)]
     with pytest.raises(ParseError, match="no chapter heading"):
-        netrunner.parse(lines, {}, document="netrunner/cr", rendition="pdf")
+        netrunner.parse(lines, {}, ParseOptions("netrunner/cr", "pdf"))

@@ -13,7 +13,7 @@ from pipeline.diff.documents import CHANGE_CLASSES, diff_documents, filter_chang
 from pipeline.diff.models import DocumentDiff
 from pipeline.diff.text import mask_citations, similarity, word_ops
 from pipeline.extract.text import extract_text_lines
-from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
+from pipeline.models.records import Document, GlossaryTerm, Location, ParseOptions, ParserInfo, Rule
 from pipeline.models.text import fold_typography
 from pipeline.parse.mtg import cr as mtg
 
@@ -416,7 +416,9 @@ def test_typography_folding_and_citation_masking() -> None:
 def mtg_version(version: str) -> Document:
     folder = SOURCES / "mtg" / "comprehensive-rules" / version
     path = next(folder.glob("*.txt"))
-    return mtg.parse(extract_text_lines(path.read_bytes()), rendition="txt", version=version)
+    return mtg.parse(
+        extract_text_lines(path.read_bytes()), {}, ParseOptions("mtg/cr", "txt", version)
+    )
 
 
 def test_real_mtg_diff_names_the_changes_a_reader_can_check() -> None:

@@ -13,7 +13,7 @@ from helpers import SHARED
 
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.content import Line
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.errata import REVIEWED, known_dangling
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
@@ -24,11 +24,11 @@ Parser = Callable[[list[Line]], Document]
 
 
 def _fab(lines: list[Line]) -> Document:
-    return fab.parse(lines, rendition="txt", version="2.14.0")
+    return fab.parse(lines, {}, ParseOptions("fab/cr", "txt", "2.14.0"))
 
 
 def _mtg(lines: list[Line]) -> Document:
-    return mtg.parse(lines, rendition="txt")
+    return mtg.parse(lines, {}, ParseOptions("mtg/cr", "txt"))
 
 
 TEXT_VERSIONS: list[tuple[str, str, Path, Parser]] = [("fab/cr", "2.14.0", FAB, _fab)] + [

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.extract.text import extract_text_lines
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
@@ -25,7 +25,9 @@ GREP_BRACKET = re.compile(r"\[([0-9][0-9a-z.]*)\]")
 
 @functools.cache
 def parsed(path: Path, version: str | None) -> Document:
-    return fab.parse(extract_text_lines(path.read_bytes()), rendition="txt", version=version)
+    return fab.parse(
+        extract_text_lines(path.read_bytes()), {}, ParseOptions("fab/cr", "txt", version)
+    )
 
 
 def raw(path: Path) -> str:
@@ -190,8 +192,8 @@ def test_2_10_1_parses_with_explained_warnings() -> None:
 
 def test_parse_is_deterministic() -> None:
     data = CR_2_14.read_bytes()
-    one = fab.parse(extract_text_lines(data), rendition="txt", version="2.14.0")
-    two = fab.parse(extract_text_lines(data), rendition="txt", version="2.14.0")
+    one = fab.parse(extract_text_lines(data), {}, ParseOptions("fab/cr", "txt", "2.14.0"))
+    two = fab.parse(extract_text_lines(data), {}, ParseOptions("fab/cr", "txt", "2.14.0"))
     assert one.model_dump_json() == two.model_dump_json()
 
 
@@ -206,7 +208,9 @@ def test_missing_version_is_warned_not_guessed() -> None:
 
 
 def test_fixture_structure_and_dangling_reference() -> None:
-    doc = fab.parse(extract_text_lines(FIXTURE.read_bytes()), rendition="txt", version="0.0.1")
+    doc = fab.parse(
+        extract_text_lines(FIXTURE.read_bytes()), {}, ParseOptions("fab/cr", "txt", "0.0.1")
+    )
     records = by_id(doc)
     assert list(records) == [
         "cr:1",
@@ -245,6 +249,6 @@ def test_not_a_cr_is_a_parse_error() -> None:
     from pipeline.errors import ParseError
 
     with pytest.raises(ParseError, match="no chapter found"):
-        fab.parse(extract_text_lines(b"Hello\nworld\n"), rendition="txt", version="1")
+        fab.parse(extract_text_lines(b"Hello\nworld\n"), {}, ParseOptions("fab/cr", "txt", "1"))
     with pytest.raises(ParseError, match="rendition"):
-        fab.parse(extract_text_lines(FIXTURE.read_bytes()), rendition="html", version="1")
+        fab.parse(extract_text_lines(FIXTURE.read_bytes()), {}, ParseOptions("fab/cr", "html", "1"))

@@ -25,7 +25,7 @@ from pipeline.extract.fab_html import (
 from pipeline.extract.text import extract_text_lines
 from pipeline.jobs.families import ParseRequest, engine_neutral, parse_bytes
 from pipeline.models.content import RulesSite
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab_txt
 from pipeline.parse.fab import html as fab_html
 from pipeline.parse.lint import lint_parsed
@@ -59,13 +59,17 @@ def real_bundle() -> bytes:
 
 @functools.cache
 def html_doc(version: str | None = None) -> Document:
-    return fab_html.parse(read_rules_site(real_bundle(), what="fab-cr-html"), version=version)
+    return fab_html.parse(
+        read_rules_site(real_bundle(), what="fab-cr-html"),
+        {},
+        ParseOptions("fab/cr", "html", version),
+    )
 
 
 @functools.cache
 def txt_doc() -> Document:
     lines = extract_text_lines(TXT_2_10.read_bytes())
-    return fab_txt.parse(lines, rendition="txt", version="2.10.1")
+    return fab_txt.parse(lines, {}, ParseOptions("fab/cr", "txt", "2.10.1"))
 
 
 # --------------------------------------------------------------------------- the real pages
@@ -229,7 +233,10 @@ def test_the_family_table_parses_the_bundle_bytes_the_same_way() -> None:
 
 def test_parsing_is_deterministic() -> None:
     site = read_rules_site(real_bundle(), what="again")
-    assert fab_html.parse(site).model_dump_json() == html_doc().model_dump_json()
+    assert (
+        fab_html.parse(site, {}, ParseOptions("fab/cr", "html")).model_dump_json()
+        == html_doc().model_dump_json()
+    )
 
 
 # --------------------------------------------------------------------------- bundles and pages
@@ -282,7 +289,7 @@ def small_site(
 
 def parse_pages(pages: dict[str, bytes]) -> Document:
     site = read_rules_site(build_site_bundle(BASE, pages, what="t"), what="t")
-    return fab_html.parse(site)
+    return fab_html.parse(site, {}, ParseOptions("fab/cr", "html"))
 
 
 def test_a_small_site_reads_anchors_icons_labels_and_links() -> None:
@@ -307,8 +314,8 @@ def test_a_small_site_reads_anchors_icons_labels_and_links() -> None:
 def test_a_version_the_pages_state_is_read_and_wins_over_the_callers() -> None:
     pages = small_site("<h1 id='preface'>Preface</h1><p>Comprehensive Rules Version 2.14.0</p>")
     site = read_rules_site(build_site_bundle(BASE, pages, what="t"), what="t")
-    assert fab_html.parse(site).version == "2.14.0"
-    doc = fab_html.parse(site, version="2.13.0")
+    assert fab_html.parse(site, {}, ParseOptions("fab/cr", "html")).version == "2.14.0"
+    doc = fab_html.parse(site, {}, ParseOptions("fab/cr", "html", "2.13.0"))
     assert doc.version == "2.14.0" and [w.code for w in doc.warnings] == ["version-mismatch"]
 
 
@@ -359,7 +366,7 @@ def test_a_site_with_no_rule_anchors_is_an_error_not_an_empty_document() -> None
     pages = {BASE + "index.html": _page("<h1>Preface</h1><p>Hi.</p>", nav=NAV)}
     site = read_rules_site(build_site_bundle(BASE, pages, what="t"), what="t")
     with pytest.raises(ParseError, match="no chapter found"):
-        fab_html.parse(site)
+        fab_html.parse(site, {}, ParseOptions("fab/cr", "html"))
     with pytest.raises(ExtractError, match="navigation"):
         list_site_pages(b"<html><body><p>no nav</p></body></html>", BASE, what="t")
 
@@ -367,5 +374,5 @@ def test_a_site_with_no_rule_anchors_is_an_error_not_an_empty_document() -> None
 def test_plain_html_bytes_are_a_site_of_one_page() -> None:
     site = read_rules_site(_page(CHAPTER), what="t")
     assert isinstance(site, RulesSite) and site.index is None and len(site.pages) == 1
-    doc = fab_html.parse(site, version="0.0.1")
+    doc = fab_html.parse(site, {}, ParseOptions("fab/cr", "html", "0.0.1"))
     assert doc.counts["records"] == 5 and doc.warnings == []

@@ -17,7 +17,7 @@ from pdfgen import SOFT_HYPHEN, Item, Typeset, build_pdf
 from pipeline.errors import ParseError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.numbered.layout import Vocabulary
 from pipeline.parse.numbered.layout import join_vocabulary as join_wrapped
@@ -100,13 +100,13 @@ def pdf_lines() -> tuple[Line, ...]:
 
 @functools.cache
 def pdf_doc() -> Document:
-    return fab.parse(list(pdf_lines()), rendition="pdf")
+    return fab.parse(list(pdf_lines()), {}, ParseOptions("fab/cr", "pdf"))
 
 
 @functools.cache
 def text_doc() -> Document:
     lines = [Line(text=t, line=n) for n, t in enumerate(content()[1], start=1)]
-    return fab.parse(lines, rendition="txt", version="2.14.0")
+    return fab.parse(lines, {}, ParseOptions("fab/cr", "txt", "2.14.0"))
 
 
 def test_generated_pdf_is_reproducible() -> None:
@@ -235,7 +235,7 @@ def test_unrecognised_title_page_is_a_parse_error() -> None:
         title_lines=[("Flesh and Blood", 22.0), ("Tournament Rules", 28.0)],
     )
     with pytest.raises(ParseError) as caught:
-        fab.parse(extract_pdf_lines(pdf.pdf).lines, rendition="pdf")
+        fab.parse(extract_pdf_lines(pdf.pdf).lines, {}, ParseOptions("fab/cr", "pdf"))
     message = str(caught.value)
     assert "unrecognised title page" in message
     assert (
@@ -244,6 +244,6 @@ def test_unrecognised_title_page_is_a_parse_error() -> None:
 
 
 def test_pdf_version_argument_that_disagrees_is_warned() -> None:
-    doc = fab.parse(list(pdf_lines()), rendition="pdf", version="2.13.0")
+    doc = fab.parse(list(pdf_lines()), {}, ParseOptions("fab/cr", "pdf", "2.13.0"))
     assert doc.version == "2.14.0"
     assert [w.code for w in doc.warnings if w.code != "dangling-reference"] == ["version-mismatch"]

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.errors import ParseError
 from pipeline.extract.text import extract_text_lines
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import policy as fab_policy
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources" / "fab"
@@ -21,10 +21,7 @@ PPG = SOURCES / "procedure-and-penalty-guide" / "2026-06-10" / "en-fab-ppg.txt"
 @functools.cache
 def parsed(path: Path, document: str) -> Document:
     return fab_policy.parse(
-        extract_text_lines(path.read_bytes()),
-        document=document,
-        rendition="txt",
-        version="2026-06-10",
+        extract_text_lines(path.read_bytes()), {}, ParseOptions(document, "txt", "2026-06-10")
     )
 
 
@@ -102,7 +99,7 @@ def test_ppg_counts_and_citations_of_the_trp() -> None:
 
 
 def test_version_missing_and_wrong_input() -> None:
-    doc = fab_policy.parse(extract_text_lines(PPG.read_bytes()), document="fab/ppg")
+    doc = fab_policy.parse(extract_text_lines(PPG.read_bytes()), {}, ParseOptions("fab/ppg", "txt"))
     assert [w.code for w in doc.warnings] == ["no-version"] and doc.version is None
     with pytest.raises(ParseError, match="no chapter heading"):
-        fab_policy.parse(extract_text_lines(b"just text\n"), document="fab/trp")
+        fab_policy.parse(extract_text_lines(b"just text\n"), {}, ParseOptions("fab/trp", "txt"))

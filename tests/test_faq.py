@@ -3,13 +3,14 @@ headings followed by paragraphs, definition lists, and Q:/A: paragraphs."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pipeline.errors import ParseError
 from pipeline.extract.html import read_faq_page
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse import faq
 from pipeline.parse.rulings import ruling_id
 
@@ -36,8 +37,8 @@ def parse_html(
     data: bytes, *, document: str, version: str | None, selectors: dict[str, str]
 ) -> Document:
     """Extraction then parsing, as families.parse_bytes does for a faq-html source."""
-    page = read_faq_page(data, what=document, selectors=selectors)
-    return faq.parse(page, document=document, version=version, selectors=selectors)
+    page = replace(read_faq_page(data, what=document, selectors=selectors), selectors=selectors)
+    return faq.parse(page, {}, ParseOptions(document, "html", version))
 
 
 def parse(name: str, selectors: dict[str, str], version: str | None = None) -> Document:

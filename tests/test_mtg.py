@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.extract.text import decode_text, extract_text_lines
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.mtg import cr as mtg
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
@@ -39,11 +39,15 @@ def txt_path(version: str) -> Path:
 @functools.cache
 def parsed(version: str) -> Document:
     data = txt_path(version).read_bytes()
-    return mtg.parse(extract_text_lines(data, sentinel=mtg.SENTINEL), rendition="txt")
+    return mtg.parse(
+        extract_text_lines(data, sentinel=mtg.SENTINEL), {}, ParseOptions("mtg/cr", "txt")
+    )
 
 
-def parse_text(text: str, **kwargs: str) -> Document:
-    return mtg.parse(extract_text_lines(text.encode("utf-8")), rendition="txt", **kwargs)
+def parse_text(text: str, version: str | None = None) -> Document:
+    return mtg.parse(
+        extract_text_lines(text.encode("utf-8")), {}, ParseOptions("mtg/cr", "txt", version)
+    )
 
 
 def split_regions(text: str) -> tuple[str, str]:
@@ -113,8 +117,12 @@ def test_the_20251114_example_from_the_brief() -> None:
 
 def test_parsing_twice_gives_identical_json() -> None:
     data = txt_path("20221118").read_bytes()
-    first = mtg.parse(extract_text_lines(data, sentinel=mtg.SENTINEL), rendition="txt")
-    second = mtg.parse(extract_text_lines(data, sentinel=mtg.SENTINEL), rendition="txt")
+    first = mtg.parse(
+        extract_text_lines(data, sentinel=mtg.SENTINEL), {}, ParseOptions("mtg/cr", "txt")
+    )
+    second = mtg.parse(
+        extract_text_lines(data, sentinel=mtg.SENTINEL), {}, ParseOptions("mtg/cr", "txt")
+    )
     assert first.model_dump_json() == second.model_dump_json()
     assert first.model_dump_json() == parsed("20221118").model_dump_json()
 

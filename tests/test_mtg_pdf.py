@@ -15,7 +15,7 @@ import pytest
 from pipeline.extract.pdf import PdfText, extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.content import Line
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.mtg import cr as mtg
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs
 from pipeline.verify.checks import compare_renditions
@@ -33,13 +33,17 @@ def extracted(path: Path) -> PdfText:
 
 def pdf_doc(version: str) -> Document:
     (path,) = (MTG / version).glob("*.pdf")
-    return mtg.parse(extracted(path).lines, rendition="pdf")
+    return mtg.parse(extracted(path).lines, {}, ParseOptions("mtg/cr", "pdf"))
 
 
 @functools.cache
 def txt_doc(version: str) -> Document:
     (path,) = (MTG / version).glob("*.txt")
-    return mtg.parse(extract_text_lines(path.read_bytes(), sentinel=mtg.SENTINEL), rendition="txt")
+    return mtg.parse(
+        extract_text_lines(path.read_bytes(), sentinel=mtg.SENTINEL),
+        {},
+        ParseOptions("mtg/cr", "txt"),
+    )
 
 
 def listed_differences() -> dict[tuple[str, str], str]:
@@ -118,8 +122,8 @@ def test_pdf_records_carry_pages_and_rejoined_text() -> None:
 def test_pdf_parse_is_deterministic() -> None:
     (path,) = (MTG / "20230414").glob("*.pdf")
     lines = extracted(path).lines
-    first = mtg.parse(lines, rendition="pdf").model_dump_json()
-    assert first == mtg.parse(lines, rendition="pdf").model_dump_json()
+    first = mtg.parse(lines, {}, ParseOptions("mtg/cr", "pdf")).model_dump_json()
+    assert first == mtg.parse(lines, {}, ParseOptions("mtg/cr", "pdf")).model_dump_json()
 
 
 # --------------------------------------------------------------------------- the differences file

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.extract.pdf import PdfText, extract_pdf_lines
 from pipeline.models.content import Line
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.netrunner import cr as netrunner
 from pipeline.parse.numbered.statements import read_date as parse_date
 
@@ -38,7 +38,7 @@ def extracted(version: str) -> PdfText:
 @cache
 def parsed(version: str) -> Document:
     pdf = extracted(version)
-    return netrunner.parse(pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf")
+    return netrunner.parse(pdf.lines, pdf.notes, ParseOptions("netrunner/cr", "pdf"))
 
 
 def body_lines(lines: list[Line]) -> list[Line]:
@@ -212,7 +212,7 @@ def test_dates() -> None:
 
 def test_parse_is_deterministic() -> None:
     pdf = extracted("1.1")
-    again = netrunner.parse(pdf.lines, pdf.notes, document="netrunner/cr", rendition="pdf")
+    again = netrunner.parse(pdf.lines, pdf.notes, ParseOptions("netrunner/cr", "pdf"))
     assert again.model_dump_json() == parsed("1.1").model_dump_json()
 
 

@@ -13,7 +13,7 @@ from twocolumn import make_two_column_pdf
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import decode_text, extract_text_lines
 from pipeline.models.content import Line
-from pipeline.models.records import Document
+from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.riftbound import cr as riftbound
 
 find_references = riftbound.ENGINE.references.find
@@ -39,7 +39,7 @@ KIND_BY_DEPTH = {1: "rules", 2: "subrules", 3: "clauses", 4: "subclauses", 5: "i
 @cache
 def parsed(path: Path) -> Document:
     lines = extract_text_lines(path.read_bytes())
-    return riftbound.parse(lines, document="riftbound/cr", rendition="txt")
+    return riftbound.parse(lines, {}, ParseOptions("riftbound/cr", "txt"))
 
 
 def independent_counts(path: Path) -> Counter[str]:
@@ -127,7 +127,7 @@ def test_missing_date_is_a_warning() -> None:
             ["Riftbound Core Rules", "000. Golden and Silver Rules", "001. Golden Rule"], start=1
         )
     ]
-    doc = riftbound.parse(lines, document="riftbound/cr", rendition="txt")
+    doc = riftbound.parse(lines, {}, ParseOptions("riftbound/cr", "txt"))
     assert doc.version is None
     assert [w.code for w in doc.warnings] == ["no-version"]
     assert [r.id for r in doc.records] == ["cr:000", "cr:001"]
@@ -135,7 +135,7 @@ def test_missing_date_is_a_warning() -> None:
 
 def test_parse_is_deterministic() -> None:
     lines = extract_text_lines(CLEAN["2025-12-01"].read_bytes())
-    first = riftbound.parse(lines, document="riftbound/cr", rendition="txt").model_dump_json()
+    first = riftbound.parse(lines, {}, ParseOptions("riftbound/cr", "txt")).model_dump_json()
     assert first == parsed(CLEAN["2025-12-01"]).model_dump_json()
 
 
@@ -256,9 +256,9 @@ def test_two_column_pdf_reads_in_column_order_and_equals_the_text() -> None:
     naive = [ln.text for ln in extract_pdf_lines(data).lines]
     assert naive != header + LEFT + RIGHT, "the fixture must defeat a one-column reader"
 
-    from_pdf = riftbound.parse(extracted, document="riftbound/cr", rendition="pdf")
+    from_pdf = riftbound.parse(extracted, {}, ParseOptions("riftbound/cr", "pdf"))
     text = "\n".join(header + LEFT + RIGHT).encode()
-    from_text = riftbound.parse(extract_text_lines(text), document="riftbound/cr", rendition="txt")
+    from_text = riftbound.parse(extract_text_lines(text), {}, ParseOptions("riftbound/cr", "txt"))
     assert from_pdf.warnings == [] and from_text.warnings == []
     strip = [r.model_dump(exclude={"location"}) for r in from_pdf.records]
     assert strip == [r.model_dump(exclude={"location"}) for r in from_text.records]

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.errors import ParseError
 from pipeline.extract.tarball import read_tar_members
-from pipeline.models.records import Document, Ruling
+from pipeline.models.records import Document, ParseOptions, Ruling
 from pipeline.parse import rulings
 from pipeline.parse.rulings import render_markdown, ruling_id
 
@@ -30,7 +30,7 @@ def members(version: str) -> dict[str, bytes]:
 
 @cache
 def snapshot(version: str) -> Document:
-    return rulings.parse(members(version), version=version)
+    return rulings.parse(members(version), {}, ParseOptions("netrunner/rulings", "tar.gz", version))
 
 
 def find(doc: Document, card: str, question_start: str) -> Ruling:
@@ -74,7 +74,9 @@ def test_snapshots_differ_only_by_reformatting() -> None:
 
 
 def test_parse_is_deterministic() -> None:
-    again = rulings.parse(members("2024-01-15"), version="2024-01-15")
+    again = rulings.parse(
+        members("2024-01-15"), {}, ParseOptions("netrunner/rulings", "tar.gz", "2024-01-15")
+    )
     assert again.model_dump_json() == snapshot("2024-01-15").model_dump_json()
 
 
@@ -223,19 +225,26 @@ ENTRY = {
 
 
 def test_version_absent_is_a_warning() -> None:
-    doc = rulings.parse(files_with("x", [ENTRY]), version=None)
+    doc = rulings.parse(
+        files_with("x", [ENTRY]), {}, ParseOptions("netrunner/rulings", "tar.gz", None)
+    )
     assert doc.version is None
     assert [w.code for w in doc.warnings] == ["no-version"]
 
 
 def test_prefixed_paths_of_a_github_archive_are_accepted() -> None:
     files = {"netrunner-cards-json-main/" + k: v for k, v in files_with("x", [ENTRY]).items()}
-    assert rulings.parse(files, version="v").counts["rulings"] == 1
+    assert (
+        rulings.parse(files, {}, ParseOptions("netrunner/rulings", "tar.gz", "v")).counts["rulings"]
+        == 1
+    )
 
 
 def test_suspicious_entries_warn() -> None:
     odd = {**ENTRY, "card_id": "y", "colour": "red", "date_update": "yesterday"}
-    doc = rulings.parse(files_with("x", [odd]), version="v")
+    doc = rulings.parse(
+        files_with("x", [odd]), {}, ParseOptions("netrunner/rulings", "tar.gz", "v")
+    )
     assert sorted(w.code for w in doc.warnings) == ["bad-date", "card-mismatch", "unknown-field"]
 
 
@@ -250,10 +259,16 @@ def test_suspicious_entries_warn() -> None:
 )
 def test_malformed_card_file_is_a_parse_error(payload: bytes, problem: str) -> None:
     with pytest.raises(ParseError) as err:
-        rulings.parse({"v2/rulings/x.json": payload}, version="v")
+        rulings.parse(
+            {"v2/rulings/x.json": payload}, {}, ParseOptions("netrunner/rulings", "tar.gz", "v")
+        )
     assert problem in str(err.value) and "v2/rulings/x.json" in str(err.value)
 
 
 def test_archive_without_rulings_is_an_error() -> None:
     with pytest.raises(ParseError, match="no v2/rulings"):
-        rulings.parse({"README.md": b"hi", "v2/ruling_sources.json": b"[]"}, version="v")
+        rulings.parse(
+            {"README.md": b"hi", "v2/ruling_sources.json": b"[]"},
+            {},
+            ParseOptions("netrunner/rulings", "tar.gz", "v"),
+        )

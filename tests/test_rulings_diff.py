@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pipeline.diff.rulings import diff_rulings
 from pipeline.extract.tarball import read_tar_members
-from pipeline.models.records import Document, Ruling
+from pipeline.models.records import Document, ParseOptions, Ruling
 from pipeline.parse import rulings
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "sources"
@@ -25,7 +25,7 @@ def tarball(version: str) -> Path:
 @cache
 def snapshot(version: str) -> Document:
     files = read_tar_members(tarball(version).read_bytes(), what=version)
-    return rulings.parse(files, version=version)
+    return rulings.parse(files, {}, ParseOptions("netrunner/rulings", "tar.gz", version))
 
 
 def repack(files: dict[str, bytes], path: Path) -> bytes:
@@ -81,7 +81,11 @@ def test_hand_edited_copy_gives_exactly_those_changes(tmp_path: Path) -> None:
     edit_card_file(files, "carnivore", change_answer)
     edit_card_file(files, "virtuoso", drop_docklands)
     data = repack(files, tmp_path / "edited.tar.gz")
-    new = rulings.parse(read_tar_members(data, what="edited"), version="edited")
+    new = rulings.parse(
+        read_tar_members(data, what="edited"),
+        {},
+        ParseOptions("netrunner/rulings", "tar.gz", "edited"),
+    )
     assert new.warnings == []
     assert new.counts["rulings"] == old.counts["rulings"] - 1
 

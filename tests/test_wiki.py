@@ -14,7 +14,7 @@ from pipeline.extract.html import read_wiki_bundle
 from pipeline.fetch import mediawiki
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import FetchPolicy
-from pipeline.models.records import Citation
+from pipeline.models.records import Citation, ParseOptions
 from pipeline.parse import wiki
 from pipeline.store.blobs import BlobStore
 
@@ -78,7 +78,9 @@ def test_fixture_round_trip_gives_sections_and_citations() -> None:
     data = bundle()
     assert data == bundle()  # canonical bytes
     doc = wiki.parse(
-        read_wiki_bundle(data, what="test"), document="netrunner/wiki-conditional-ability"
+        read_wiki_bundle(data, what="test"),
+        {},
+        ParseOptions("netrunner/wiki-conditional-ability", "wiki"),
     )
     assert doc.warnings == []
     assert (doc.title, doc.version, doc.parser.family) == (
@@ -210,7 +212,7 @@ def test_newer_mediawiki_heading_markup() -> None:
             "html": html,
         }
     ).encode()
-    doc = wiki.parse(read_wiki_bundle(data, what="test"), document="g/wiki")
+    doc = wiki.parse(read_wiki_bundle(data, what="test"), {}, ParseOptions("g/wiki", "wiki"))
     assert [(r.section, r.text) for r in doc.rulings] == [
         (None, "Lead."),
         ("Rules", '"Quoted." — Page 7, Core Rule Book'),
@@ -249,9 +251,9 @@ def test_fetched_through_fetcher_from_a_local_server(tmp_path: Path) -> None:
         "/api.php?action=parse&oldid=15873&prop=text&format=json&formatversion=2",
     ]
     assert (
-        wiki.parse(read_wiki_bundle(data, what="test"), document="netrunner/wiki").counts[
-            "citations"
-        ]
+        wiki.parse(
+            read_wiki_bundle(data, what="test"), {}, ParseOptions("netrunner/wiki", "wiki")
+        ).counts["citations"]
         == 3
     )
 

@@ -12,7 +12,6 @@ from pipeline.models.records import (
     Document,
     Erratum,
     Location,
-    ParseOptions,
     ParseWarning,
     Rule,
     WarningCode,
@@ -36,13 +35,6 @@ def unique_slugs(terms: Iterable[str]) -> list[str]:
         seen[slug] += 1
         out.append(slug if seen[slug] == 1 else f"{slug}-{seen[slug]}")
     return out
-
-
-def options_of(
-    options: ParseOptions | None, document: str, rendition: str, version: str | None
-) -> ParseOptions:
-    """The options a parser was given, or the ones a direct call's keywords make."""
-    return options if options is not None else ParseOptions(document, rendition, version)
 
 
 def warn(

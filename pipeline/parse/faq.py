@@ -32,7 +32,7 @@ from pipeline.models.records import (
     Ruling,
 )
 from pipeline.models.records import WarningCode as W
-from pipeline.parse.common import options_of, slugify, warn
+from pipeline.parse.common import slugify, warn
 from pipeline.parse.rulings import merge_into, ruling_id
 
 FAMILY = "faq-html"
@@ -91,22 +91,13 @@ def build_ruling(item: QAItem, *, is_text: bool, card_link: str) -> Ruling:
     )
 
 
-def parse(
-    page: FaqPage,
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "faq",
-    version: str | None = None,
-    selectors: dict[str, str] | None = None,
-) -> Document:
+def parse(page: FaqPage, notes: dict[str, int], options: ParseOptions) -> Document:
     """Rulings of one FAQ page (read by extract.html.read_faq_page with the same selectors,
     which the page carries).
 
     A page whose selectors match nothing is a ParseError, never an empty document."""
-    options = options_of(options, document, "html", version)
     document, version = options.document, options.version
-    selectors = page.selectors if selectors is None else selectors
+    selectors = page.selectors
     what = f"{document} (faq-html)"
     is_text = "text" in selectors
     items = page.items

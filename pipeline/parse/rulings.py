@@ -23,7 +23,7 @@ from typing import Any
 from pipeline.errors import ParseError
 from pipeline.models.records import Document, ParseOptions, ParserInfo, ParseWarning, Ruling
 from pipeline.models.records import WarningCode as W
-from pipeline.parse.common import options_of, warn
+from pipeline.parse.common import warn
 
 FAMILY = "nrdb-rulings"
 PARSER_VERSION = "1.0"
@@ -288,17 +288,9 @@ def merge_into(existing: Ruling, ruling: Ruling, cards: list[str]) -> Ruling:
     )
 
 
-def parse(
-    files: dict[str, bytes],
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "netrunner/rulings",
-    version: str | None = None,
-) -> Document:
+def parse(files: dict[str, bytes], notes: dict[str, int], options: ParseOptions) -> Document:
     """Rulings of one snapshot. `version` is the snapshot date the job knows (the archive
     states none); None gives a warning."""
-    options = options_of(options, document, "tar.gz", version)
     document, version = options.document, options.version
     warnings: list[ParseWarning] = []
     source_paths = [p for p in files if _SOURCES_FILE.search(p)]

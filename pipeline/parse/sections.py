@@ -38,7 +38,7 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import options_of, slugify, warn
+from pipeline.parse.common import slugify, warn
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import mode, wrap_joiner
@@ -230,17 +230,8 @@ def paragraphs_of(lines: list[Line], page: Page) -> list[str]:
     return [join(p) for p in out]
 
 
-def parse(
-    lines: list[Line],
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "netrunner/opp",
-    rendition: str = "pdf",
-    version: str | None = None,
-) -> Document:
+def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
     """A PDF of titled sections -> one record per heading, `sec:` + the heading's slug."""
-    options = options_of(options, document, rendition, version)
     if options.rendition != "pdf":
         raise ParseError(options.document, f"{FAMILY} reads PDFs, not {options.rendition!r}")
     lines, page_numbers = drop_page_numbers([ln for ln in lines if ln.text.strip()])

@@ -28,7 +28,7 @@ from pipeline.models.records import (
     Ruling,
 )
 from pipeline.models.records import WarningCode as W
-from pipeline.parse.common import options_of, warn
+from pipeline.parse.common import warn
 from pipeline.parse.rulings import ruling_id
 
 FAMILY = "fandom-wiki"
@@ -118,17 +118,9 @@ def build_records(
     return records
 
 
-def parse(
-    page: WikiPage,
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "wiki",
-    version: str | None = None,
-) -> Document:
+def parse(page: WikiPage, notes: dict[str, int], options: ParseOptions) -> Document:
     """Sections and citations of one pinned wiki revision (read by
     extract.html.read_wiki_bundle); its version is the revision id."""
-    options = options_of(options, document, "wiki", version)
     document, version = options.document, options.version
     what = f"{document} (fandom-wiki)"
     warnings: list[ParseWarning] = []

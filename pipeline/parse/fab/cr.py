@@ -23,7 +23,7 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import options_of, slugify, warn
+from pipeline.parse.common import slugify, warn
 from pipeline.parse.numbered.engine import Engine, is_title
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import Block, body_size, drop_furniture, join_indented
@@ -300,17 +300,8 @@ def read_pdf(lines: list[Line], *, what: str) -> tuple[list[Block], str, str, st
     return pdf_blocks(drop_furniture(body, size)[0], size), title, version, published
 
 
-def parse(
-    lines: list[Line],
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "fab/cr",
-    rendition: str = "txt",
-    version: str | None = None,
-) -> Document:
+def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
     """Parse a FaB CR rendition (`txt` or `pdf`) into a Document with `source` left None."""
-    options = options_of(options, document, rendition, version)
     if options.rendition == "pdf":
         blocks, title, stated, published = read_pdf(lines, what=options.document)
     elif options.rendition == "txt":

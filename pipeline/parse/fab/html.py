@@ -48,7 +48,6 @@ from pipeline.parse.common import (
     check_references,
     check_tree,
     count_records,
-    options_of,
     record_errata,
     slugify,
     unique_slugs,
@@ -336,19 +335,8 @@ def _version(site: RulesSite, given: str | None) -> tuple[str | None, list[Parse
     ]
 
 
-def parse(
-    site: RulesSite,
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "fab/cr",
-    version: str | None = None,
-) -> Document:
-    """Parse a FaB rules site (pages in index order) into a Document with `source` None.
-
-    Called through the family table with (site, extraction notes, options), or directly
-    with keywords."""
-    options = options_of(options, document, "html", version)
+def parse(site: RulesSite, notes: dict[str, int], options: ParseOptions) -> Document:
+    """Parse a FaB rules site (pages in index order) into a Document with `source` None."""
     document, version = options.document, options.version
     reader = _Reader()
     for page in site.pages:

@@ -14,7 +14,7 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import options_of, warn
+from pipeline.parse.common import warn
 from pipeline.parse.fab.cr import is_title_text
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
@@ -58,17 +58,8 @@ def _accept(
     return None
 
 
-def parse(
-    lines: list[Line],
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "fab/trp",
-    rendition: str = "txt",
-    version: str | None = None,
-) -> Document:
+def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
     """Numbered headings of a TRP or PPG text export as records `<short name>:<number>`."""
-    options = options_of(options, document, rendition, version)
     document, rendition = options.document, options.rendition
     if rendition != "txt":
         raise ParseError(document, f"rendition {rendition!r} is not one fab-policy reads (txt)")

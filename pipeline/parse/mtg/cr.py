@@ -16,7 +16,7 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import options_of, warn
+from pipeline.parse.common import warn
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs, txt_paragraphs
 from pipeline.parse.numbered.engine import Engine, read_statement
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
@@ -144,18 +144,9 @@ def check_contents(toc: list[str], parsed: Parsed) -> None:
         _warn(parsed, WarningCode.CONTENTS_MISMATCH, message + f"listed but absent {extra}")
 
 
-def parse(
-    lines: list[Line],
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "mtg/cr",
-    rendition: str = "txt",
-    version: str | None = None,
-) -> Document:
+def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
     """Parse the MTG Comprehensive Rules from extracted lines (TXT or PDF rendition). The
     document's own effective date is the version; a different expectation is warned."""
-    options = options_of(options, document, rendition, version)
     pdf = options.rendition == "pdf"
     paras = pdf_paragraphs(lines, ENGINE.numbering.alphabet) if pdf else txt_paragraphs(lines)
     # The contents list the same headings, so the body is found from the first `NNN.N`

@@ -32,7 +32,7 @@ from pipeline.models.records import (
     WarningCode,
 )
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import options_of, slugify, warn
+from pipeline.parse.common import slugify, warn
 from pipeline.parse.numbered.engine import Engine, Reader, is_title, read_statement
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import drop_page_numbers, mode, wrap_joiner
@@ -200,17 +200,8 @@ def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
     return passages
 
 
-def parse(
-    lines: list[Line],
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "netrunner/cr",
-    rendition: str = "pdf",
-    version: str | None = None,
-) -> Document:
+def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
     """Parse the extracted lines of a Netrunner CR PDF into a Document."""
-    options = options_of(options, document, rendition, version)
     body = mode([line.size for line in lines if line.size is not None]) or 10.0
     chapter_size, section_size = body * CHAPTER_SCALE, body * SECTION_SCALE
     heads = [i for i, ln in enumerate(lines) if ln.text.strip().lower() == "table of contents"]

@@ -49,13 +49,8 @@ def show_icons(text: str) -> str:
     return _ICON.sub(lambda m: ICON_TEXT.get(m.group(1), f"[{m.group(1)}]"), text)
 
 
-def parse(
-    page: NsgHtmlPage,
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-) -> Document:
+def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Document:
     """Records, changes, version and effective date of one generated page. Pure."""
-    options = options or ParseOptions(document="netrunner/cr", rendition="html")
     document, version = options.document, options.version
     warnings: list[ParseWarning] = []
     stated = _version(page, warnings)

@@ -46,17 +46,12 @@ _STATED_VERSION = re.compile(r"\bv(\d{2}\.\d{2})\b")
 _DIGITS = re.compile(r"\d+")
 
 
-def parse(
-    bundle: YamlBundle,
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-) -> Document:
+def parse(bundle: YamlBundle, notes: dict[str, int], options: ParseOptions) -> Document:
     """Records, changes, version and effective date of one bundle. Pure.
 
     `options.version` is the version the caller asserts (the registry's
     `asserted_version` for bytes from the pinned URL, or the archive manifest's): it is
     taken only when the bundle states none, and a different statement is a warning."""
-    options = options or ParseOptions(document="netrunner/cr", rendition="tar.gz")
     document, asserted = options.document, options.version
     tree = build_tree(bundle)
     refs = tree.ref_map()

@@ -14,7 +14,6 @@ from functools import partial
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import options_of
 from pipeline.parse.numbered.engine import Engine, read_body, read_document, text_blocks
 from pipeline.parse.numbered.finish import finish_document
 from pipeline.parse.riftbound.layout import parse_layout
@@ -46,17 +45,8 @@ def looks_like_layout_dump(lines: list[Line]) -> bool:
     return bool(nonblank) and indented * 10 >= len(nonblank)
 
 
-def parse(
-    lines: list[Line],
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "riftbound/cr",
-    rendition: str = "txt",
-    version: str | None = None,
-) -> Document:
+def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
     """Parse Riftbound Core Rules lines (text export, layout dump, or two-column PDF lines)."""
-    options = options_of(options, document, rendition, version)
     # ids are `cr:` + number, or the registry entry's prefix (`tr:` for the Tournament Rules)
     prefix = options.settings.get("prefix")
     engine = ENGINE if prefix is None else Engine(SCHEME.model_copy(update={"prefix": prefix}))

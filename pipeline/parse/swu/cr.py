@@ -31,7 +31,7 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import options_of, warn
+from pipeline.parse.common import warn
 from pipeline.parse.numbered.engine import Engine, Reader
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import wrap_joiner
@@ -207,19 +207,9 @@ def place_zero(reader: Reader, start: NumberStart) -> tuple[str, str | None] | N
     return parent + reader.numbering.levels[level].join + start.number, parent
 
 
-def parse(
-    lines: list[Line],
-    notes: dict[str, int] | None = None,
-    options: ParseOptions | None = None,
-    *,
-    document: str = "swu/cr",
-    rendition: str = "pdf",
-    version: str | None = None,
-    scheme: NumberedScheme = SCHEME,
-) -> Document:
+def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
     """SWU Comprehensive Rules PDF lines -> Document, by its numbering scheme."""
-    options = options_of(options, document, rendition, version)
-    scheme = options.scheme or scheme
+    scheme = options.scheme or SCHEME
     if options.rendition != "pdf":
         raise ParseError(options.document, f"swu-cr reads the PDF, not {options.rendition!r}")
     engine = Engine(scheme)
