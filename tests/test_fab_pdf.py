@@ -19,6 +19,7 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab
+from pipeline.parse.numbered.engine import pdf_blocks
 from pipeline.parse.numbered.layout import Vocabulary
 from pipeline.parse.numbered.layout import join_vocabulary as join_wrapped
 
@@ -220,7 +221,7 @@ def test_a_number_at_wrap_indentation_is_a_wrap() -> None:
         line("1.2.4a A subrule, indented further than a rule, whose text", 4, 96, 142),
         line("2 damage wraps too.", 5, 112, 154),
     ]
-    blocks = fab.pdf_blocks(lines, 10.0)
+    blocks = pdf_blocks(fab.ENGINE, lines, fab.start_kind)
     assert [b.text for b in blocks] == [
         "1.2.3 A rule whose text wraps onto a line that begins with 1.2.4 by coincidence, "
         "but sits at the hanging indentation.",

@@ -33,7 +33,7 @@ from pipeline.models.records import (
 )
 from pipeline.models.records import WarningCode as W
 from pipeline.parse.common import slugify, warn
-from pipeline.parse.rulings import merge_into, ruling_id
+from pipeline.parse.rulings import add_ruling, ruling_id
 
 FAMILY = "faq-html"
 PARSER_VERSION = "1.0"
@@ -117,10 +117,7 @@ def parse(page: FaqPage, notes: dict[str, int], options: ParseOptions) -> Docume
         if not is_text and ruling.answer is None:
             message = f"no answer after question {ruling.question!r}"
             warnings.append(warn(W.NO_ANSWER, message, line))
-        if ruling.id in rulings:
-            rulings[ruling.id] = merge_into(rulings[ruling.id], ruling, ruling.cards)
-        else:
-            rulings[ruling.id] = ruling
+        add_ruling(rulings, ruling, ruling.cards)
     records = list(rulings.values())
     if not is_text and all(r.answer is None for r in records):
         raise ParseError(what, f"no question has an answer ({shown}); check the answer selector")

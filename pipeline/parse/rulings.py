@@ -166,15 +166,20 @@ class RulingSource:
     url: str | None
 
 
-def read_ruling_sources(data: bytes, *, what: str) -> list[RulingSource]:
+def read_json_list(data: bytes, what: str, of: str) -> list[Any]:
+    """A JSON list of `of`, or a ParseError naming the file."""
     try:
         raw = json.loads(data)
     except ValueError as exc:
         raise ParseError(what, f"not valid JSON: {exc}") from exc
     if not isinstance(raw, list):
-        raise ParseError(what, "expected a JSON list of {id, name, url?}")
+        raise ParseError(what, f"expected a JSON list of {of}")
+    return raw
+
+
+def read_ruling_sources(data: bytes, *, what: str) -> list[RulingSource]:
     out = []
-    for entry in raw:
+    for entry in read_json_list(data, what, "{id, name, url?}"):
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
             raise ParseError(what, f"source entry without an id: {entry!r}")
         out.append(RulingSource(entry["id"], str(entry.get("name", entry["id"])), entry.get("url")))
@@ -206,16 +211,6 @@ def match_sources(labels: list[tuple[str, str | None]], sources: list[RulingSour
 def _labels_of(md: str | None) -> list[tuple[str, str | None]]:
     """Bracketed labels that are not links (`... [Official FAQ]`): candidate source tags."""
     return [(m.group(1), None) for m in _UNLINKED.finditer(md or "")]
-
-
-def _read_entries(path: str, data: bytes) -> list[Any]:
-    try:
-        raw = json.loads(data)
-    except ValueError as exc:
-        raise ParseError(path, f"not valid JSON: {exc}") from exc
-    if not isinstance(raw, list):
-        raise ParseError(path, "expected a JSON list of rulings")
-    return raw
 
 
 def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
@@ -268,15 +263,19 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     return problems
 
 
-def merge_into(existing: Ruling, ruling: Ruling, cards: list[str]) -> Ruling:
-    """The same ruling filed under another card: one record, one more card.
+def add_ruling(rulings: dict[str, Ruling], ruling: Ruling, cards: list[str]) -> None:
+    """A ruling read, by id; the same ruling filed under another card is one record, with
+    one more card.
 
     Copies may disagree on date or flag; the latest date wins and a ruling the
     rules team verified for any card is verified (its text is identical).
     """
+    if (existing := rulings.get(ruling.id)) is None:
+        rulings[ruling.id] = ruling
+        return
     dates = [d for d in (existing.updated, ruling.updated) if d]
     flags = [f for f in (existing.verified, ruling.verified) if f is not None]
-    return existing.model_copy(
+    rulings[ruling.id] = existing.model_copy(
         update={
             "cards": existing.cards + [c for c in cards if c not in existing.cards],
             "card_titles": existing.card_titles
@@ -306,16 +305,14 @@ def parse(files: dict[str, bytes], notes: dict[str, int], options: ParseOptions)
         if not match:
             continue
         card_files += 1
-        for index, entry in enumerate(_read_entries(path, files[path])):
-            warnings += _check_entry(path, match.group(1), index, entry)
+        card = match.group(1)
+        for index, entry in enumerate(read_json_list(files[path], path, "rulings")):
+            warnings += _check_entry(path, card, index, entry)
             entries += 1
             texts = [v for v in entry.values() if isinstance(v, str)]
             zero_width += sum(len(_ZERO_WIDTH.findall(v)) for v in texts)
-            ruling = _build_ruling(entry, sources)
-            if ruling.id in rulings:
-                rulings[ruling.id] = merge_into(rulings[ruling.id], ruling, [match.group(1)])
-            else:
-                rulings[ruling.id] = ruling.model_copy(update={"cards": [match.group(1)]})
+            ruling = _build_ruling(entry, sources).model_copy(update={"cards": [card]})
+            add_ruling(rulings, ruling, [card])
     if not rulings:
         raise ParseError(
             "nrdb-rulings",

@@ -36,13 +36,13 @@ from dataclasses import dataclass
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
-from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
+from pipeline.models.records import Document, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import slugify, warn
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import mode, wrap_joiner
-from pipeline.parse.numbered.records import Draft, paragraphs, span
+from pipeline.parse.numbered.records import Draft, line_at, lines_span, paragraphs
 from pipeline.parse.numbered.statements import compile_statement, read_date
 
 FAMILY = "headed-sections"
@@ -264,7 +264,7 @@ def read_sections(
     first = headings[0][0]
     if first:
         front = lines[:first]
-        at = span(_at(front[0]), _at(front[-1]))
+        at = lines_span(front)
         text = "\n".join(paragraphs_of(front, page))
         parsed.front_matter.append(Passage(id="preface", title="Preface", text=text, location=at))
     open_path: list[tuple[int, str]] = []  # (rank, slug) of the open headings
@@ -276,13 +276,9 @@ def read_sections(
         slug = slugify(heading.text.strip())
         parent = open_path[-1][1] if open_path else None
         kind = KINDS[min(len(open_path), len(KINDS) - 1)]
-        draft = Draft(slug, kind, parent, Location(line=heading.line, page=heading.page))
+        draft = Draft(slug, kind, parent, line_at(heading))
         draft.title = [heading.text.strip()]
         draft.text = paragraphs_of(lines[index + 1 : end], page)
-        draft.feed(_at(lines[end - 1]))  # the section's text runs to the next heading
+        draft.feed(line_at(lines[end - 1]))  # the section's text runs to the next heading
         parsed.drafts.append(draft)
         open_path.append((rank, slug))
-
-
-def _at(line: Line) -> Location:
-    return Location(line=line.line, page=line.page)

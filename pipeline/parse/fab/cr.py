@@ -24,9 +24,9 @@ from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import slugify, warn
-from pipeline.parse.numbered.engine import Engine, is_title
+from pipeline.parse.numbered.engine import Engine, is_title, pdf_blocks
 from pipeline.parse.numbered.finish import Parsed, finish_document
-from pipeline.parse.numbered.layout import Block, body_size, drop_furniture, join_indented
+from pipeline.parse.numbered.layout import Block, body_size, text_blocks
 from pipeline.parse.numbered.numbers import NumberStart
 from pipeline.parse.numbered.records import Draft, span
 from pipeline.parse.numbered.statements import DATE_IN_TEXT, read_date
@@ -47,7 +47,6 @@ CHAPTER, SECTION, RULE, SUBRULE = range(4)
 GLOSSARY_ENTRY_RE = re.compile(r"^\d+\.-1\.\d+ (\S.*)$")
 TITLE_RE = re.compile(r"comprehensive\s+rules", re.IGNORECASE)
 VERSION_RE = re.compile(r"(?<![\d.])(\d+\.\d+\.\d+)(?![\d.])")
-BULLETS = ("•", "●", "▪", "◦")
 _SENTENCE_END = (".", ":", ";", "?", "!", ",", '"', "\u201d")
 
 
@@ -283,21 +282,15 @@ def read_title_page(lines: list[Line], *, what: str) -> tuple[str, str, str]:
     return title, version, published
 
 
-def pdf_blocks(lines: list[Line], body: float) -> list[Block]:
-    """Paragraphs from the PDF's body lines, each wrap joined to the line it continues."""
-    marked = lambda text: text.startswith(BULLETS) or ENGINE.labels.match(text) is not None  # noqa: E731
-    return join_indented(lines, body, start_kind, marked, BULLETS)
-
-
 def read_pdf(lines: list[Line], *, what: str) -> tuple[list[Block], str, str, str]:
     """The body's blocks and the title page's title, version and date."""
     if any(line.x0 is None or line.size is None for line in lines):
         raise ParseError(what, "the lines carry no positions; pass extract_pdf_lines(...).lines")
     title, version, published = read_title_page(lines, what=what)
     body = [line for line in lines if line.page != lines[0].page and line.text.strip()]
-    if (size := body_size(body)) is None:
+    if body_size(body) is None:
         raise ParseError(what, "the PDF has a title page but no body text")
-    return pdf_blocks(drop_furniture(body, size)[0], size), title, version, published
+    return pdf_blocks(ENGINE, body, start_kind), title, version, published
 
 
 def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
@@ -305,8 +298,7 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     if options.rendition == "pdf":
         blocks, title, stated, published = read_pdf(lines, what=options.document)
     elif options.rendition == "txt":
-        text = [Block(line.text.strip(), line.line) for line in lines if line.text.strip()]
-        blocks, title, stated, published = text, None, None, None
+        blocks, title, stated, published = text_blocks(lines), None, None, None
     else:
         message = f"rendition {options.rendition!r} is not one fab-cr reads (txt or pdf)"
         raise ParseError(options.document, message)

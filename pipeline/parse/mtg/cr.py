@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
-from pipeline.models.records import Document, ParseOptions, Passage, WarningCode
+from pipeline.models.records import Document, ParseOptions, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import warn
-from pipeline.parse.mtg.paragraphs import pdf_paragraphs, txt_paragraphs
-from pipeline.parse.numbered.engine import Engine, read_statement
+from pipeline.parse.mtg.paragraphs import pdf_paragraphs
+from pipeline.parse.numbered.engine import Engine, passage, read_statement
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
-from pipeline.parse.numbered.layout import Block
-from pipeline.parse.numbered.records import Draft, span
+from pipeline.parse.numbered.layout import Block, text_blocks
+from pipeline.parse.numbered.records import Draft, paragraphs, span
 from pipeline.parse.numbered.statements import compile_statement, read_date
 
 FAMILY = "mtg-cr"
@@ -63,12 +63,6 @@ def _warn(parsed: Parsed, code: WarningCode, message: str, para: Block | None = 
     parsed.warnings.append(warn(code, message, where))
 
 
-def _passage(ident: str, title: str, heading: Block, paras: list[Block]) -> Passage:
-    text = "\n".join(p.text for p in paras)
-    where = span(heading.location, paras[-1].location if paras else None)
-    return Passage(id=ident, title=title, text=text, location=where)
-
-
 def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
     """Title, effective date, the Introduction passage; the contents entries."""
     first = paras[0] if paras else None
@@ -80,7 +74,7 @@ def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
     intro, contents = _index_of(paras, _INTRO, 0), _index_of(paras, _CONTENTS, 0)
     if intro is not None:
         body = paras[intro + 1 : contents if contents is not None else len(paras)]
-        parsed.front_matter.append(_passage("introduction", _INTRO, paras[intro], body))
+        parsed.front_matter.append(passage("introduction", _INTRO, body, paragraphs, paras[intro]))
     else:
         _warn(parsed, WarningCode.NO_INTRODUCTION, "no Introduction before the rules", first)
     if contents is None:
@@ -125,13 +119,13 @@ def read_back(paras: list[Block], parsed: Parsed) -> None:
     """Credits, then the closing legal page (which restates the effective date)."""
     heading, rest = paras[0], paras[1:]
     legal = next((i for i, p in enumerate(rest) if read_effective_date(p.text)), len(rest))
-    parsed.back_matter.append(_passage("credits", _CREDITS, heading, rest[:legal]))
+    parsed.back_matter.append(passage("credits", _CREDITS, rest[:legal], paragraphs, heading))
     if legal < len(rest):
         if read_effective_date(rest[legal].text) != parsed.effective:
             said = rest[legal].text
             message = f"the last page says {said!r}, the first page says {parsed.effective}"
             _warn(parsed, WarningCode.EFFECTIVE_DATE_MISMATCH, message, rest[legal])
-        parsed.back_matter.append(_passage("legal", "Legal", rest[legal], rest[legal:]))
+        parsed.back_matter.append(passage("legal", "Legal", rest[legal:], paragraphs, rest[legal]))
 
 
 def check_contents(toc: list[str], parsed: Parsed) -> None:
@@ -148,7 +142,7 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     """Parse the MTG Comprehensive Rules from extracted lines (TXT or PDF rendition). The
     document's own effective date is the version; a different expectation is warned."""
     pdf = options.rendition == "pdf"
-    paras = pdf_paragraphs(lines, ENGINE.numbering.alphabet) if pdf else txt_paragraphs(lines)
+    paras = pdf_paragraphs(lines, ENGINE.numbering.alphabet) if pdf else text_blocks(lines)
     # The contents list the same headings, so the body is found from the first `NNN.N`
     # rule upwards, never from the first `1. Game Concepts`.
     start = next((i for i, p in enumerate(paras) if (_level(p) or 0) >= 2), len(paras))

@@ -1,7 +1,8 @@
 """Extracted lines -> paragraphs (layout.Block), the unit the MTG parser reads.
 
 The TXT rendition already has one paragraph per line (a blank line between
-entries, an indented line for a rule's second paragraph). The PDF rendition
+entries, an indented line for a rule's second paragraph: `layout.text_blocks`
+marks both). The PDF rendition
 wraps paragraphs over several lines and pages; `pdf_paragraphs` undoes that
 from the positions pdfplumber reports, so both renditions reach the parser
 in the same shape.
@@ -30,20 +31,6 @@ _HEADING_LIMIT = 20.0
 _TERMINAL = (".", ")", "\u201d", '"', ":", "!", "?", "]")
 
 RuleKey = tuple[int, int, str]
-
-
-def txt_paragraphs(lines: list[Line]) -> list[Block]:
-    out: list[Block] = []
-    blank = True
-    for line in lines:
-        stripped = line.text.strip()
-        if not stripped:
-            blank = True
-            continue
-        indented = line.text[:1].isspace()
-        out.append(Block(stripped, line.line, line.page, after_gap=blank, indented=indented))
-        blank = False
-    return out
 
 
 def _rule_key(text: str) -> RuleKey | None:

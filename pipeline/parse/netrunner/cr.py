@@ -25,7 +25,6 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import (
     Document,
-    Location,
     ParseOptions,
     Passage,
     PublisherChange,
@@ -37,7 +36,7 @@ from pipeline.parse.numbered.engine import Engine, Reader, is_title, read_statem
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import drop_page_numbers, mode, wrap_joiner
 from pipeline.parse.numbered.numbers import NumberStart
-from pipeline.parse.numbered.records import span
+from pipeline.parse.numbered.records import line_at, lines_span
 
 FAMILY = "netrunner-cr"
 PARSER_VERSION = "2.0"
@@ -78,7 +77,7 @@ class _Reader(Reader):
             message = f"{kind} {start.number} outside its {above}"
             self.warnings.append(warn(WarningCode.MISPLACED, message, line.line, line.page))
         number = (parent or "") + start.number if start.own else start.number
-        draft = self.open(number, parent, level, "", Location(line=line.line, page=line.page))
+        draft = self.open(number, parent, level, "", line_at(line))
         draft.highlighted = line.highlight
         # A rule whose line holds only a heading (`4.4.8. HQ`) is headed by it: its title.
         headed = level < 2 or (level == 2 and is_title(start.rest.strip()))
@@ -97,7 +96,7 @@ class _Reader(Reader):
         elif size >= self.chapter_size and self.back:
             self.back.append((line, []))  # an unnumbered heading after the appendix
         elif draft and draft.part == "title" and size >= self.section_size and not self.back:
-            draft.add(line.text, Location(line=line.line, page=line.page))  # a two-line heading
+            draft.add(line.text, line_at(line))  # a two-line heading
         elif self.back:
             self.back[-1][1].append(line)
         elif start is not None and level == 2 and x < RULE_MAX_X:
@@ -108,7 +107,7 @@ class _Reader(Reader):
             message = f"text before any heading: {line.text[:60]!r}"
             self.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, line.line, line.page))
         else:
-            here = Location(line=line.line, page=line.page)
+            here = line_at(line)
             if not draft.label(ENGINE.labels, SCHEME, line.text, here):
                 if LIST_ITEM_RE.match(line.text):
                     draft.open("bullets", line.text, here)
@@ -139,18 +138,9 @@ def split_bullets(lines: list[Line]) -> tuple[list[str], list[list[str]]]:
 def passage(ident: str, title: str, body: list[Line], heading: Line | None = None) -> Passage:
     intro, bullets = split_bullets(body)
     paragraphs = ([join(intro)] if intro else []) + ["● " + join(b) for b in bullets]
-    first = heading or (body[0] if body else None)
-    location = Location(line=first.line if first else 1, page=first.page if first else None)
-    if first is not None:
-        location = lines_span(first, body[-1] if body else first)
+    location = lines_span([heading, *body] if heading is not None else body)
     text = "\n".join(p for p in paragraphs if p)
     return Passage(id=ident, title=title, text=text, location=location)
-
-
-def lines_span(first: Line, last: Line) -> Location:
-    return span(
-        Location(line=first.line, page=first.page), Location(line=last.line, page=last.page)
-    )
 
 
 def read_front(lines: list[Line], heading_size: float, parsed: Parsed) -> list[Line]:
@@ -195,7 +185,7 @@ def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
             else:
                 blocks[-1].append(line.text)
         text = "\n".join(join(block) for block in blocks if block)
-        location = lines_span(heading, body[-1] if body else heading)
+        location = lines_span([heading, *body])
         passages.append(Passage(id=slugify(title), title=title, text=text, location=location))
     return passages
 

@@ -28,9 +28,11 @@ from pipeline.parse.common import slugify, warn
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import (
     Block,
+    StartKind,
     body_size,
     drop_furniture,
     join_indented,
+    text_blocks,
     wrap_joiner,
 )
 from pipeline.parse.numbered.numbers import Numbering, NumberStart
@@ -169,15 +171,6 @@ class Reader:
         return self.drafts
 
 
-def text_blocks(lines: list[Line]) -> list[Block]:
-    """Text lines as blocks: one per non-blank line, form feeds dropped."""
-    return [
-        Block(text, ln.line, ln.page, highlight=ln.highlight)
-        for ln in lines
-        if (text := ln.text.strip().lstrip("\f").strip())
-    ]
-
-
 def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> list[Line]:
     """The version and date the statement lines state, into `parsed`; those lines."""
     found = find_statement(lines, engine.statements)
@@ -207,14 +200,14 @@ def read_front(engine: Engine, front: list[Block]) -> tuple[Parsed, list[Block]]
     return parsed, [b for b in rest if b is not title]
 
 
-def passage(ident: str, title: str, blocks: list[Block], join: Join) -> Passage:
+def passage(
+    ident: str, title: str, blocks: list[Block], join: Join, heading: Block | None = None
+) -> Passage:
+    """The blocks' text as a passage spanning from its heading (or its first block) to its
+    last block."""
+    first, last = (heading or blocks[0]).location, blocks[-1].location if blocks else None
     text = join([b.text for b in blocks])
-    return Passage(id=ident, title=title, text=text, location=blocks_span(blocks))
-
-
-def blocks_span(blocks: list[Block]) -> Location:
-    """The lines from the first block's to the last block's."""
-    return span(blocks[0].location, blocks[-1].location)
+    return Passage(id=ident, title=title, text=text, location=span(first, last))
 
 
 Body = Callable[["Reader", list[Block]], None]
@@ -247,13 +240,14 @@ def read_document(
     return parsed
 
 
-def pdf_blocks(engine: Engine, lines: list[Line]) -> list[Block]:
-    """A PDF's body as paragraphs: furniture dropped, wraps joined by indentation."""
+def pdf_blocks(engine: Engine, lines: list[Line], kind_of: StartKind | None = None) -> list[Block]:
+    """A PDF's body as paragraphs: furniture dropped, wraps joined by indentation (`kind_of`:
+    the kinds of entry whose indentation is learnt; the scheme's levels by default)."""
     size = body_size(lines) or 0.0
     body, _ = drop_furniture([ln for ln in lines if ln.text.strip()], size)
     labels, glyphs = engine.labels, tuple(engine.scheme.bullets)
     marked = lambda text: labels.match(text) is not None or text.startswith(glyphs)  # noqa: E731
-    return join_indented(body, size, engine.kind_of, marked, glyphs)
+    return join_indented(body, size, kind_of or engine.kind_of, marked, glyphs)
 
 
 def parse_numbered(

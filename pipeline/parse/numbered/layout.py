@@ -57,6 +57,22 @@ class Block:
         )
 
 
+def text_blocks(lines: list[Line]) -> list[Block]:
+    """Text lines as blocks, one per non-blank line (form feeds dropped), each marked when a
+    blank line precedes it or it is indented (MTG's TXT: a rule's second paragraph)."""
+    blocks: list[Block] = []
+    blank = True
+    for line in lines:
+        if not (text := line.text.strip()):
+            blank = True
+            continue
+        indented = line.text[:1].isspace()
+        blocks.append(Block(text, line.line, line.page, after_gap=blank, indented=indented))
+        blocks[-1].highlight = line.highlight
+        blank = False
+    return blocks
+
+
 def mode(values: list[float]) -> float | None:
     """The most common value; the smaller one on a tie."""
     if not values:

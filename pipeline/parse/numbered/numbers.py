@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -125,16 +126,10 @@ class Numbering:
         parts = self.segments(number)
         return self.join(parts[:-1]) if parts and len(parts) > 1 else None
 
-    def sequence(self, level: int) -> str | list[str]:
+    def sequence(self, level: int) -> Sequence[str]:
         """The segments a non-digit level runs through, in order (letters skip l and o)."""
-        kind = self.levels[level].segment
-        return (
-            ROMANS
-            if kind == "roman"
-            else self.alphabet
-            if kind == "letter"
-            else string.ascii_uppercase
-        )
+        sequences = {"roman": ROMANS, "letter": self.alphabet}
+        return sequences.get(self.levels[level].segment, string.ascii_uppercase)
 
     def ordinal(self, level: int, segment: str) -> int:
         """Position in the level's sequence (a=1, b=2, ii=2, 12=12); 0 for a skipped letter."""

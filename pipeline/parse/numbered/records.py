@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pipeline.models.content import Line
 from pipeline.models.records import Location
 from pipeline.models.scheme import NumberedScheme
 
@@ -36,6 +37,16 @@ def span(first: Location, last: Location | None) -> Location:
     end_line = end.end_line if end.end_line is not None else end.line
     end_page = end.end_page if end.end_line is not None else end.page
     return Location(line=first.line, page=first.page, end_line=end_line, end_page=end_page)
+
+
+def line_at(line: Line) -> Location:
+    """Where one extracted line sits."""
+    return Location(line=line.line, page=line.page)
+
+
+def lines_span(lines: list[Line]) -> Location:
+    """From the first of the lines to the last."""
+    return span(line_at(lines[0]), line_at(lines[-1]))
 
 
 def _end(at: Location) -> int:

@@ -14,8 +14,9 @@ from functools import partial
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.numbered.engine import Engine, read_body, read_document, text_blocks
+from pipeline.parse.numbered.engine import Engine, read_body, read_document
 from pipeline.parse.numbered.finish import finish_document
+from pipeline.parse.numbered.layout import text_blocks
 from pipeline.parse.riftbound.layout import parse_layout
 
 FAMILY = "riftbound-cr"

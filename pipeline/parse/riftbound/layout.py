@@ -24,11 +24,12 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.models.content import Line
-from pipeline.models.records import Location, WarningCode
+from pipeline.models.records import WarningCode
 from pipeline.parse.common import warn
 from pipeline.parse.numbered.engine import Reader
 from pipeline.parse.numbered.layout import Block
 from pipeline.parse.numbered.numbers import Numbering, NumberStart
+from pipeline.parse.numbered.records import line_at
 
 NUMBER_COLUMN_RE = re.compile(r"^(?P<n>\d{3}(?:\.(?:\d+|[a-z]))*)\.(?=\s|$)")
 # Columns in the dump that differ by less than this belong to the same paragraph.
@@ -159,7 +160,7 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
             carried = blocks.pop(0)
             if previous_kept and reader.current is not None:
                 for text, line in zip(carried.texts, carried.lines, strict=True):
-                    reader.continue_draft(reader.current, text, at=_at(line))
+                    reader.continue_draft(reader.current, text, at=line_at(line))
         blocks = _merge_attached(blocks, reader)
         numbers = [n for n, _ in page.numbers]
         if not numbers:
@@ -182,14 +183,10 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
             level = numbering.level_of(number) or 0
             placed = reader.place(NumberStart(level, number, ""))
             first = block.lines[0]
-            at = Location(line=first.line, page=first.page)
+            at = line_at(first)
             draft = reader.open(number, placed[1] if placed else None, level, "", at)
             draft.mark(first.highlight)
             pieces = [*zip(block.texts, block.lines, strict=True), *block.extra]
             for text, line in pieces:
-                reader.continue_draft(draft, text, at=_at(line))
+                reader.continue_draft(draft, text, at=line_at(line))
         previous_kept = True
-
-
-def _at(line: Line) -> Location:
-    return Location(line=line.line, page=line.page)

@@ -36,7 +36,7 @@ from pipeline.parse.numbered.engine import Engine, Reader
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import wrap_joiner
 from pipeline.parse.numbered.numbers import NumberStart
-from pipeline.parse.numbered.records import span
+from pipeline.parse.numbered.records import line_at, lines_span
 from pipeline.parse.numbered.statements import find_statement, read_date
 from pipeline.parse.swu.defects import DefectReferences, record_defects
 from pipeline.parse.swu.layout import Layout, Paragraph, baseline, read_layout
@@ -118,15 +118,6 @@ def front_passage(lines: list[Line], finish: Finish) -> Passage:
     )
 
 
-def at_line(line: Line) -> Location:
-    return Location(line=line.line, page=line.page)
-
-
-def lines_span(lines: list[Line]) -> Location:
-    """The lines from the first to the last of `lines`."""
-    return span(at_line(lines[0]), at_line(lines[-1]))
-
-
 def join_paragraphs(lines: list[Line], finish: Finish) -> str:
     """Lines joined as the document sets them: wraps rejoined, paragraphs on lines of their own."""
     paragraphs: list[list[str]] = []
@@ -154,7 +145,7 @@ def read_body(reader: Reader, layout: Layout, parsed: Parsed, finish: Finish) ->
             message = f"cannot place {paragraph.first.text[:80]!r}: no rule is open here"
             reader.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, at))
         else:
-            pieces, wheres = paragraph.pieces, [at_line(line) for line in paragraph.lines]
+            pieces, wheres = paragraph.pieces, [line_at(line) for line in paragraph.lines]
             if paragraph.role == "example":
                 draft.open("examples", pieces[0], wheres[0])
             elif paragraph.role == "bullet":
@@ -185,11 +176,11 @@ def open_entry(reader: Reader, paragraph: Paragraph, at: Location) -> None:
         message = f"{kind} label {paragraph.label!r} does not follow the open outline"
         reader.warnings.append(warn(WarningCode.NUMBERING, message, at))
         if reader.current is not None:
-            reader.current.add(paragraph.first.text.strip(), at_line(paragraph.first))
+            reader.current.add(paragraph.first.text.strip(), line_at(paragraph.first))
         return
     draft = reader.open(placed[0], placed[1], level, paragraph.rest, at)
     for piece, line in zip(paragraph.pieces[1:], paragraph.lines[1:], strict=True):
-        draft.add(piece, at_line(line))
+        draft.add(piece, line_at(line))
 
 
 def place_zero(reader: Reader, start: NumberStart) -> tuple[str, str | None] | None:
