@@ -11,6 +11,7 @@ EXIT_PARSE = 40
 EXIT_IO = 74
 EXIT_LOCKED = 75
 EXIT_USAGE = 2
+EXIT_BUG = 70  # sysexits EX_SOFTWARE: an internal error, never a traceback (cli.app.main)
 
 
 def _rebuild(cls: type[RulesCorpusError], message: str, state: dict[str, object]) -> Exception:

@@ -8,10 +8,11 @@ loading typer, rich or the models; everything else goes to the typer app, loaded
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import EXIT_USAGE
+from pipeline.errors import EXIT_BUG, EXIT_USAGE
 
 if TYPE_CHECKING:
     import typer
@@ -49,3 +50,16 @@ def main() -> None:
         load_app()()
     except KeyboardInterrupt:
         sys.exit(EXIT_USAGE)
+    except Exception as exc:
+        # Every error the pipeline means is a RulesCorpusError with its own message and
+        # exit code (cli.common.run_job); anything else is a bug. The user gets one line
+        # and exit 70, never a traceback; RULESCORPUS_DEBUG=1 shows it to a developer.
+        if os.environ.get("RULESCORPUS_DEBUG"):
+            raise
+        print(
+            f"error: internal error ({type(exc).__name__}: {exc}). This is a bug in "
+            "rulescorpus: please report it with the command you ran (RULESCORPUS_DEBUG=1 "
+            "shows the traceback).",
+            file=sys.stderr,
+        )
+        sys.exit(EXIT_BUG)

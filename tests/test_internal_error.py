@@ -1,0 +1,44 @@
+"""A bug (an exception the pipeline does not mean) reaches the user as one line and exit 70,
+never as a traceback; RULESCORPUS_DEBUG=1 shows the traceback to a developer."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import ROOT
+
+from pipeline.errors import EXIT_BUG
+
+# `history` with the library call replaced by one that fails as a bug would.
+BUGGY = (
+    "import sys; import pipeline.jobs.show as show\n"
+    "def broken(*args): raise KeyError('cr:1')\n"
+    "show.history = broken\n"
+    "from pipeline.cli.app import main; main()"
+)
+
+
+def _run(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    argv = ["--corpus", str(tmp_path), "history", "cr:1", "--doc", "x/cr"]
+    return subprocess.run(
+        [sys.executable, "-c", BUGGY, *argv],
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_a_bug_is_one_line_and_exit_70(tmp_path: Path) -> None:
+    done = _run(tmp_path)
+    assert done.returncode == EXIT_BUG == 70
+    assert "Traceback" not in done.stderr and "─" not in done.stderr  # nor typer's boxes
+    assert done.stderr.startswith("error: internal error (KeyError: 'cr:1')")
+    assert "please report it" in done.stderr and done.stdout == ""
+
+
+def test_rulescorpus_debug_shows_the_traceback(tmp_path: Path) -> None:
+    done = _run(tmp_path, RULESCORPUS_DEBUG="1")
+    assert done.returncode != 0 and "KeyError" in done.stderr and "broken" in done.stderr
