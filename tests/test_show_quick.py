@@ -64,7 +64,7 @@ def test_the_quick_path_says_what_the_full_command_says(
 
 
 def test_its_json_is_the_dict_the_library_builds(corpus: Path) -> None:
-    from pipeline.cli.quick import shown_json
+    from pipeline.jobs.show_quick import shown_json
     from pipeline.store.corpus import Corpus
 
     for citation, _, document in CASES:

@@ -24,6 +24,7 @@ from pipeline.store.corpus import (
     canonical_json,
     version_key,
 )
+from pipeline.store.ids import build_id_index
 from pipeline.verify.checks import add_pin
 
 Status = Literal["published", "staged"]
@@ -70,6 +71,10 @@ def store_version(tx: Transaction, candidate: Candidate, status: Status) -> Vers
         lambda d: layout.provenance_file(candidate.document, version, d, staged=staged),
         canonical_json(provenance_of(candidate)),
     )
+    ids, _ = tx.put(
+        lambda d: layout.ids_file(candidate.document, version, d, staged=staged),
+        canonical_json(build_id_index(file, data)),
+    )
     entry = tx.index.documents.get(candidate.document) or DocumentEntry(
         title=candidate.title, family=candidate.family
     )
@@ -91,6 +96,7 @@ def store_version(tx: Transaction, candidate: Candidate, status: Status) -> Vers
         or ({doc.source.rendition: doc.source.sha256} if doc.source else {}),
         aliases=before.aliases if before is not None and not staged else None,
         provenance=provenance,
+        ids=ids,
     )
     if not staged:
         for pin in candidate.pins:

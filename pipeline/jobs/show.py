@@ -8,11 +8,12 @@ from typing import Any
 
 from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import lookup, map_of_diff
-from pipeline.errors import NotFound, UsageError
+from pipeline.errors import NotFound, StoreError, UsageError
 from pipeline.jobs.versions import diff_versions
 from pipeline.models.changes import Change
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
-from pipeline.store.corpus import Corpus, DocumentEntry
+from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry
+from pipeline.store.ids import fits, read_span
 
 Record = Rule | GlossaryTerm | Ruling
 
@@ -207,29 +208,47 @@ def _came_from(rmap: RenumberingMap, new_id: str) -> str | None:
     return None if new_id in moved_away or new_id in rmap.added else new_id
 
 
-class RecordIndex:
-    """A stored version's records by id, read with the json module: a record becomes a model
-    only when asked for (history wants a few records of every version, not every record)."""
+_MODELS: dict[str, type[Record]] = {"records": Rule, "glossary": GlossaryTerm, "rulings": Ruling}
 
-    def __init__(self, raw: dict[str, Any]) -> None:
+
+class RecordIndex:
+    """A stored version's records by id: a record is read (through the version's id index,
+    only its own bytes) and becomes a model only when asked for; history wants a few
+    records of every version, not every record. A version stored before id indexes
+    existed is read whole with the json module."""
+
+    def __init__(self, corpus: Corpus, item: VersionEntry) -> None:
+        self.corpus, self.item = corpus, item
+        self.ids: dict[str, list[Any]] = {}
         self.raw: dict[str, tuple[type[Record], dict[str, Any]]] = {}
-        kinds: tuple[tuple[str, type[Record]], ...] = (
-            ("records", Rule),
-            ("glossary", GlossaryTerm),
-            ("rulings", Ruling),
-        )
-        for key, model in kinds:
+        if item.ids is not None:
+            index = json.loads(corpus.read_file(item.ids))
+            if fits(index, item.file, item.sha256):
+                self.ids = index["ids"]
+                return
+        raw = json.loads(corpus.read_file(item.file, item.sha256))
+        for key, model in _MODELS.items():
             for record in raw.get(key) or []:
                 self.raw.setdefault(record["id"], (model, record))
 
     def get(self, citation: str | None) -> Record | None:
-        found = self.raw.get(citation) if citation else None
+        if not citation:
+            return None
+        if entry := self.ids.get(citation):
+            with (self.corpus.root / self.item.file).open("rb") as handle:
+                record = read_span(handle, citation, entry)
+            if record is None:
+                raise StoreError(
+                    f"{self.item.file} does not hold the bytes its id index names for "
+                    f"{citation}; run `rulescorpus verify`"
+                )
+            return _MODELS[entry[0]].model_validate(record)
+        found = self.raw.get(citation)
         return found[0].model_validate(found[1]) if found else None
 
 
 def record_index(corpus: Corpus, document: str, version: str) -> RecordIndex:
-    item = corpus.version_entry(document, version)
-    return RecordIndex(json.loads(corpus.read_file(item.file, item.sha256)))
+    return RecordIndex(corpus, corpus.version_entry(document, version))
 
 
 def history(corpus: Corpus, citation: str, document: str) -> list[HistoryStep]:

@@ -8,6 +8,7 @@ re-parses the blobs and compares the JSON byte for byte.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import unicodedata
@@ -34,6 +35,7 @@ from pipeline.jobs.versions import add_version
 from pipeline.models.records import Document, Rule
 from pipeline.models.sources import FetchResult, Pin
 from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry, canonical_json
+from pipeline.store.ids import build_id_index
 
 
 def request_of(
@@ -83,7 +85,8 @@ def _check_version(
     except StoreError as exc:
         return [str(exc)]
     stored = Document.model_validate_json(raw)
-    problems.extend(check_files(corpus, [item.aliases, item.provenance]))
+    problems.extend(check_files(corpus, [item.aliases, item.provenance, item.ids]))
+    problems.extend(check_id_index(corpus, item, raw))
     pins = {(p.rendition, p.version): p for p in corpus.lock().pins if p.document == document}
     for rendition, sha256 in sorted(item.sources.items()):
         pin = pins.get((rendition, item.version))
@@ -114,6 +117,23 @@ def _check_version(
                 "byte for byte (the parser changed, or the output is not deterministic)"
             )
     return problems
+
+
+def check_id_index(corpus: Corpus, item: VersionEntry, raw: bytes) -> list[str]:
+    """The version's id index must be the one its file gives now: `show` trusts its spans."""
+    if item.ids is None:
+        return []
+    try:
+        stored = json.loads(corpus.read_file(item.ids))
+    except (StoreError, ValueError) as exc:
+        return [str(exc)]
+    try:
+        fresh = build_id_index(item.file, raw)
+    except ValueError as exc:
+        return [f"{item.file}: {exc}"]
+    if stored != fresh:
+        return [f"{item.ids} does not match {item.file}; re-import the document"]
+    return []
 
 
 def check_files(corpus: Corpus, names: list[str | None]) -> list[str]:

@@ -67,6 +67,10 @@ class VersionEntry(Model):
     )
     aliases: str | None = None
     provenance: str | None = Field(default=None, description="the version's provenance file")
+    ids: str | None = Field(
+        default=None,
+        description="the version's id index: each record's byte span in `file` (store/ids.py)",
+    )
 
 
 class DiffEntry(Model):
@@ -112,7 +116,7 @@ def referenced_files(index: Index) -> set[str]:
     for entry in index.documents.values():
         for item in entry.versions:
             names.add(item.file)
-            names.update(n for n in (item.aliases, item.provenance) if n)
+            names.update(n for n in (item.aliases, item.provenance, item.ids) if n)
         for diff in entry.diffs:
             names.update((diff.json_file, diff.markdown, diff.html))
             names.update(n for n in (diff.renumbering,) if n)

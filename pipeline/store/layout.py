@@ -12,6 +12,7 @@ by the next run).
     fetch/<source>.<h>.json                      the last fetch record of each source
     <game>/<doc>/<version>.<h>.json              one Document per version
     <game>/<doc>/provenance/<version>.<h>.json   how that version's bytes were obtained
+    <game>/<doc>/ids/<version>.<h>.json          where each record sits in the version file
     <game>/<doc>/aliases/<version>.<h>.json      old citation id -> id in that version
     <game>/<doc>/diffs/<old>..<new>.<h>.json|md|html   the diff between two versions
     <game>/<doc>/diffs/<old>..<new>.renumbering.<h>.json   its renumbering map
@@ -47,6 +48,11 @@ def version_file(document: str, version: str, digest: str, *, staged: bool = Fal
 def provenance_file(document: str, version: str, digest: str, *, staged: bool = False) -> str:
     folder = document_dir(document, staged=staged)
     return _addressed(f"{folder}/provenance/{version}", digest, "json")
+
+
+def ids_file(document: str, version: str, digest: str, *, staged: bool = False) -> str:
+    folder = document_dir(document, staged=staged)
+    return _addressed(f"{folder}/ids/{version}", digest, "json")
 
 
 def aliases_file(document: str, version: str, digest: str) -> str:

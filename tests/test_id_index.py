@@ -1,0 +1,168 @@
+"""The id index of each stored version (store/ids.py): every span names exactly its record's
+bytes, `show` and `history` read through it and say what the whole file says, and a
+damaged file or index is caught, never served."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.errors import StoreError
+from pipeline.jobs.context import Context
+from pipeline.jobs.show import history, show
+from pipeline.jobs.show_quick import Fallback, shown_json
+from pipeline.jobs.verify import check_id_index
+from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
+from pipeline.store import layout
+from pipeline.store.corpus import Corpus, canonical_json, sha256_hex
+from pipeline.store.ids import FORMAT, build_id_index, children_in, read_span
+
+
+def _rule(ident: str, kind: str, depth: int, parent: str | None = None, **more: str) -> Rule:
+    number = ident.split(":")[1]
+    at = Location(line=1)
+    return Rule(id=ident, number=number, kind=kind, parent=parent, depth=depth, location=at, **more)
+
+
+def _doc() -> Document:
+    rules = [
+        _rule("cr:1", "chapter", 1, title="Game “Concepts”"),
+        _rule("cr:1.1", "rule", 2, "cr:1", text="a\nb"),
+        _rule("cr:1.1a", "subrule", 3, "cr:1.1"),
+        _rule("cr:1.2", "rule", 2, "cr:1"),
+    ]
+    term = GlossaryTerm(id="glossary:x", term="X", definition="ünï", location=Location(line=2))
+    parser = ParserInfo(family="f", version="1")
+    return Document(
+        game="g",
+        document="g/cr",
+        title="T",
+        version="1",
+        parser=parser,
+        records=rules,
+        glossary=[term],
+    )
+
+
+def test_every_span_is_exactly_its_record(tmp_path: Path) -> None:
+    data = canonical_json(_doc())
+    index = build_id_index("g/cr/1.json", data)
+    assert index["format"] == FORMAT and index["sha256"] == sha256_hex(data)
+    assert index["head"]["title"] == "T" and index["head"]["version"] == "1"
+    file = tmp_path / "v.json"
+    file.write_bytes(data)
+    raw = json.loads(data)
+    with file.open("rb") as handle:
+        for key in ("records", "glossary"):
+            for record in raw[key]:
+                entry = index["ids"][record["id"]]
+                assert entry[0] == key
+                assert read_span(handle, record["id"], entry) == record
+    assert children_in(index, "cr:1") == ["cr:1.1", "cr:1.2"]
+    assert children_in(index, "cr:1.1") == ["cr:1.1a"]
+
+
+def test_a_span_whose_bytes_changed_is_not_read(tmp_path: Path) -> None:
+    data = canonical_json(_doc())
+    index = build_id_index("v.json", data)
+    start, end = index["ids"]["cr:1.1"][1:3]
+    damaged = data[:start] + data[start:end].replace(b'"a\\nb"', b'"a\\nc"') + data[end:]
+    assert damaged != data and len(damaged) == len(data)
+    (tmp_path / "v.json").write_bytes(damaged)
+    with (tmp_path / "v.json").open("rb") as handle:
+        assert read_span(handle, "cr:1.1", index["ids"]["cr:1.1"]) is None
+        assert read_span(handle, "cr:1", index["ids"]["cr:1"]) is not None
+        assert read_span(handle, "cr:1.2", index["ids"]["cr:1"]) is None  # another record
+
+
+def test_bytes_not_in_the_canonical_layout_are_refused() -> None:
+    data = json.dumps(_doc().model_dump(mode="json"), sort_keys=True).encode()  # no indent
+    with pytest.raises(ValueError, match="layout"):
+        build_id_index("v.json", data)
+
+
+def _without_ids(root: Path, tmp_path: Path) -> Path:
+    """A copy of the corpus whose index names no id index (a corpus stored before them)."""
+    copy = tmp_path / "old"
+    shutil.copytree(root, copy)
+    index = json.loads((copy / layout.INDEX).read_text())
+    for entry in index["documents"].values():
+        for item in entry["versions"]:
+            assert item.pop("ids")
+    (copy / layout.INDEX).write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
+    return copy
+
+
+CITATIONS = [
+    ("mtg/cr", "cr:702.19"),  # a rule with subrules: its children come from the index too
+    ("mtg/cr", "glossary:trample"),
+    ("mtg/cr", "cr:603.2f"),  # renumbered: through the alias table
+    ("netrunner/cr", "cr:1.2.3"),
+    ("fab/cr", "cr:1.0.1a"),
+]
+
+
+def test_show_and_history_through_the_index_say_what_the_whole_file_says(
+    imported_corpus: Context, tmp_path: Path
+) -> None:
+    root = imported_corpus.corpus_dir
+    old = _without_ids(root, tmp_path)
+    for document, citation in CITATIONS:
+        quick = shown_json(root, citation, document, None)
+        assert quick == shown_json(old, citation, document, None)
+        assert quick == show(Corpus(root), citation, document).as_json()
+        assert history(Corpus(root), citation, document) == history(Corpus(old), citation, document)
+
+
+def test_every_stored_id_index_matches_its_version(imported_corpus: Context) -> None:
+    corpus = Corpus(imported_corpus.corpus_dir)
+    checked = 0
+    for entry in corpus.index().documents.values():
+        for item in entry.versions:
+            assert item.ids is not None
+            assert check_id_index(corpus, item, corpus.read_file(item.file, item.sha256)) == []
+            checked += 1
+    assert checked >= 20
+
+
+def _tampered(root: Path, tmp_path: Path, change: Any) -> Path:
+    """A copy of the corpus with mtg/cr's current id index replaced by `change(index)`,
+    stored under its own digest (as a bug, not a disk error, would leave it)."""
+    copy = tmp_path / "tampered"
+    shutil.copytree(root, copy)
+    index = json.loads((copy / layout.INDEX).read_text())
+    entry = index["documents"]["mtg/cr"]
+    item = next(v for v in entry["versions"] if v["version"] == entry["current"])
+    ids = json.loads((copy / item["ids"]).read_bytes())
+    data = canonical_json(change(ids))
+    item["ids"] = layout.ids_file("mtg/cr", item["version"], sha256_hex(data))
+    (copy / item["ids"]).write_bytes(data)
+    (copy / layout.INDEX).write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
+    return copy
+
+
+def test_an_index_pointing_at_the_wrong_bytes_is_caught(
+    imported_corpus: Context, tmp_path: Path
+) -> None:
+    def swap(ids: dict[str, Any]) -> dict[str, Any]:
+        ids["ids"]["cr:702.19c"], ids["ids"]["cr:702.19b"] = (
+            ids["ids"]["cr:702.19b"],
+            ids["ids"]["cr:702.19c"],
+        )
+        return ids
+
+    copy = _tampered(imported_corpus.corpus_dir, tmp_path, swap)
+    corpus = Corpus(copy)
+    version = corpus.version_entry("mtg/cr")
+    problems = check_id_index(corpus, version, corpus.read_file(version.file, version.sha256))
+    assert problems and "does not match" in problems[0]
+    # the span's bytes are a real record with a true digest, but not the one asked for:
+    # the quick path leaves it to the full command, and history says the file is damaged
+    with pytest.raises(Fallback):
+        shown_json(copy, "cr:702.19c", "mtg/cr", None)
+    with pytest.raises(StoreError, match="id index"):
+        history(corpus, "cr:702.19c", "mtg/cr")
