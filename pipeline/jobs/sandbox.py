@@ -1,11 +1,20 @@
 """Every parse runs in a child process with limits, so a hostile file costs one source.
 
 A PDF whose content stream inflates to gigabytes, or a parser stuck in a loop,
-must not take the run (or the machine) down. The child is forked from a small
-fork server (started once, with the parsers already imported), gets an address
-space, CPU time and wall-clock limit, and dies with its parent, so a killed run
-leaves no process behind. A child that hits a limit is that source's parse
-failure (exit 40) with a message naming the limit and how to raise it.
+must not take the run (or the machine) down. The child gets an address space,
+CPU time and wall-clock limit, and dies with its parent, so a killed run leaves
+no process behind. A child that hits a limit is that source's parse failure
+(exit 40) with a message naming the limit and how to raise it.
+
+How the child starts depends on the caller. A plain fork is the cheap way (the
+parsers are already imported here), and it is safe when this process has no
+thread but the main one (a thread holding a lock at the fork leaves it held
+forever in the child) and a small address space (the child starts with this
+process's, and the address-space limit counts it): `rulescorpus parse` and
+`update` are such callers. Any other caller (the tests' HTTP server threads,
+the thread pools of `import` and `verify`, Datasette) forks from a small fork
+server instead, started once per process with the parsers imported, which costs
+a third of a second the first time.
 """
 
 from __future__ import annotations
@@ -20,11 +29,16 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from pipeline.errors import ParseError, RulesCorpusError
+from pipeline.extract.forkmap import can_fork
 from pipeline.extract.lifetime import die_with_parent
 from pipeline.jobs.families import ParseRequest, parse_bytes
 from pipeline.models.records import Document
 
 MiB = 1024 * 1024
+# A caller may fork its parse child directly only while its own address space is at
+# most this share of the child's limit: a fork inherits the whole of it, and a large
+# caller (an `import` holding many documents) would leave the parse too little.
+DIRECT_FORK_SHARE = 4
 
 
 @dataclass(frozen=True)
@@ -61,8 +75,31 @@ def _fork_server() -> Any:
     return _context
 
 
+def address_space() -> int:
+    """This process's address space now (VmSize), in bytes; 0 when it cannot be read."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def start_method(limits: ParseLimits) -> str:
+    """ "fork" when this process may fork its parse child itself, else "forkserver"."""
+    size = address_space()
+    if can_fork() and 0 < size <= limits.memory_bytes // DIRECT_FORK_SHARE:
+        return "fork"
+    return "forkserver"
+
+
 def _child(conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits) -> None:
     die_with_parent()
+    # Ctrl-C reaches the whole process group: the run decides what it means (exit 2)
+    # and kills this child; a KeyboardInterrupt here would only print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
     answer: tuple[str, Any]
@@ -83,6 +120,15 @@ def _child(conn: Connection, data: bytes, request: ParseRequest, limits: ParseLi
         conn.close()
 
 
+def _forked_child(
+    unused: Connection, conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits
+) -> None:
+    # A plain fork inherits the parent's end of the pipe too: closed, so the pipe
+    # breaks when the parent is gone instead of filling up with nobody reading.
+    unused.close()
+    _child(conn, data, request, limits)
+
+
 def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> ParseError:
     hints = {
         "memory": (
@@ -100,35 +146,53 @@ def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> Pars
     )
 
 
-def parse_isolated(
-    data: bytes, request: ParseRequest, limits: ParseLimits | None = None
-) -> Document:
-    """`parse_bytes` in a limited child process; the same Document, or a ParseError."""
-    limits = limits or ParseLimits.from_env()
-    context = _fork_server()
-    receiver, sender = context.Pipe(duplex=False)
+def _start_child(data: bytes, request: ParseRequest, limits: ParseLimits) -> tuple[Any, Connection]:
+    """The running child and the end of the pipe its answer comes down."""
+    if start_method(limits) == "fork":
+        context = multiprocessing.get_context("fork")
+        receiver, sender = context.Pipe(duplex=False)
+        args: tuple[Any, ...] = (receiver, sender, data, request, limits)
+        target: Any = _forked_child
+    else:
+        context = _fork_server()
+        receiver, sender = context.Pipe(duplex=False)
+        args, target = (sender, data, request, limits), _child
     # Not a daemon: the PDF engine may start its own workers; die_with_parent reaps it.
-    process = context.Process(target=_child, args=(sender, data, request, limits))
-    process.start()
-    sender.close()
+    process = context.Process(target=target, args=args)
+    try:
+        process.start()
+    finally:
+        sender.close()
+    return process, receiver
+
+
+def parse_isolated_json(
+    data: bytes, request: ParseRequest, limits: ParseLimits | None = None
+) -> bytes:
+    """`parse_bytes` in a limited child process: the Document's JSON as the child
+    dumped it (`model_dump_json`), or a ParseError."""
+    limits = limits or ParseLimits.from_env()
+    process, receiver = _start_child(data, request, limits)
+    answered = False
     try:
         if not receiver.poll(limits.wall_seconds):
-            process.kill()
             raise _limit_error(request, "wall", limits)
         try:
             kind, payload = receiver.recv()
         except (EOFError, OSError):
             process.join(5)
             raise _died(request, process.exitcode, limits) from None
+        answered = True
     finally:
         receiver.close()
+        if answered:
+            process.join(5)  # it has answered and is closing: give it a moment
         if process.is_alive():
-            process.join(5)
-        if process.is_alive():
-            process.kill()
+            process.kill()  # past a limit, or this run is being interrupted
         process.join()
     if kind == "ok":
-        return Document.model_validate_json(payload)
+        assert isinstance(payload, bytes)
+        return payload
     if kind == "limit":
         raise _limit_error(request, str(payload), limits)
     if kind == "error":
@@ -137,6 +201,13 @@ def parse_isolated(
     raise ParseError(
         request.what, f"the parser failed unexpectedly (a bug; please report it):\n{payload}"
     )
+
+
+def parse_isolated(
+    data: bytes, request: ParseRequest, limits: ParseLimits | None = None
+) -> Document:
+    """`parse_bytes` in a limited child process; the same Document, or a ParseError."""
+    return Document.model_validate_json(parse_isolated_json(data, request, limits))
 
 
 def _died(request: ParseRequest, exitcode: int | None, limits: ParseLimits) -> ParseError:
