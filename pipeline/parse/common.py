@@ -46,6 +46,12 @@ def warn(
     return ParseWarning(code=code, message=message, location=where)
 
 
+def unplaced(text: str, where: Location) -> ParseWarning:
+    """Text read where no record is open to take it."""
+    message = f"cannot place {text[:80]!r}: no rule is open here"
+    return warn(WarningCode.UNPLACED_TEXT, message, where)
+
+
 def count_records(records: list[Rule]) -> dict[str, int]:
     """Counts per record kind (`chapters`, `rules`, ...) plus the total."""
     counts = Counter(r.kind for r in records)

@@ -73,14 +73,13 @@ _FAB_BOTH: Artefacts = {
     "(`'When this attacks, create a Runechant token.\"`)",
     (BRACKETS, "cr:6.6.4", "text", ")"): 'a ) that closes nothing (`"At / The [ORDINAL] time)."`)',
 }
-_FAB_2_14_SPACES = (
-    ("1.2.3a", "examples[0]"), ("1.7.4j", "text"), ("1.7.5c", "examples[0]"), ("1.8.4d", "text"),
-    ("1.8.7", "examples[1]"), ("6.6.1", "notes[0]"), ("6.6.4", "text"), ("6.6.5f", "examples[0]"),
-    ("7.2.2c", "examples[0]"), ("8.3.14", "text"), ("8.4.15", "text"), ("8.5.3f", "text"),
-)  # fmt: skip
 _FAB_2_10_SPACES = (
     ("1.7.5c", "examples[0]"), ("1.8.7", "examples[1]"), ("6.6.1", "notes[0]"), ("6.6.4", "text"),
     ("6.6.5f", "examples[0]"), ("8.3.14", "text"), ("8.5.3f", "text"),
+)  # fmt: skip
+_FAB_2_14_SPACES = (  # 2.14.0 keeps those of 2.10.1 and adds these
+    *_FAB_2_10_SPACES, ("1.2.3a", "examples[0]"), ("1.7.4j", "text"), ("1.8.4d", "text"),
+    ("7.2.2c", "examples[0]"), ("8.4.15", "text"),
 )  # fmt: skip
 _FAB_2_14_LINT: Artefacts = (
     _FAB_BOTH

@@ -41,7 +41,7 @@ from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import slugify, warn
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
-from pipeline.parse.numbered.layout import mode, wrap_joiner
+from pipeline.parse.numbered.layout import mode, runs, wrap_joiner
 from pipeline.parse.numbered.records import Draft, line_at, lines_span, paragraphs
 from pipeline.parse.numbered.statements import compile_statement, read_date
 
@@ -203,16 +203,12 @@ def paragraphs_of(lines: list[Line], page: Page) -> list[str]:
     """Lines -> paragraphs: a gap, a list item, a break in the indentation or a short line
     before (table rows) opens one; a list item's wrapped lines hang right of its first."""
     join = wrap_joiner("glued")
-    out: list[list[str]] = []
-    first: Line | None = None
-    previous: Line | None = None
-    for line in lines:
-        text = line.text.strip()
+
+    def opens(line: Line, paragraph: list[Line]) -> bool:
+        first, previous = paragraph[0], paragraph[-1]
         x = line.x0 or 0.0
         continues = (
-            first is not None
-            and previous is not None
-            and not is_item(text)
+            not is_item(line.text.strip())
             and not (page.gap(previous, line) and previous.page == line.page)
             and not (previous.page != line.page and previous.text.endswith(SENTENCE_END))
             and len(previous.text) >= FULL_FACTOR * page.full  # a short line ends its paragraph
@@ -221,13 +217,9 @@ def paragraphs_of(lines: list[Line], page: Page) -> list[str]:
                 or (previous is first and is_item(first.text.strip()) and x > (first.x0 or 0.0))
             )
         )
-        if continues:
-            out[-1].append(text)
-        else:
-            out.append([text])
-            first = line
-        previous = line
-    return [join(p) for p in out]
+        return not continues
+
+    return [join([line.text.strip() for line in p]) for p in runs(lines, opens)]
 
 
 def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:

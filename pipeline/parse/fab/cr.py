@@ -23,7 +23,7 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import slugify, warn
+from pipeline.parse.common import slugify, unplaced, warn
 from pipeline.parse.numbered.engine import Engine, is_title, pdf_blocks
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import Block, body_size, text_blocks
@@ -155,11 +155,7 @@ class Builder:
     def add_plain(self, block: Block) -> None:
         draft, text = self.current, block.text
         if draft is None:
-            self.warn(
-                WarningCode.UNPLACED_TEXT,
-                f"cannot place {text[:80]!r}: no rule is open here",
-                block.location,
-            )
+            self.parsed.warnings.append(unplaced(text, block.location))
         elif draft.title and draft.kind == "rule" and not draft.text and draft.part == "text":
             draft.add(text, block.location)
         elif not any(ch.isalnum() for ch in text):

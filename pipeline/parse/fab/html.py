@@ -57,8 +57,6 @@ from pipeline.parse.common import (
 FAMILY = "fab-html"
 PARSER_VERSION = "1.0"
 
-__all__ = ["FAMILY", "PARSER_VERSION", "parse"]
-
 RULE_ANCHOR = re.compile(r"^cr(\d+(?:\.\d+){0,2}[a-z]?)$")
 LABEL_RE = re.compile(r"^(Example|Note):\s?(.*)$", re.DOTALL)
 # depth of each kind of number, and the heading level the site sets it in

@@ -30,8 +30,6 @@ LEVELS = [
     LevelScheme(kind="subsection", title="always"),
 ]
 
-__all__ = ["FAMILY", "PARSER_VERSION", "parse"]
-
 
 def _accept(
     engine: Engine, start: NumberStart, texts: list[str], index: int, path: list[str]

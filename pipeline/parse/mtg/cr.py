@@ -20,9 +20,9 @@ from pipeline.parse.common import warn
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs
 from pipeline.parse.numbered.engine import Engine, passage, read_statement
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
-from pipeline.parse.numbered.layout import Block, text_blocks
+from pipeline.parse.numbered.layout import Block, runs, text_blocks
 from pipeline.parse.numbered.records import Draft, paragraphs, span
-from pipeline.parse.numbered.statements import compile_statement, read_date
+from pipeline.parse.numbered.statements import read_date
 
 FAMILY = "mtg-cr"
 PARSER_VERSION = "2.0"
@@ -39,7 +39,7 @@ SCHEME = NumberedScheme(
     date_is="effective", wraps="paragraphs",
 )  # fmt: skip
 ENGINE = Engine(SCHEME)
-EFFECTIVE = compile_statement(SCHEME.statements[0])
+EFFECTIVE = ENGINE.statements[0]
 _GLOSSARY, _CREDITS, _CONTENTS, _INTRO = "Glossary", "Credits", "Contents", "Introduction"
 
 
@@ -101,13 +101,7 @@ def read_rules(paras: list[Block], parsed: Parsed) -> None:
 
 def read_glossary(paras: list[Block], parsed: Parsed) -> None:
     """Entries are a term and its definition, each entry after a blank line (a gap)."""
-    entries: list[list[Block]] = []
-    for para in paras:
-        if para.after_gap or not entries:
-            entries.append([para])
-        else:
-            entries[-1].append(para)
-    for term, *definition in entries:
+    for term, *definition in runs(paras, lambda para, _: para.after_gap):
         if not definition:
             message = f"glossary term {term.text!r} has no definition"
             _warn(parsed, WarningCode.EMPTY_DEFINITION, message, term)

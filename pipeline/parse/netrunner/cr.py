@@ -34,7 +34,7 @@ from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import slugify, warn
 from pipeline.parse.numbered.engine import Engine, Reader, is_title, read_statement
 from pipeline.parse.numbered.finish import Parsed, finish_document
-from pipeline.parse.numbered.layout import drop_page_numbers, mode, wrap_joiner
+from pipeline.parse.numbered.layout import drop_page_numbers, mode, runs, wrap_joiner
 from pipeline.parse.numbered.numbers import NumberStart
 from pipeline.parse.numbered.records import line_at, lines_span
 
@@ -178,13 +178,9 @@ def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
         ):  # fmt: skip
             # the numbered heading is the chapter record's; the passage is headed by its own
             heading, title, body = body[0], body[0].text, body[1:]
-        blocks: list[list[str]] = []
-        for line in body:
-            if line.text.startswith(("●", "○", "•")) or not blocks:
-                blocks.append([line.text])
-            else:
-                blocks[-1].append(line.text)
-        text = "\n".join(join(block) for block in blocks if block)
+        texts = [line.text for line in body]
+        blocks = runs(texts, lambda text, _: text.startswith(("●", "○", "•")))
+        text = "\n".join(join(block) for block in blocks)
         location = lines_span([heading, *body])
         passages.append(Passage(id=slugify(title), title=title, text=text, location=location))
     return passages

@@ -24,7 +24,7 @@ from pipeline.models.records import (
     WarningCode,
 )
 from pipeline.models.scheme import NumberedScheme
-from pipeline.parse.common import slugify, warn
+from pipeline.parse.common import slugify, unplaced, warn
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import (
     Block,
@@ -130,8 +130,7 @@ class Reader:
             self.warnings.append(warn(WarningCode.DUPLICATE_ID, message, at))
         draft = self.current
         if draft is None:
-            message = f"cannot place {block.text[:80]!r}: no rule is open here"
-            self.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, at))
+            self.warnings.append(unplaced(block.text, at))
             return
         self.continue_draft(draft, block.text, block.bullet, at)
         draft.mark(block.highlight)
@@ -159,9 +158,8 @@ class Reader:
         joiner = engine.finish("").join
         for draft in self.drafts:
             main, *inline = engine.inline.split(joiner(draft.text))
+            inline += [e for block in draft.examples for e in engine.inline.split(joiner(block))]
             examples = [e.strip() for e in inline if e.strip()]
-            for block in draft.examples:
-                examples += [e.strip() for e in engine.inline.split(joiner(block)) if e.strip()]
             main = engine.glyph.sub("", main.strip())
             level = self.numbering.level_of(draft.number) or 0
             rule = self.numbering.levels[level].title

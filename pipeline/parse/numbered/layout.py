@@ -17,9 +17,9 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pipeline.models.content import Line
 from pipeline.models.records import Location
@@ -199,6 +199,19 @@ def wrap_joiner(hyphens: Hyphens) -> Callable[[list[str]], str]:
 
 
 StartKind = Callable[[str], str | None]
+T = TypeVar("T")
+
+
+def runs(items: Iterable[T], opens: Callable[[T, list[T]], bool]) -> list[list[T]]:
+    """The items in runs: an item opens a new run when `opens(item, the open run)` says so,
+    and continues the open run otherwise (the first item always opens one)."""
+    out: list[list[T]] = []
+    for item in items:
+        if out and not opens(item, out[-1]):
+            out[-1].append(item)
+        else:
+            out.append([item])
+    return out
 
 
 def learn_indents(lines: list[Line], body: float, kind_of: StartKind) -> dict[str, float]:
@@ -248,14 +261,8 @@ def join_indented(
         # at the hanging indentation: a wrap, whatever it begins with
         return not (hang is not None and first.x0 is not None and near(line.x0, first.x0 + hang))
 
-    groups: list[list[Line]] = []
-    for line in lines:
-        if groups and not starts(line, groups[-1][0]):
-            groups[-1].append(line)
-        else:
-            groups.append([line])
     blocks = []
-    for first, *wraps in groups:
+    for first, *wraps in runs(lines, lambda line, paragraph: starts(line, paragraph[0])):
         text = functools.reduce(
             lambda a, b: join_vocabulary(a, b.text, vocabulary), wraps, first.text
         )

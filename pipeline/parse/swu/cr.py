@@ -34,7 +34,7 @@ from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import warn
 from pipeline.parse.numbered.engine import Engine, Reader
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
-from pipeline.parse.numbered.layout import wrap_joiner
+from pipeline.parse.numbered.layout import runs, wrap_joiner
 from pipeline.parse.numbered.numbers import NumberStart
 from pipeline.parse.numbered.records import line_at, lines_span
 from pipeline.parse.numbered.statements import find_statement, read_date
@@ -120,16 +120,14 @@ def front_passage(lines: list[Line], finish: Finish) -> Passage:
 
 def join_paragraphs(lines: list[Line], finish: Finish) -> str:
     """Lines joined as the document sets them: wraps rejoined, paragraphs on lines of their own."""
-    paragraphs: list[list[str]] = []
-    previous: Line | None = None
-    for line in lines:
-        step = baseline(line) - baseline(previous) if previous is not None else 0.0
-        new = previous is None or previous.page != line.page or step > 1.25 * (line.size or 10)
-        if new:
-            paragraphs.append([])
-        paragraphs[-1].append(line.text.strip())
-        previous = line
-    return "\n".join(finish.join(p) for p in paragraphs)
+
+    def opens(line: Line, paragraph: list[Line]) -> bool:
+        previous = paragraph[-1]
+        step = baseline(line) - baseline(previous)
+        return previous.page != line.page or step > 1.25 * (line.size or 10)
+
+    paragraphs = runs(lines, opens)
+    return "\n".join(finish.join([line.text.strip() for line in p]) for p in paragraphs)
 
 
 def read_body(reader: Reader, layout: Layout, parsed: Parsed, finish: Finish) -> None:
