@@ -1,11 +1,12 @@
 """The record contract, checked on both NSG renditions: ids unique, parents before their
-children, depth 1 + the parent's depth, references that name a record, one set of counts."""
+children (common.check_tree), depth 1 + the parent's depth, references that name a record,
+one set of counts (common.count_records, and the examples)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
-from pipeline.models.records import Location, ParseWarning, Rule, WarningCode
+from pipeline.models.records import CountKey, Location, ParseWarning, Rule, WarningCode
+from pipeline.parse import common
+from pipeline.parse.common import check_tree, warn
 
 
 def problem(code: str, message: str, line: int | None = None) -> ParseWarning:
@@ -15,43 +16,29 @@ def problem(code: str, message: str, line: int | None = None) -> ParseWarning:
 
 def check_records(records: list[Rule]) -> list[ParseWarning]:
     """Duplicate ids, parents not seen before, a depth off the contract, dangling references."""
-    warnings: list[ParseWarning] = []
+    warnings = check_tree(records)
     depth: dict[str, int] = {}
     for rule in records:
-        line = rule.location.line
-        if rule.id in depth:
-            warnings.append(problem("duplicate-id", f"{rule.id} appears more than once", line))
-        if rule.parent is not None and rule.parent not in depth:
-            warnings.append(
-                problem("orphan", f"{rule.id} has parent {rule.parent}, not seen before it", line)
-            )
         expected = 1 if rule.parent is None else depth.get(rule.parent, 0) + 1
         if rule.depth != expected:
-            warnings.append(
-                problem(
-                    "misplaced",
-                    f"{rule.id} has depth {rule.depth}, its place gives {expected}",
-                    line,
-                )
-            )
+            message = f"{rule.id} has depth {rule.depth}, its place gives {expected}"
+            warnings.append(warn(WarningCode.MISPLACED, message, rule.location))
         depth[rule.id] = rule.depth
-    for rule in records:
-        for ref in rule.references:
-            if ref not in depth:
-                warnings.append(
-                    problem(
-                        "dangling-reference",
-                        f"{rule.id} cites {ref}, which is not in the document",
-                        rule.location.line,
-                    )
-                )
-    return warnings
+    return warnings + [
+        warn(
+            WarningCode.DANGLING_REFERENCE,
+            f"{rule.id} cites {ref}, which is not in the document",
+            rule.location,
+        )
+        for rule in records
+        for ref in rule.references
+        if ref not in depth
+    ]
 
 
 def count_records(records: list[Rule]) -> dict[str, int]:
     """One count per record kind (`chapters`, `sections`, `rules`, `subrules`), the total,
     and the examples."""
-    counts = {f"{kind}s": n for kind, n in sorted(Counter(r.kind for r in records).items())}
-    counts["records"] = len(records)
-    counts["examples"] = sum(len(r.examples) for r in records)
+    counts = common.count_records(records)
+    counts[CountKey.EXAMPLES] = sum(len(r.examples) for r in records)
     return counts
