@@ -131,14 +131,11 @@ _MTG_LINT: dict[str, Artefacts] = {
         ("lint-lost-character", "cr:606.5", "examples[0]", "?"): "the file is cp1252, which "
         "has no minus sign: `[?4]` where the other versions print `[−4]`"
     },
-    "2022-11-18": _MTG_QUOTES,
-    "2023-04-14": _MTG_QUOTES,
-    "2024-06-07": _MTG_QUOTES | _MTG_JUNK,
-    "2025-02-07": _MTG_QUOTES | _MTG_JUNK,
+    **dict.fromkeys(("2022-11-18", "2023-04-14"), _MTG_QUOTES),
+    **dict.fromkeys(("2024-06-07", "2025-02-07", "2025-11-14"), _MTG_QUOTES | _MTG_JUNK),
     "2025-07-25": _MTG_QUOTES
     | _MTG_JUNK
     | {(SPACE, "legal", "text", "  "): "the TXT doubles the space in `l’Cie;  and Ragnarok`"},
-    "2025-11-14": _MTG_QUOTES | _MTG_JUNK,
 }
 
 _NISEI_MIXED = "the PDF pairs its quotation marks wrongly (a straight or a second opening "
@@ -165,8 +162,7 @@ _NSG_LINT: dict[str, Artefacts] = {
         (BRACKETS, "cr:9.8.10", "examples[0]", "]"): 'the YAML writes `"sub] Do 1 net '
         'damage."` (a ] that closes nothing)'
     },
-    "25.04": _NSG_DOUBLED,
-    "26.03": _NSG_DOUBLED,
+    **dict.fromkeys(("25.04", "26.03"), _NSG_DOUBLED),
 }
 
 _RULINGS_LINT: Artefacts = {

@@ -66,8 +66,6 @@ SCHEME = NumberedScheme(
     prefix=PREFIX, levels=[LevelScheme(kind="section")], keywords=[], wraps="paragraphs"
 )
 
-__all__ = ["FAMILY", "PARSER_VERSION", "parse"]
-
 
 def read_month_or_date(text: str) -> str | None:
     """`13 October 2023` -> `2023-10-13`; `October 2020` -> `2020-10`; else None."""

@@ -64,6 +64,12 @@ CHAPTER_SCALE, SECTION_SCALE = 1.7, 1.35
 BACK_MATTER_CHAPTER = "appendix: previous revision"
 
 
+def is_chapter(line: Line, chapter_size: float) -> bool:
+    """A chapter heading: a chapter number set in the chapter font."""
+    start = ENGINE.numbering.match_start(line.text)
+    return start is not None and start.level == 0 and (line.size or 0) >= chapter_size
+
+
 class _Reader(Reader):
     def __init__(self, chapter_size: float, section_size: float) -> None:
         super().__init__(ENGINE)
@@ -192,16 +198,8 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     chapter_size, section_size = body * CHAPTER_SCALE, body * SECTION_SCALE
     heads = [i for i, ln in enumerate(lines) if ln.text.strip().lower() == "table of contents"]
     toc = next((i for i in heads if (lines[i].size or 0) >= chapter_size), None)
-    start = next(
-        (
-            i
-            for i in range(0 if toc is None else toc + 1, len(lines))
-            if (lines[i].size or 0) >= chapter_size
-            and (at := ENGINE.numbering.match_start(lines[i].text))
-            and at.level == 0
-        ),
-        None,
-    )
+    after = range(0 if toc is None else toc + 1, len(lines))
+    start = next((i for i in after if is_chapter(lines[i], chapter_size)), None)
     if start is None:
         raise ParseError(options.document, "no chapter heading found after the table of contents")
     parsed = Parsed(drafts=[], missing="page 1 states no 'This is version ... effective ...' line")

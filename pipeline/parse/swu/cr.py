@@ -66,8 +66,6 @@ SCHEME = NumberedScheme(
     hyphens="glued",
 )
 
-__all__ = ["FAMILY", "PARSER_VERSION", "parse"]
-
 
 def read_short_date(text: str) -> str | None:
     """`3/6/26` -> `2026-03-06`; any other written date as the engine reads it."""
