@@ -215,7 +215,7 @@ class Builder:
             self.open_record(start, block)
         elif self.current is not None and ENGINE.labels.match(block.text):
             self.resolve_pending(self.current)
-            self.current.label(ENGINE.labels, SCHEME, block.text, block.location)
+            self.current.label(ENGINE.labels, block.text, block.location)
         else:
             self.add_plain(block)
 

@@ -95,7 +95,7 @@ def read_rules(paras: list[Block], parsed: Parsed) -> None:
         elif current is None or (current.part == "title" and not ENGINE.labels.match(para.text)):
             where = f"under heading {current.number}" if current else "before the first rule"
             _warn(parsed, WarningCode.UNPLACED_TEXT, f"text {where}: {para.text[:60]!r}", para)
-        elif not current.label(ENGINE.labels, SCHEME, para.text, para.location):
+        elif not current.label(ENGINE.labels, para.text, para.location):
             current.add(para.text, para.location)
 
 

@@ -114,7 +114,7 @@ class _Reader(Reader):
             self.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, line.line, line.page))
         else:
             here = line_at(line)
-            if not draft.label(ENGINE.labels, SCHEME, line.text, here):
+            if not draft.label(ENGINE.labels, line.text, here):
                 if LIST_ITEM_RE.match(line.text):
                     draft.open("bullets", line.text, here)
                 else:

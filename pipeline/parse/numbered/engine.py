@@ -143,7 +143,7 @@ class Reader:
         the lines the piece was read from."""
         piece = piece.strip()
         engine = self.engine
-        if draft.label(engine.labels, engine.scheme, piece, at):
+        if draft.label(engine.labels, piece, at):
             return
         if bullet or engine.glyph.match(piece):
             draft.open("bullets", engine.glyph.sub("", piece), at)

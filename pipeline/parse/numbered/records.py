@@ -25,9 +25,10 @@ Join = Callable[[list[str]], str]
 
 
 def label_pattern(scheme: NumberedScheme) -> re.Pattern[str]:
-    """`Example:`, `Example 2:`, `Note:` at the start of a piece: the label and its text."""
-    words = "|".join(re.escape(w) for w in [*scheme.example, *scheme.note])
-    return re.compile(rf"^(?P<label>{words})(?: \d+)?:\s*(?P<text>.*)$")
+    """`Example:`, `Example 2:`, `Note:` at the start of a piece: the label (group `example`
+    when it opens an example) and its text."""
+    words = ["|".join(map(re.escape, labels)) or "(?!)" for labels in (scheme.example, scheme.note)]
+    return re.compile(rf"^(?:(?P<example>{words[0]})|(?:{words[1]}))(?: \d+)?:\s*(?P<text>.*)$")
 
 
 def span(first: Location, last: Location | None) -> Location:
@@ -104,17 +105,11 @@ class Draft:
         if piece is not None:
             self.add(piece, at)
 
-    def label(
-        self,
-        pattern: re.Pattern[str],
-        scheme: NumberedScheme,
-        piece: str,
-        at: Location | None = None,
-    ) -> bool:
+    def label(self, pattern: re.Pattern[str], piece: str, at: Location | None = None) -> bool:
         """Open an example or a note when the piece starts with a label; say whether it did."""
         if (match := pattern.match(piece)) is None:
             return False
-        self.open("examples" if match.group("label") in scheme.example else "notes")
+        self.open("examples" if match.group("example") is not None else "notes")
         self.add(match.group("text"), at)
         return True
 
