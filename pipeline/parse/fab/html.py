@@ -112,9 +112,7 @@ class _Reader:
         self.warnings: list[ParseWarning] = []
 
     def note(self, code: WarningCode, message: str, where: Location | None) -> None:
-        self.warnings.append(
-            warn(code, message, where.line if where else None, where.page if where else None)
-        )
+        self.warnings.append(warn(code, message, where))
 
     # ------------------------------------------------------------------ pages
 
