@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
 from pipeline.diff.models import DocumentDiff
 from pipeline.extract.text import extract_text_lines
-from pipeline.models.records import Document, Rule
+from pipeline.models.records import Document, ParseOptions, Rule
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
 from pipeline.report.html import render_html
@@ -66,9 +66,8 @@ PROPERTY = settings(
 @cache
 def real_document(name: str) -> Document:
     path, parse, version = REAL[name]
-    return parse(
-        extract_text_lines((SOURCES / path).read_bytes()), rendition="txt", version=version
-    )
+    lines = extract_text_lines((SOURCES / path).read_bytes())
+    return parse(lines, {}, ParseOptions(f"{name}/cr", "txt", version))
 
 
 # --------------------------------------------------------------------------- document surgery
