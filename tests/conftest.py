@@ -24,8 +24,8 @@ from helpers import SHARED, link_archive
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_cache import ParseCache
-from pipeline.jobs.sandbox import ParseLimits
 from pipeline.models.records import Document
 
 if TYPE_CHECKING:

@@ -41,8 +41,8 @@ from pipeline.jobs import update as update_job
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_cache import ParseCache, read_entry
-from pipeline.jobs.sandbox import ParseLimits
 from pipeline.registry.loader import parse_registry
 from pipeline.store.corpus import DiffEntry
 
@@ -247,7 +247,8 @@ CHILD_WHOSE_RUN_IS_GONE = """
 import sys
 from multiprocessing import Pipe
 from pipeline.jobs.families import ParseRequest
-from pipeline.jobs.sandbox import ParseLimits, _child
+from pipeline.jobs.limits import ParseLimits
+from pipeline.jobs.sandbox import _child
 receiver, sender = Pipe(duplex=False)
 receiver.close()  # the run was killed before the parse ended
 request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")

@@ -25,7 +25,8 @@ from twocolumn import make_two_column_pdf
 
 from pipeline.errors import ExtractError, UsageError
 from pipeline.extract.pdf import ENGINES, PdfText, extract_pdf_lines
-from pipeline.jobs.families import NAMES, engine_neutral, parse_bytes, request_for
+from pipeline.jobs.families import engine_neutral, parse_bytes, request_for
+from pipeline.jobs.family_names import NAMES
 from pipeline.models.content import Line
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry

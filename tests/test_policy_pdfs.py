@@ -13,7 +13,8 @@ import pytest
 from conftest import ParseReal
 from helpers import SHARED
 
-from pipeline.jobs.families import NAMES, parse_bytes, request_for
+from pipeline.jobs.families import parse_bytes, request_for
+from pipeline.jobs.family_names import NAMES
 from pipeline.models.records import Document
 from pipeline.parse.common import slugify
 from pipeline.registry.loader import load_registry

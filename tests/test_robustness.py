@@ -43,7 +43,8 @@ from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.import_archive import import_archive
-from pipeline.jobs.sandbox import ParseLimits, parse_isolated
+from pipeline.jobs.limits import ParseLimits
+from pipeline.jobs.sandbox import parse_isolated
 from pipeline.jobs.show import show
 from pipeline.store.blobs import BlobStore
 from pipeline.store.corpus import Corpus

@@ -34,7 +34,8 @@ CALLER = """
 import hashlib, sys, threading
 from pipeline.errors import RulesCorpusError
 from pipeline.jobs.families import ParseRequest
-from pipeline.jobs.sandbox import ParseLimits, parse_isolated_json, start_method
+from pipeline.jobs.limits import ParseLimits
+from pipeline.jobs.sandbox import parse_isolated_json, start_method
 if sys.argv[4] == "thread":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
 limits = ParseLimits.from_env()

@@ -112,3 +112,41 @@ def test_anything_else_falls_back_to_the_full_command(corpus: Path, args: tuple[
         full.stdout,
         full.stderr,
     )
+
+
+# Issue 13: the read commands and --help import only what they use.
+HEAVY = (
+    "pypdfium2", "pdfplumber", "pdfminer", "bs4", "yaml", "requests", "pipeline.parse",
+    "pipeline.extract", "pipeline.jobs.families", "pipeline.jobs.sandbox",
+)  # fmt: skip
+LOADED = (
+    "import atexit, sys\n"
+    "heavy = {heavy!r}\n"
+    "atexit.register(lambda: print('LOADED', sorted({{m.split('.')[0] if not m.startswith("
+    "'pipeline') else m for m in sys.modules if m.startswith(heavy)}}), file=sys.stderr))\n"
+    "from pipeline.cli.app import load_app; load_app()()"
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--help",),
+        ("sources",),
+        ("show", "cr:702.19c", "--doc", "mtg/cr", "--version", "2025-07-25"),  # the full show
+        ("history", "cr:702.19c", "--doc", "mtg/cr"),
+        ("diff", "mtg/cr", "2025-07-25", "2025-11-14", "--format", "md"),
+    ],
+    ids=lambda args: args[0],
+)
+def test_read_commands_and_help_load_no_parser_pdf_or_html_library(
+    corpus: Path, args: tuple[str, ...]
+) -> None:
+    code = LOADED.format(heavy=HEAVY)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+    argv = ["--corpus", str(corpus), *args]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "LOADED []", done.stderr[-2000:]

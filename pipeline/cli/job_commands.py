@@ -24,10 +24,10 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.errors import EXIT_PARSE
-from pipeline.jobs import import_archive as archive
-from pipeline.jobs import update as jobs
-from pipeline.jobs import verify as audit
-from pipeline.jobs.update import DEFAULT_DEADLINE
+from pipeline.fetch.policy import RUN_DEADLINE
+
+# The jobs are imported inside each command: `--help`, `sources` and the read commands
+# must not pay for the parsers, the PDF and HTML libraries and requests (issue 13).
 
 
 @app.command("sources")
@@ -65,6 +65,8 @@ def fetch_cmd(
 ) -> None:
     """Conditional GET of sources into the blob store (the corpus is not touched)."""
     ctx = make_context(corpus, cache, sources)
+    from pipeline.jobs import update as jobs
+
     finish(run_job(lambda: jobs.fetch(ctx, source or [], mirror=mirror)))
 
 
@@ -144,16 +146,18 @@ def update_cmd(
     deadline: Annotated[
         float,
         typer.Option(help="seconds the whole run may take; documents not reached exit 30"),
-    ] = DEFAULT_DEADLINE,
+    ] = RUN_DEADLINE,
     sqlite: SqliteOpt = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
 ) -> None:
     """The scheduled job: fetch, verify, parse, store and diff. Exit 0/10/20/30/40/74/75."""
+    from pipeline.jobs.update import update
+
     ctx = make_context(corpus, cache, sources, quiet=as_json)
     summary = run_job(
-        lambda: jobs.update(ctx, source or [], mirror=mirror, accept=accept, deadline=deadline)
+        lambda: update(ctx, source or [], mirror=mirror, accept=accept, deadline=deadline)
     )
     refresh_sqlite(ctx, sqlite, summary)
     if notify and summary.exit_code != 0:
@@ -176,7 +180,9 @@ def import_cmd(
 ) -> None:
     """Backfill every version listed in ARCHIVE_DIR/manifest.json, oldest first."""
     ctx = make_context(corpus, cache, sources)
-    summary = run_job(lambda: archive.import_archive(ctx, archive_dir))
+    from pipeline.jobs.import_archive import import_archive
+
+    summary = run_job(lambda: import_archive(ctx, archive_dir))
     refresh_sqlite(ctx, sqlite, summary)
     finish(summary, report)
 
@@ -194,10 +200,12 @@ def verify_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """Re-hash stored files and blobs, check pins; optionally re-parse and compare."""
+    from pipeline.jobs.verify import verify
+
     ctx = make_context(corpus, cache, sources)
     finish(
         run_job(
-            lambda: audit.verify(
+            lambda: verify(
                 ctx,
                 document or [],
                 reproduce_json=reproduce,
@@ -218,4 +226,6 @@ def accept_cmd(
 ) -> None:
     """Publish a version that update staged for review."""
     ctx = make_context(corpus, cache, sources)
-    finish(run_job(lambda: audit.accept(ctx, document, version)))
+    from pipeline.jobs.verify import accept
+
+    finish(run_job(lambda: accept(ctx, document, version)))

@@ -6,16 +6,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pipeline.fetch.policy import FetchPolicy
-from pipeline.jobs.families import NAMES
-from pipeline.jobs.parse_cache import ParseCache
-from pipeline.jobs.sandbox import ParseLimits
+from pipeline.jobs.family_names import NAMES
+from pipeline.jobs.limits import ParseLimits
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
 from pipeline.store.corpus import Corpus
+
+if TYPE_CHECKING:  # the cache imports the parse sandbox, which the read commands never use
+    from pipeline.jobs.parse_cache import ParseCache
 
 
 class Progress(Protocol):
@@ -53,6 +55,8 @@ class Context:
 
     @property
     def parses(self) -> ParseCache:
+        from pipeline.jobs.parse_cache import ParseCache
+
         if not self.use_parse_cache:
             return ParseCache(None)
         return ParseCache(self.parse_cache_dir or self.cache_dir / "parsed")

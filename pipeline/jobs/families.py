@@ -17,7 +17,8 @@ extraction-artefact lint (`parse.lint.lint_parsed`).
 Adding a family: write its parser (a sub-package of `parse/`, or nothing at
 all for a numbered document: family `numbered` reads the scheme its registry
 entry declares), add one `Family(...)` line here, and a `[[source]]` in
-`registry/sources.toml`. The registry rejects a family not in `NAMES`.
+`registry/sources.toml`, and its name to `NAMES` (jobs/family_names.py, which the
+registry checks sources against without importing this table).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.tarball import read_tar_members
 from pipeline.extract.text import extract_text_lines, sniff_encoding
 from pipeline.extract.yaml_bundle import read_yaml_bundle
+from pipeline.jobs.family_names import NAMES
 from pipeline.models.content import FaqPage, Line, NsgHtmlPage, RulesSite, WikiPage, YamlBundle
 from pipeline.models.records import Document, ParseOptions
 from pipeline.models.scheme import NumberedScheme
@@ -185,7 +187,8 @@ TABLE: list[Family[Any]] = [
     family("fab-html", rules_site, fab_html.parse, fab_html.PARSER_VERSION),
 ]
 FAMILIES: dict[str, Family[Any]] = {family.name: family for family in TABLE}
-NAMES = frozenset(FAMILIES)
+if set(FAMILIES) != NAMES:  # the registry checks sources against NAMES without this table
+    raise RuntimeError(f"jobs/family_names.py must list exactly {sorted(FAMILIES)}")
 
 
 def family_of(name: str) -> Family[Any]:

@@ -20,11 +20,9 @@ a third of a second the first time.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import resource
 import signal
 import traceback
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -32,35 +30,13 @@ from pipeline.errors import ParseError, RulesCorpusError
 from pipeline.extract.forkmap import can_fork
 from pipeline.extract.lifetime import die_with_parent
 from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.limits import MiB, ParseLimits
 from pipeline.models.records import Document
 
-MiB = 1024 * 1024
 # A caller may fork its parse child directly only while its own address space is at
 # most this share of the child's limit: a fork inherits the whole of it, and a large
 # caller (an `import` holding many documents) would leave the parse too little.
 DIRECT_FORK_SHARE = 4
-
-
-@dataclass(frozen=True)
-class ParseLimits:
-    """Per-parse limits; env RULESCORPUS_PARSE_MEMORY_MB / _CPU_S / _WALL_S override."""
-
-    memory_bytes: int = 1024 * MiB
-    cpu_seconds: int = 600
-    wall_seconds: int = 900
-
-    @classmethod
-    def from_env(cls) -> ParseLimits:
-        def read(name: str, default: int) -> int:
-            value = os.environ.get(name)
-            return int(value) if value and value.isdigit() else default
-
-        base = cls()
-        return cls(
-            memory_bytes=read("RULESCORPUS_PARSE_MEMORY_MB", base.memory_bytes // MiB) * MiB,
-            cpu_seconds=read("RULESCORPUS_PARSE_CPU_S", base.cpu_seconds),
-            wall_seconds=read("RULESCORPUS_PARSE_WALL_S", base.wall_seconds),
-        )
 
 
 _context: Any = None

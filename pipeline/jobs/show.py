@@ -9,7 +9,6 @@ from typing import Any
 from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.errors import NotFound, StoreError, UsageError
-from pipeline.jobs.versions import diff_versions
 from pipeline.models.changes import Change
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry
@@ -174,6 +173,8 @@ def pair_diff(
     stored = next((d for d in entry.diffs if (d.old, d.new) == (old, new)), None)
     if stored is not None:
         return DocumentDiff.model_validate_json(corpus.read_file(stored.json_file))
+    from pipeline.jobs.versions import diff_versions  # the diff engine, only when needed
+
     return diff_versions(
         entry.family, corpus.load_document(document, old), corpus.load_document(document, new)
     )

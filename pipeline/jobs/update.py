@@ -24,6 +24,7 @@ from pipeline.errors import (
 )
 from pipeline.fetch.backends import Backend, MirrorDirBackend, open_backend
 from pipeline.fetch.http import Fetcher
+from pipeline.fetch.policy import RUN_DEADLINE
 from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
@@ -252,17 +253,13 @@ def open_fetcher(ctx: Context, run_deadline_at: float | None = None) -> Iterator
         fetcher.close()
 
 
-# A scheduled job must end: a host that rate-limits every source cannot hold it for hours.
-DEFAULT_DEADLINE = 3600.0
-
-
 def update(
     ctx: Context,
     wanted: list[str],
     *,
     mirror: str | None = None,
     accept: bool = False,
-    deadline: float = DEFAULT_DEADLINE,
+    deadline: float = RUN_DEADLINE,
 ) -> RunSummary:
     """The scheduled job: fetch, verify, parse, store and diff every selected document,
     within `deadline` seconds; documents not reached by then are reported as not fetched."""

@@ -38,7 +38,7 @@ def headroom() -> int:
     fork of a server that has imported the parsers)."""
     code = (
         "import pipeline.jobs.families\n"
-        "from pipeline.jobs.sandbox import ParseLimits\n"
+        "from pipeline.jobs.limits import ParseLimits\n"
         "size = next(int(l.split()[1]) * 1024 for l in open('/proc/self/status')"
         " if l.startswith('VmSize:'))\n"
         "print(ParseLimits.from_env().memory_bytes - size)"
