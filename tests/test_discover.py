@@ -10,7 +10,8 @@ import pytest
 from server import Reply, ScriptedServer
 
 from pipeline.errors import DiscoveryError
-from pipeline.fetch.discover import find_link, list_links
+from pipeline.extract.html import list_links
+from pipeline.fetch.discover import find_link
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.store.blobs import BlobStore
@@ -63,10 +64,18 @@ def fetch_landing(server: ScriptedServer, fetcher: Fetcher, path: str, page: byt
 
 def test_mtg_rules_page_gives_the_one_txt_link(server: ScriptedServer, fetcher: Fetcher) -> None:
     page = fetch_landing(server, fetcher, "/en/rules", MTG_RULES_PAGE)
-    url = find_link(page, server.url("/en/rules"), MTG_PATTERN, source="mtg-cr-txt")
+    url = find_link(
+        page, server.url("/en/rules"), MTG_PATTERN, source="mtg-cr-txt", list_links=list_links
+    )
     # The footer repeats the TXT link: one distinct URL, so no ambiguity.
     assert url == f"{MEDIA}/MagicCompRules%2020250404.txt"
-    pdf = find_link(page, server.url("/en/rules"), r"MagicCompRules.*\.pdf$", source="mtg-cr-pdf")
+    pdf = find_link(
+        page,
+        server.url("/en/rules"),
+        r"MagicCompRules.*\.pdf$",
+        source="mtg-cr-pdf",
+        list_links=list_links,
+    )
     assert pdf == f"{MEDIA}/MagicCompRules%2020250404.pdf"
 
 
@@ -74,7 +83,9 @@ def test_no_matching_link_is_an_error(server: ScriptedServer, fetcher: Fetcher) 
     moved = MTG_RULES_PAGE.replace(b".txt", b".html")
     page = fetch_landing(server, fetcher, "/en/rules", moved)
     with pytest.raises(DiscoveryError) as info:
-        find_link(page, server.url("/en/rules"), MTG_PATTERN, source="mtg-cr-txt")
+        find_link(
+            page, server.url("/en/rules"), MTG_PATTERN, source="mtg-cr-txt", list_links=list_links
+        )
     err = info.value
     assert (err.source, err.page, err.pattern, err.found) == (
         "mtg-cr-txt",
@@ -92,7 +103,9 @@ def test_two_distinct_matching_links_is_an_error(server: ScriptedServer, fetcher
         server, fetcher, "/en/rules", MTG_RULES_PAGE.replace(b"</body>", older.encode())
     )
     with pytest.raises(DiscoveryError) as info:
-        find_link(page, server.url("/en/rules"), MTG_PATTERN, source="mtg-cr-txt")
+        find_link(
+            page, server.url("/en/rules"), MTG_PATTERN, source="mtg-cr-txt", list_links=list_links
+        )
     assert info.value.found == [
         f"{MEDIA}/MagicCompRules%2020250404.txt",
         f"{MEDIA}/MagicCompRules%2020250207.txt",
@@ -109,9 +122,17 @@ def test_relative_link_resolves_against_the_page_and_can_be_fetched(
     <a href="/pdf/latest/en-fab-cr.pdf">Comprehensive Rules (PDF)</a>
     </body></html>"""
     page = fetch_landing(server, fetcher, "/en/rules/", landing)
-    url = find_link(page, server.url("/en/rules/"), r"/en-fab-cr\.txt$", source="fab-cr-txt")
+    url = find_link(
+        page,
+        server.url("/en/rules/"),
+        r"/en-fab-cr\.txt$",
+        source="fab-cr-txt",
+        list_links=list_links,
+    )
     assert url == server.url("/en/rules/txt/latest/en-fab-cr.txt")
-    pdf = find_link(page, server.url("/en/rules/"), r"\.pdf$", source="fab-cr-pdf")
+    pdf = find_link(
+        page, server.url("/en/rules/"), r"\.pdf$", source="fab-cr-pdf", list_links=list_links
+    )
     assert pdf == server.url("/pdf/latest/en-fab-cr.pdf")
 
     server.serve("/en/rules/txt/latest/en-fab-cr.txt", Reply(200, b"Flesh and Blood CR"))

@@ -16,14 +16,10 @@ import pytest
 from helpers import SHARED
 
 from pipeline.errors import ExtractError, ParseError
-from pipeline.extract.fab_html import (
-    build_site_bundle,
-    canonical_page_url,
-    list_site_pages,
-    read_rules_site,
-)
+from pipeline.extract.fab_html import list_site_pages, read_rules_site
 from pipeline.extract.text import extract_text_lines
 from pipeline.jobs.families import ParseRequest, engine_neutral, parse_bytes
+from pipeline.models.bundles import BundleError, build_site_bundle, canonical_page_url
 from pipeline.models.content import RulesSite
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab_txt
@@ -54,7 +50,7 @@ def real_pages() -> dict[str, bytes]:
 
 @functools.cache
 def real_bundle() -> bytes:
-    return build_site_bundle(INDEX, real_pages(), what="fab-cr-html")
+    return build_site_bundle(INDEX, real_pages())
 
 
 @functools.cache
@@ -108,7 +104,7 @@ def test_the_pages_are_read_in_the_order_the_index_lists_them() -> None:
 def test_the_bundle_is_the_same_bytes_whatever_order_the_pages_come_in() -> None:
     pages = real_pages()
     backwards = dict(reversed(list(pages.items())))
-    assert build_site_bundle(INDEX, backwards, what="x") == real_bundle()
+    assert build_site_bundle(INDEX, backwards) == real_bundle()
 
 
 def test_counts_and_ids_equal_the_text_export_and_the_anchors() -> None:
@@ -288,7 +284,7 @@ def small_site(
 
 
 def parse_pages(pages: dict[str, bytes]) -> Document:
-    site = read_rules_site(build_site_bundle(BASE, pages, what="t"), what="t")
+    site = read_rules_site(build_site_bundle(BASE, pages), what="t")
     return fab_html.parse(site, {}, ParseOptions("fab/cr", "html"))
 
 
@@ -313,7 +309,7 @@ def test_a_small_site_reads_anchors_icons_labels_and_links() -> None:
 
 def test_a_version_the_pages_state_is_read_and_wins_over_the_callers() -> None:
     pages = small_site("<h1 id='preface'>Preface</h1><p>Comprehensive Rules Version 2.14.0</p>")
-    site = read_rules_site(build_site_bundle(BASE, pages, what="t"), what="t")
+    site = read_rules_site(build_site_bundle(BASE, pages), what="t")
     assert fab_html.parse(site, {}, ParseOptions("fab/cr", "html")).version == "2.14.0"
     doc = fab_html.parse(site, {}, ParseOptions("fab/cr", "html", "2.13.0"))
     assert doc.version == "2.14.0" and [w.code for w in doc.warnings] == ["version-mismatch"]
@@ -341,16 +337,16 @@ def test_unknown_or_contradictory_icons_anchor_and_level_mismatches_are_warned()
 
 
 def test_a_tampered_or_padded_bundle_is_refused() -> None:
-    bundle = json.loads(build_site_bundle(BASE, small_site(), what="t"))
+    bundle = json.loads(build_site_bundle(BASE, small_site()))
     chapter = next(p for p in bundle["pages"] if "Pay" in p["html"])
     chapter["html"] = chapter["html"].replace("Pay", "Don't pay")
     with pytest.raises(ExtractError, match="hashes to"):
         read_rules_site(json.dumps(bundle).encode(), what="t")
     extra = small_site(**{BASE + "secret/index.html": _page(CHAPTER)})
     with pytest.raises(ExtractError, match="does not list"):
-        read_rules_site(build_site_bundle(BASE, extra, what="t"), what="t")
-    with pytest.raises(ExtractError, match="index page"):
-        build_site_bundle(BASE, {BASE + "01-one/": _page(CHAPTER)}, what="t")
+        read_rules_site(build_site_bundle(BASE, extra), what="t")
+    with pytest.raises(BundleError, match="index page"):
+        build_site_bundle(BASE, {BASE + "01-one/": _page(CHAPTER)})
 
 
 def test_a_page_the_index_lists_but_the_bundle_lacks_is_a_warning() -> None:
@@ -364,7 +360,7 @@ def test_a_page_the_index_lists_but_the_bundle_lacks_is_a_warning() -> None:
 
 def test_a_site_with_no_rule_anchors_is_an_error_not_an_empty_document() -> None:
     pages = {BASE + "index.html": _page("<h1>Preface</h1><p>Hi.</p>", nav=NAV)}
-    site = read_rules_site(build_site_bundle(BASE, pages, what="t"), what="t")
+    site = read_rules_site(build_site_bundle(BASE, pages), what="t")
     with pytest.raises(ParseError, match="no chapter found"):
         fab_html.parse(site, {}, ParseOptions("fab/cr", "html"))
     with pytest.raises(ExtractError, match="navigation"):

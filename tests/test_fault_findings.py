@@ -31,7 +31,7 @@ from pipeline.errors import (
     ExtractError,
     RegistryError,
 )
-from pipeline.extract.fab_html import BUNDLE_FORMAT, read_rules_site
+from pipeline.extract.fab_html import read_rules_site
 from pipeline.extract.html import list_links, load_html
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.pdflines import Run, page_rows
@@ -43,6 +43,7 @@ from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_cache import ParseCache, read_entry
+from pipeline.models.bundles import SITE_BUNDLE_FORMAT
 from pipeline.registry.loader import parse_registry
 from pipeline.store.corpus import DiffEntry
 
@@ -99,13 +100,14 @@ def test_regression_fuzz_fab_html_site_bundle_page_without_a_key(missing: str) -
     # fab-html-site: KeyError 'html', 'sha256', 'url' escaped _bundle_pages.
     entry = {"url": "https://rules.example/index.html", "html": "<p>x</p>", "sha256": "0" * 64}
     del entry[missing]
-    bundle = {"format": BUNDLE_FORMAT, "index": entry.get("url", "x"), "pages": [entry]}
+    bundle = {"format": SITE_BUNDLE_FORMAT, "index": entry.get("url", "x"), "pages": [entry]}
     with pytest.raises(ExtractError, match="page entry 1 of the site bundle lacks"):
         read_rules_site(json.dumps(bundle).encode(), what="site.json")
 
 
 @pytest.mark.parametrize(
-    "bundle", [{"format": BUNDLE_FORMAT}, {"format": BUNDLE_FORMAT, "index": 3, "pages": []}]
+    "bundle",
+    [{"format": SITE_BUNDLE_FORMAT}, {"format": SITE_BUNDLE_FORMAT, "index": 3, "pages": []}],
 )
 def test_regression_fuzz_fab_html_site_bundle_of_the_wrong_shape(bundle: object) -> None:
     with pytest.raises(ExtractError):
@@ -122,7 +124,13 @@ def test_regression_fuzz_discovery_ipv6_value_error_in_list_links() -> None:
     assert list_links(page, "https://publisher.example/rules/") == [
         "https://publisher.example/files/CR-2026.txt"
     ]
-    found = find_link(page, "https://publisher.example/rules/", r"CR-\d+\.txt$", source="cr")
+    found = find_link(
+        page,
+        "https://publisher.example/rules/",
+        r"CR-\d+\.txt$",
+        source="cr",
+        list_links=list_links,
+    )
     assert found == "https://publisher.example/files/CR-2026.txt"
 
 

@@ -22,6 +22,7 @@ import yaml
 from server import Reply, ScriptedServer
 
 from pipeline.errors import DiscoveryError, ExtractError
+from pipeline.extract.html import list_links
 from pipeline.extract.tarball import read_archive_commit, read_tar_members
 from pipeline.fetch.discover import find_link
 from pipeline.fetch.http import Fetcher
@@ -414,7 +415,13 @@ def test_riftbound_discovery_finds_the_download_link(pdf: str, tmp_path: Path) -
         path = "/en-us/news/rules-and-releases/gameplay-guide-core-rules"
         server.serve(path, Reply(200, page, {"Content-Type": "text/html; charset=utf-8"}))
         record, body = fetcher.fetch_page("riftbound-cr-pdf-page", server.url(path))
-        found = find_link(body, record.final_url, source.discovery.link_pattern, source=source.id)
+        found = find_link(
+            body,
+            record.final_url,
+            source.discovery.link_pattern,
+            source=source.id,
+            list_links=list_links,
+        )
     assert found == pdf
 
 
@@ -430,4 +437,5 @@ def test_riftbound_discovery_never_guesses_between_two_pdfs() -> None:
             "https://riftbound.leagueoflegends.com/en-us/news/",
             source.discovery.link_pattern,
             source=source.id,
+            list_links=list_links,
         )

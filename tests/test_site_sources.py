@@ -22,6 +22,7 @@ from pipeline.fetch.http import Fetcher
 from pipeline.jobs.context import Context
 from pipeline.jobs.families import parse_bytes, request_for
 from pipeline.jobs.import_archive import import_archive
+from pipeline.jobs.update import html_readers
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
@@ -52,7 +53,7 @@ def test_a_live_site_is_fetched_page_by_page_and_parsed_as_the_rules(
     blobs = BlobStore(tmp_path / "cache")
     source = site_source(server.url("/en/cr/index.html"))
     with Fetcher(blobs) as fetcher:
-        record = LiveBackend(fetcher, blobs).get(source, None)
+        record = LiveBackend(fetcher, blobs, html_readers()).get(source, None)
     assert record is not None
     bundle = json.loads(blobs.read(record.sha256))
     assert len(bundle["pages"]) == 11

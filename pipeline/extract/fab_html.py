@@ -2,15 +2,9 @@
 
 A rendition of this kind is several pages: the site's index (the preface) lists
 the chapter pages, the glossary and the back matter in its navigation. They
-travel as one **site bundle**, canonical JSON
-
-    {"format": "html-site/1", "index": URL,
-     "pages": [{"url": URL, "sha256": hex, "bytes": n, "html": text}, ...]}
-
-with the pages sorted by URL and each page's SHA-256 that of its own bytes (the
-UTF-8 of `html`), so the bundle proves which bytes every page had. Whoever
-fetches the pages (a live run, an archive import) builds it with
-`build_site_bundle`; `list_site_pages` says which pages the index names.
+travel as one **site bundle**, whose format (built by fetch/, read here) is
+pipeline.models.bundles. `list_site_pages` says which pages the index names: for
+the live crawl (jobs hands it to fetch/) and for reading a bundle back.
 Reading a bundle re-checks every page's hash and orders the pages as the
 index's navigation lists them, never by file name; a page the index lists but
 the bundle lacks is reported in `RulesSite.missing`, a page it does not list is
@@ -25,21 +19,17 @@ icon, the image is listed in `SitePage.unknown_icons` for the parser to warn.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-from collections.abc import Mapping
-from typing import Any, Literal
-from urllib.parse import urldefrag, urlsplit, urlunsplit
+from typing import Literal
+from urllib.parse import urldefrag
 
 from bs4 import BeautifulSoup
 from bs4.element import NavigableString, Tag
 
 from pipeline.errors import ExtractError
 from pipeline.extract.html import absolute_link, read_soup
+from pipeline.models.bundles import BundleError, SiteBundle, canonical_page_url, read_site_bundle
 from pipeline.models.content import RulesSite, SiteBlock, SitePage
-
-BUNDLE_FORMAT = "html-site/1"
 
 # The resource icons of the FaB rules (the text export writes them `{r}`, `{p}`, ...),
 # by the title the site gives each image. Letters not listed here are still read when
@@ -62,17 +52,6 @@ _BLOCK_TAGS = frozenset({"p", "div", "li", "ul", "ol", "blockquote", "table", "t
 
 
 # --------------------------------------------------------------------------- bundles
-
-
-def canonical_page_url(url: str) -> str:
-    """A page's URL without fragment or query; a folder URL names its `index.html` (MkDocs
-    serves `01-game-concepts/` from `01-game-concepts/index.html`)."""
-    url = urldefrag(url)[0]
-    parts = urlsplit(url)
-    path = parts.path or "/"
-    if path.endswith("/"):
-        path += "index.html"
-    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
 def list_site_pages(index_html: bytes | str, index_url: str, *, what: str) -> list[str]:
@@ -100,66 +79,19 @@ def list_site_pages(index_html: bytes | str, index_url: str, *, what: str) -> li
     return pages
 
 
-def build_site_bundle(index_url: str, pages: Mapping[str, bytes], *, what: str) -> bytes:
-    """Canonical JSON of a site's pages (URL -> bytes); the index page must be among them."""
-    index = canonical_page_url(index_url)
-    entries: dict[str, dict[str, Any]] = {}
-    for url, data in pages.items():
-        key = canonical_page_url(url)
-        try:
-            html = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ExtractError(what, f"page {url} is not UTF-8 ({exc}); cannot bundle it") from exc
-        entries[key] = {
-            "url": key,
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "bytes": len(data),
-            "html": html,
-        }
-    if index not in entries:
-        raise ExtractError(what, f"the index page {index} is not among the pages to bundle")
-    bundle = {
-        "format": BUNDLE_FORMAT,
-        "index": index,
-        "pages": [entries[key] for key in sorted(entries)],
-    }
-    return (json.dumps(bundle, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
-
-
-def _bundle_pages(data: bytes, *, what: str) -> tuple[str, dict[str, str]]:
+def _bundle_pages(data: bytes, *, what: str) -> SiteBundle:
     try:
-        bundle = json.loads(data)
-    except ValueError as exc:
-        raise ExtractError(what, f"not a site bundle (JSON): {exc}") from exc
-    if not isinstance(bundle, dict) or bundle.get("format") != BUNDLE_FORMAT:
-        raise ExtractError(what, f"not a {BUNDLE_FORMAT} bundle; build it with build_site_bundle")
-    entries, index = bundle.get("pages"), bundle.get("index")
-    if not isinstance(entries, list) or not isinstance(index, str):
-        raise ExtractError(what, "the site bundle has no index or no list of pages")
-    pages: dict[str, str] = {}
-    for number, entry in enumerate(entries, start=1):
-        fields = entry if isinstance(entry, dict) else {}
-        url, html, digest = (fields.get(key) for key in ("url", "html", "sha256"))
-        if not (isinstance(url, str) and isinstance(html, str) and isinstance(digest, str)):
-            raise ExtractError(
-                what, f"page entry {number} of the site bundle lacks its url, html or sha256"
-            )
-        got = hashlib.sha256(html.encode("utf-8", "surrogatepass")).hexdigest()
-        if got != digest:
-            raise ExtractError(
-                what,
-                f"page {url} hashes to {got}, the bundle says {digest}; "
-                "the bundle was altered after it was built",
-            )
-        pages[url] = html
-    return index, pages
+        return read_site_bundle(data)
+    except BundleError as exc:
+        raise ExtractError(what, exc.problem) from exc
 
 
 def read_rules_site(data: bytes, *, what: str) -> RulesSite:
     """A site bundle's pages in index order (or plain HTML bytes as a site of one page)."""
     if not data.lstrip().startswith(b"{"):
         return RulesSite(index=None, pages=[read_site_page(data, url=None, page=1, what=what)])
-    index, pages = _bundle_pages(data, what=what)
+    bundle = _bundle_pages(data, what=what)
+    index, pages = bundle.index, bundle.pages
     if index not in pages:
         raise ExtractError(what, f"the bundle does not hold its index page {index}")
     listed = list_site_pages(pages[index], index, what=f"{what} {index}")

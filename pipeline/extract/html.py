@@ -18,6 +18,7 @@ from bs4.element import NavigableString, Tag
 from soupsieve import SelectorSyntaxError
 
 from pipeline.errors import ExtractError
+from pipeline.models.bundles import WIKI_BUNDLE_FIELDS
 from pipeline.models.content import FaqPage, HtmlSection, HtmlText, QAItem, WikiPage
 
 # Never part of a document's content, whatever a selector says.
@@ -330,18 +331,16 @@ def read_faq_page(data: bytes, *, what: str, selectors: dict[str, str]) -> FaqPa
     return FaqPage(title=page_title(data, what=what), items=items, version_text=version_text)
 
 
-_BUNDLE_KEYS = ("title", "revid", "sha1", "wikitext", "html")
-
-
 def read_wiki_bundle(data: bytes, *, what: str) -> WikiPage:
-    """A revision bundle (see pipeline.fetch.mediawiki) with its rendering split into sections."""
+    """A wiki bundle (pipeline.models.bundles; fetched by pipeline.fetch.mediawiki) with its
+    rendering split into sections."""
     try:
         bundle = json.loads(data)
     except ValueError as exc:
         raise ExtractError(what, f"not a MediaWiki revision bundle (JSON): {exc}") from exc
     if not isinstance(bundle, dict):
         raise ExtractError(what, "not a MediaWiki revision bundle (a JSON object)")
-    missing = [k for k in _BUNDLE_KEYS if k not in bundle]
+    missing = [k for k in WIKI_BUNDLE_FIELDS if k not in bundle]
     if missing:
         raise ExtractError(
             what,

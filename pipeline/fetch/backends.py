@@ -15,7 +15,7 @@ from typing import Protocol
 from urllib.parse import quote, urlsplit
 
 from pipeline.errors import FetchError, HashMismatch, UsageError
-from pipeline.fetch.discover import find_link
+from pipeline.fetch.discover import PageReaders, find_link
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.manifest import (
     ManifestEntry,
@@ -36,11 +36,13 @@ class Backend(Protocol):
 
 
 class LiveBackend:
-    """The publishers' servers, through the Fetcher (conditional GET, redirect policy...)."""
+    """The publishers' servers, through the Fetcher (conditional GET, redirect policy...).
+    `pages` reads the landing pages and site indexes that say what to fetch next."""
 
-    def __init__(self, fetcher: Fetcher, blobs: BlobStore) -> None:
+    def __init__(self, fetcher: Fetcher, blobs: BlobStore, pages: PageReaders) -> None:
         self.fetcher = fetcher
         self.blobs = blobs
+        self.pages = pages
 
     def resolve_url(self, source: Source) -> str:
         if source.url is not None:
@@ -50,7 +52,13 @@ class LiveBackend:
         record, html = self.fetcher.fetch_page(
             f"{source.id}-page", source.discovery.page, allowed_hosts=source.allowed_hosts
         )
-        return find_link(html, record.final_url, source.discovery.link_pattern, source=source.id)
+        return find_link(
+            html,
+            record.final_url,
+            source.discovery.link_pattern,
+            source=source.id,
+            list_links=self.pages.list_links,
+        )
 
     def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
         if source.options.get("archive_only"):
@@ -73,13 +81,11 @@ class LiveBackend:
     def get_site(self, source: Source) -> FetchResult:
         """A multi-page rules site: the index page, then every page its navigation lists,
         stored together as one bundle blob (the same bundle an archive folder gives)."""
-        from pipeline.extract.fab_html import list_site_pages
-
         index, html = self.fetcher.fetch_page(
             f"{source.id}-index", source.url or "", allowed_hosts=source.allowed_hosts
         )
         pages = {index.final_url: html}
-        for url in list_site_pages(html, index.final_url, what=source.id)[1:]:
+        for url in self.pages.list_site_pages(html, index.final_url, what=source.id)[1:]:
             try:
                 _, page = self.fetcher.fetch_page(
                     f"{source.id}-page", url, allowed_hosts=source.allowed_hosts
@@ -197,9 +203,12 @@ class MirrorUrlBackend:
         )
 
 
-def open_backend(mirror: str | None, fetcher: Fetcher, blobs: BlobStore) -> Backend:
+def open_backend(
+    mirror: str | None, fetcher: Fetcher, blobs: BlobStore, pages: PageReaders
+) -> Backend:
+    """The mirror's backend, or the live one (the only one that reads pages) without one."""
     if mirror is None:
-        return LiveBackend(fetcher, blobs)
+        return LiveBackend(fetcher, blobs, pages)
     if mirror.startswith(("http://", "https://")):
         return MirrorUrlBackend(mirror, fetcher, blobs)
     return MirrorDirBackend(Path(mirror), blobs)

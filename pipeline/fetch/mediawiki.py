@@ -7,8 +7,9 @@ the rendered HTML of that same revision. Both are read with `formatversion=2`:
     query.pages[].revisions[].{revid, parentid, sha1, slots.main.content}
     parse.{title, pageid, revid, text}
 
-The two responses become one canonical JSON bundle (the bytes the `fandom-wiki`
-parser reads and the corpus stores), after the wikitext matched its SHA-1.
+The two responses become one canonical JSON bundle (the wiki bundle of
+pipeline.models.bundles: the bytes the `fandom-wiki` parser reads and the corpus
+stores), after the wikitext matched its SHA-1.
 HTTP stays outside: `fetch_revision_bundle` takes a `get(url) -> bytes`.
 """
 
@@ -23,8 +24,8 @@ from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote, urlencode
 
 from pipeline.errors import FetchError, HashMismatch, ParseError, VerificationError
+from pipeline.models.bundles import WIKI_BUNDLE_FORMAT, build_wiki_bundle
 
-BUNDLE_FORMAT = "mediawiki-revision/1"
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -217,18 +218,16 @@ def build_bundle(revision: Revision, page: RenderedPage, *, api: str) -> bytes:
                 f"{revision.revid}; the page changed between requests"
             ],
         )
-    bundle = {
-        "format": BUNDLE_FORMAT,
-        "api": api,
-        "title": revision.title,
-        "pageid": revision.pageid,
-        "revid": revision.revid,
-        "parentid": revision.parentid,
-        "sha1": revision.sha1,
-        "wikitext": revision.wikitext,
-        "html": page.html,
-    }
-    return (json.dumps(bundle, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
+    return build_wiki_bundle(
+        api=api,
+        title=revision.title,
+        pageid=revision.pageid,
+        revid=revision.revid,
+        parentid=revision.parentid,
+        sha1=revision.sha1,
+        wikitext=revision.wikitext,
+        html=page.html,
+    )
 
 
 @_shape_checked
@@ -238,8 +237,8 @@ def read_bundle(data: bytes, *, what: str = "wiki bundle") -> dict[str, Any]:
         bundle = json.loads(data)
     except ValueError as exc:
         raise ParseError(what, f"not a wiki revision bundle: {exc}") from exc
-    if not isinstance(bundle, dict) or bundle.get("format") != BUNDLE_FORMAT:
-        raise ParseError(what, f"not a {BUNDLE_FORMAT} bundle")
+    if not isinstance(bundle, dict) or bundle.get("format") != WIKI_BUNDLE_FORMAT:
+        raise ParseError(what, f"not a {WIKI_BUNDLE_FORMAT} bundle")
     verify_revision_sha1(bundle["wikitext"], bundle["sha1"], what=what)
     return bundle
 

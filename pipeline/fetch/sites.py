@@ -1,12 +1,15 @@
-"""A multi-page rules site fetched as one blob: its pages bundled (extract/fab_html's
-format), stored, and described by one FetchResult. The live site, a mirror server and
-an archive folder each gather the pages their own way and end here."""
+"""A multi-page rules site fetched as one blob: its pages bundled (the site bundle of
+pipeline.models.bundles, which extract/fab_html reads back), stored, and described by
+one FetchResult. The live site, a mirror server and an archive folder each gather the
+pages their own way and end here."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pipeline.errors import ExtractError
 from pipeline.fetch.policy import utc_now
+from pipeline.models.bundles import BundleError, build_site_bundle
 from pipeline.models.sources import FetchResult, Source
 from pipeline.store.blobs import BlobStore
 
@@ -21,9 +24,12 @@ def store_site_bundle(
     what: str,
 ) -> FetchResult:
     """Bundle `pages` (URL -> bytes, the index among them), store the bundle, describe it."""
-    from pipeline.extract.fab_html import build_site_bundle
-
-    bundle = build_site_bundle(index_url, pages, what=what)
+    try:
+        bundle = build_site_bundle(index_url, pages)
+    except BundleError as exc:
+        # Pages that cannot be bundled (not UTF-8, no index page) are bytes that cannot
+        # become text: an ExtractError, whichever stage meets them.
+        raise ExtractError(what, exc.problem) from exc
     sha256, size = blobs.add_bytes(bundle)
     return FetchResult(
         source=source.id,

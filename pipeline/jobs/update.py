@@ -22,7 +22,10 @@ from pipeline.errors import (
     StoreError,
     VerificationError,
 )
+from pipeline.extract.fab_html import list_site_pages
+from pipeline.extract.html import list_links
 from pipeline.fetch.backends import Backend, MirrorDirBackend, open_backend
+from pipeline.fetch.discover import PageReaders
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import RUN_DEADLINE
 from pipeline.jobs.context import Context
@@ -253,6 +256,12 @@ def open_fetcher(ctx: Context, run_deadline_at: float | None = None) -> Iterator
         fetcher.close()
 
 
+def html_readers() -> PageReaders:
+    """extract/'s HTML readers, for what the live backend reads off landing pages and site
+    indexes: fetch/ never imports extract/ (DESIGN), jobs joins the two."""
+    return PageReaders(list_links=list_links, list_site_pages=list_site_pages)
+
+
 def update(
     ctx: Context,
     wanted: list[str],
@@ -270,7 +279,7 @@ def update(
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
         try:
-            backend = open_backend(mirror, fetcher, ctx.blobs)
+            backend = open_backend(mirror, fetcher, ctx.blobs, html_readers())
         except FetchError as exc:
             summary.outcomes.append(failed("*", exc))
             return summary
@@ -312,7 +321,7 @@ def fetch(ctx: Context, wanted: list[str], *, mirror: str | None = None) -> RunS
     summary = RunSummary("fetch")
     corpus = ctx.corpus
     with open_fetcher(ctx) as fetcher:
-        backend = open_backend(mirror, fetcher, ctx.blobs)
+        backend = open_backend(mirror, fetcher, ctx.blobs, html_readers())
         for source in select_sources(ctx.registry(), wanted):
             try:
                 record = backend.get(source, corpus.fetch_record(source.id))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.extract.html import list_links
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.tarball import check_tar_headers, read_archive_commit, read_tar_members
 from pipeline.fetch import mediawiki
@@ -173,7 +174,13 @@ def registry_seeds(_work: Path) -> list[bytes]:
 
 
 def discovery(data: bytes) -> None:
-    find_link(data, "https://example.org/en/rules", r"MagicCompRules[^/]*\.txt$", source="fuzz")
+    find_link(
+        data,
+        "https://example.org/en/rules",
+        r"MagicCompRules[^/]*\.txt$",
+        source="fuzz",
+        list_links=list_links,
+    )
 
 
 def discovery_seeds(_work: Path) -> list[bytes]:
@@ -211,7 +218,7 @@ def wiki_answer_seeds(_work: Path) -> list[bytes]:
 
 
 def site_bundle_seeds(_work: Path) -> list[bytes]:
-    from pipeline.extract.fab_html import build_site_bundle
+    from pipeline.models.bundles import build_site_bundle
 
     folder = S.SHARED / "fab" / "comprehensive-rules-html" / "2.10.1-prototype" / "en" / "cr"
     index = "https://rules.fabtcg.com/en/cr/"
@@ -221,7 +228,7 @@ def site_bundle_seeds(_work: Path) -> list[bytes]:
             folder / "09-additional-rules" / "index.html"
         ).read_bytes(),
     }
-    return [build_site_bundle(index, small, what="seed")]
+    return [build_site_bundle(index, small)]
 
 
 def html_seeds(_work: Path) -> list[bytes]:
