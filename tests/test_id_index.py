@@ -19,7 +19,7 @@ from pipeline.jobs.verify import check_id_index
 from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
 from pipeline.store import layout
 from pipeline.store.corpus import Corpus, canonical_json, sha256_hex
-from pipeline.store.ids import FORMAT, build_id_index, children_in, read_span
+from pipeline.store.ids import FORMAT, build_id_index, children_in, read_span, record_digests
 
 
 def _rule(ident: str, kind: str, depth: int, parent: str | None = None, **more: str) -> Rule:
@@ -166,3 +166,18 @@ def test_an_index_pointing_at_the_wrong_bytes_is_caught(
         shown_json(copy, "cr:702.19c", "mtg/cr", None)
     with pytest.raises(StoreError, match="id index"):
         history(corpus, "cr:702.19c", "mtg/cr")
+
+
+def test_a_span_gives_the_digest_of_the_record_alone(imported_corpus: Context) -> None:
+    """What the export's record_sha256 reads off the stored bytes is sha256_of(record)."""
+    from pipeline.corpus.reader import sha256_of
+
+    corpus = Corpus(imported_corpus.corpus_dir)
+    for document in ("mtg/cr", "netrunner/rulings", "fab/cr"):
+        item = corpus.version_entry(document)
+        assert item.ids is not None
+        index = json.loads(corpus.read_file(item.ids))
+        digests = record_digests(corpus.read_file(item.file), index)
+        doc = corpus.load_document(document)
+        records = [*doc.records, *doc.glossary, *doc.rulings]
+        assert records and all(digests[r.id] == sha256_of(r) for r in records)

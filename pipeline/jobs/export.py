@@ -15,7 +15,9 @@ temporary file beside PATH and renamed over it, so a reader never sees half of i
 
 from __future__ import annotations
 
+import json
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,8 +39,10 @@ from pipeline.corpus.sqlite_schema import (
     to_json,
 )
 from pipeline.errors import StorageIOError
-from pipeline.models.records import Document
-from pipeline.store.corpus import canonical_json
+from pipeline.jobs.export_lineages import link_lineages
+from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
+from pipeline.store.corpus import Corpus, canonical_json
+from pipeline.store.ids import fits, record_digests
 
 
 @dataclass
@@ -94,7 +98,32 @@ def _version_row(reader: CorpusReader, document: str, ordinal: int, doc: Documen
     }
 
 
-def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> None:
+class Digests:
+    """The SHA-256 of a version's canonical JSON and of each record's own: the stored
+    file's digest, and each record's read off its span through the id index (its own
+    canonical JSON is the span with four spaces less after each newline), so nothing is
+    serialised again; a version without an id index, or an id it holds twice, is hashed."""
+
+    def __init__(self, root: Path, doc: Document) -> None:
+        corpus = Corpus(root)
+        item = corpus.version_entry(doc.document, doc.version)
+        self.document: str = item.sha256
+        self.records: dict[str, str] = {}
+        records: list[Rule | GlossaryTerm | Ruling] = [*doc.records, *doc.glossary, *doc.rulings]
+        counts = Counter(r.id for r in records)
+        if item.ids is not None:
+            index = json.loads(corpus.read_file(item.ids))
+            if fits(index, item.file, item.sha256):
+                spans = record_digests(corpus.read_file(item.file, item.sha256), index)
+                self.records = {k: v for k, v in spans.items() if counts[k] == 1}
+
+    def of(self, record: Rule | GlossaryTerm | Ruling) -> str:
+        return self.records.get(record.id) or sha256_of(record)
+
+
+def _record_rows(
+    tables: Tables, document: str, ordinal: int, doc: Document, digests: Digests
+) -> None:
     assert doc.version is not None
     vkey = _version_key(document, doc.version)
     ids = {r.id for r in doc.records}
@@ -104,7 +133,7 @@ def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> 
     provenance = {
         "engine": doc.parser.engine,
         "engine_version": doc.parser.engine_version,
-        "document_sha256": sha256_of(doc),
+        "document_sha256": digests.document,
     }
     for position, rule in enumerate(doc.records, 1):
         row = flatten(rule.model_dump(mode="json", by_alias=True), record=True)
@@ -117,7 +146,7 @@ def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> 
                 "position": position,
                 **row,
                 "parent_key": f"{vkey}#{rule.parent}" if rule.parent in ids else None,
-                "record_sha256": sha256_of(rule),
+                "record_sha256": digests.of(rule),
                 **provenance,
             },
         )
@@ -130,7 +159,7 @@ def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> 
                 **common,
                 "position": position,
                 **row,
-                "record_sha256": sha256_of(term),
+                "record_sha256": digests.of(term),
                 **provenance,
             },
         )
@@ -139,7 +168,13 @@ def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> 
         row = flatten(ruling.model_dump(mode="json", by_alias=True), record=True)
         tables.add(
             "rulings",
-            {"key": key, **common, "position": position, **row, "record_sha256": sha256_of(ruling)},
+            {
+                "key": key,
+                **common,
+                "position": position,
+                **row,
+                "record_sha256": digests.of(ruling),
+            },
         )
         titles = list(ruling.card_titles) + [None] * len(ruling.cards)
         for n, card in enumerate(ruling.cards, 1):
@@ -167,69 +202,6 @@ def _record_rows(tables: Tables, document: str, ordinal: int, doc: Document) -> 
                     **row,
                 },
             )
-
-
-def _change_of(diff: dict[str, Any] | None, citation: str) -> str | None:
-    if diff is None:
-        return None
-    for change in diff.get("changes", []):
-        if change.get("new_id") == citation or citation in change.get("new_ids", []):
-            return str(change.get("class"))
-    return None
-
-
-def _lineages(tables: Tables, reader: CorpusReader, document: str, versions: list[str]) -> None:
-    """Follow each record through the versions: a record continues the one its diff's
-    renumbering map names, else the one with its own id (unless that one was renumbered
-    away). Each chain is a lineage, named by its first record's key."""
-    records = [r for r in tables.rows.get("records", []) if r["document"] == document]
-    by_version: dict[str, list[Row]] = {}
-    for row in records:
-        by_version.setdefault(row["version"], []).append(row)
-    stored = set(reader.diffs(document))  # without a stored diff, ids alone link versions
-    previous: dict[str, str] = {}  # citation -> lineage in the previous version
-    lineages: dict[str, Row] = {}
-    for index, version in enumerate(versions):
-        diff = None
-        if index and (versions[index - 1], version) in stored:
-            diff = reader.diff_data(document, versions[index - 1], version)
-        moves = diff.get("renumbering", []) if diff else []
-        back = {m["new_id"]: m["old_id"] for m in moves if m.get("old_id") and m.get("new_id")}
-        moved_away = set(back.values())
-        current: dict[str, str] = {}
-        claimed: set[str] = set()
-        for row in by_version.get(version, []):
-            citation = row["citation"]
-            before = back.get(citation)
-            if before is None and citation in previous and citation not in moved_away:
-                before = citation
-            lineage = previous.get(before) if before else None
-            if lineage is None or lineage in claimed:
-                lineage, before = row["key"], None
-                lineages[lineage] = {
-                    "id": lineage,
-                    "document": document,
-                    "first_version": version,
-                    "first_citation": citation,
-                    "versions": 0,
-                }
-            claimed.add(lineage)
-            current[citation] = lineage
-            entry = lineages[lineage]
-            entry.update(
-                latest_version=version, latest_citation=citation, versions=entry["versions"] + 1
-            )
-            row["lineage"] = lineage
-            row["previous_citation"] = before
-            if index == 0:
-                row["change"] = None
-            else:
-                row["change"] = _change_of(diff, citation) or (
-                    ("unchanged" if before else "added") if diff is not None else None
-                )
-        previous = current
-    for chain in lineages.values():
-        tables.add("lineages", chain)
 
 
 def _diff_rows(tables: Tables, reader: CorpusReader, document: str) -> None:
@@ -299,7 +271,7 @@ def collect(reader: CorpusReader) -> Tables:
             doc = reader.document(info.id, version)
             vkey = _version_key(info.id, version)
             tables.add("versions", _version_row(reader, info.id, ordinal, doc))
-            _record_rows(tables, info.id, ordinal, doc)
+            _record_rows(tables, info.id, ordinal, doc, Digests(reader.root, doc))
             prov = reader.version_provenance(info.id, version)
             for n, fetch in enumerate(prov.get("fetches", []), 1):
                 tables.add(
@@ -338,7 +310,16 @@ def collect(reader: CorpusReader) -> Tables:
                         "new_record_key": f"{vkey}#{new_id}" if new_id in ids else None,
                     },
                 )
-        _lineages(tables, reader, info.id, versions)
+        stored = set(reader.diffs(info.id))  # without a stored diff, ids alone link versions
+
+        def diff_of(
+            old: str, new: str, document: str = info.id, stored: set[Any] = stored
+        ) -> dict[str, Any] | None:
+            return reader.diff_data(document, old, new) if (old, new) in stored else None
+
+        records = [r for r in tables.rows.get("records", []) if r["document"] == info.id]
+        for lineage in link_lineages(records, versions, diff_of):
+            tables.add("lineages", lineage)
         _diff_rows(tables, reader, info.id)
     return tables
 

@@ -93,6 +93,17 @@ def read_span(handle: BinaryIO, ident: str, entry: list[Any]) -> dict[str, Any] 
     return record if isinstance(record, dict) and record.get("id") == ident else None
 
 
+def record_digests(data: bytes, index: dict[str, Any]) -> dict[str, str]:
+    """Id -> SHA-256 of that record's own canonical JSON (store.corpus.canonical_json of
+    the record alone), from its span: the span is that JSON with each line after the first
+    indented four spaces more (a JSON string never holds a raw newline), less the final
+    newline."""
+    return {
+        ident: hashlib.sha256(data[start:end].replace(b"\n    ", b"\n") + b"\n").hexdigest()
+        for ident, (_key, start, end, _parent, _sha) in index["ids"].items()
+    }
+
+
 def children_in(index: dict[str, Any], citation: str) -> list[str]:
     """The rules whose parent is `citation`, in document order."""
     ordered = sorted(index["ids"].items(), key=lambda item: item[1][1])
