@@ -181,9 +181,15 @@ def test_the_child_starts_the_way_the_caller_allows_with_the_same_limits(
         # A plain fork is the caller's own child; the fork server's is the server's.
         assert (parent == caller.pid) == (way == "fork")
         assert limits_of(child) == {"Max cpu time": "77", "Max address space": str(900 * MiB)}
-        # Killed, the run leaves no process behind: the child and its page workers die too.
+        # Its page workers started: it has its work and is parsing (a child still reading
+        # its work from a killed run ends at once, whichever way it started).
+        wait_for("the parse child's page workers", lambda: children(child))
+        # Killed, the run leaves no process behind: the child and its page workers die too,
+        # not when their parse would end (tens of seconds with this engine): the fork
+        # server's child used to parse on under a server that waited for it.
         os.kill(caller.pid, signal.SIGKILL)
-        assert wait_for("the run's processes to end", lambda: not session_alive(caller.pid))
+        gone = wait_for("the run's processes to end", lambda: not session_alive(caller.pid), 8)
+        assert gone
 
 
 def test_a_directly_forked_child_past_its_cpu_time_is_the_cpu_limit_error() -> None:

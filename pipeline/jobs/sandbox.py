@@ -19,7 +19,10 @@ a third of a second the first time.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.forkserver
+import os
 import resource
 import signal
 import traceback
@@ -105,6 +108,23 @@ def _forked_child(
     _child(conn, data, request, limits)
 
 
+def _served_child(
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits
+) -> None:
+    die_with_parent()  # the fork server's death, below, is this child's
+    # The fork server hands each child a copy of the run's end of its "alive" pipe and
+    # stays up while any copy is open, so a killed run's child went on parsing (for as
+    # long as its limits allowed) under a server that waited for it. Closed here, the
+    # server exits when the run does, and takes this child with it.
+    server = getattr(multiprocessing.forkserver, "_forkserver", None)
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if isinstance(alive, int):
+        with contextlib.suppress(OSError):
+            os.close(alive)
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
+    _child(conn, data, request, limits)
+
+
 def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> ParseError:
     hints = {
         "memory": (
@@ -132,7 +152,7 @@ def _start_child(data: bytes, request: ParseRequest, limits: ParseLimits) -> tup
     else:
         context = _fork_server()
         receiver, sender = context.Pipe(duplex=False)
-        args, target = (sender, data, request, limits), _child
+        args, target = (sender, data, request, limits), _served_child
     # Not a daemon: the PDF engine may start its own workers; die_with_parent reaps it.
     process = context.Process(target=target, args=args)
     try:
