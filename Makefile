@@ -39,14 +39,15 @@ run: $(STAMP)
 		$(BIN)/rulescorpus --corpus $(CORPUS) update; \
 	fi; rc=$$?; if [ $$rc -eq 0 ] || [ $$rc -eq 10 ]; then exit 0; else exit $$rc; fi
 
+# Two pytest processes at once, one per core (tests/shards.py says why not xdist).
 test: $(STAMP) system-deps
-	$(BIN)/pytest -q
+	$(BIN)/python -m tests.shards
 
 check: $(STAMP) system-deps
 	$(BIN)/ruff check pipeline tests
 	$(BIN)/ruff format --check pipeline tests
 	$(BIN)/mypy
-	$(BIN)/pytest -q
+	$(BIN)/python -m tests.shards
 
 # The corpus's web UI and JSON API: export ./corpus to SQLite and serve it with Datasette
 # (the `serve` extra) on 127.0.0.1. `make run` first fills ./corpus.
