@@ -9,11 +9,11 @@ processes have no threads of their own, and each runs every test it is given exa
 Test files are dealt whole (module and session fixtures stay within one process) to
 the process with the least work so far, heaviest first, by the seconds each file took
 when measured (WEIGHTS: seconds per file from `python -m tests.shards --durations=0` at
-b91f995 on this machine, under load; a file not listed counts as DEFAULT). Files that
-share an expensive session fixture go to the same process, so it is built once
-(SHARING). A weight that is out of date costs only balance, never a test. Output is
-streamed line by line, each line prefixed with its process's number; the exit code is
-the first failing process's.
+57a9bb6 on this machine, idle; a file not listed counts as DEFAULT). Files that use the
+real documents' session fixtures go to the same process, so the import and the parse
+cache behind them are built once (SHARING). A weight that is out of date costs only
+balance, never a test. Output is streamed line by line, each line prefixed with its
+process's number; the exit code is the first failing process's.
 
     python -m tests.shards [--jobs N] [PYTEST ARGS...]
 """
@@ -30,57 +30,53 @@ from pathlib import Path
 TESTS = Path(__file__).parent
 DEFAULT = 1.0
 WEIGHTS: dict[str, float] = {
-    "test_pdf_engines.py": 161,
-    "test_export_sqlite.py": 89,
-    "test_fault_findings.py": 81,
-    "test_diff_properties.py": 72,
-    "test_robustness.py": 61,
-    "test_cite_check.py": 49,
-    "test_sandbox_fork.py": 39,
-    "test_contract.py": 36,
-    "test_datasette_chromium.py": 34,
-    "test_nsg_yaml.py": 29,
-    "test_diff_agreement.py": 26,
-    "test_corpus_api.py": 21,
-    "test_update.py": 21,
+    "test_pdf_engines.py": 116,
+    "test_fault_findings.py": 49,
+    "test_robustness.py": 45,
+    "test_export_sqlite.py": 36,
+    "test_cite_check.py": 25,
+    "test_fault_smoke.py": 21,
+    "test_diff_properties.py": 19,
+    "test_contract.py": 19,
     "test_provenance_spans.py": 19,
-    "test_swu.py": 17,
-    "test_import.py": 14,
-    "test_show_quick.py": 13,
+    "test_datasette_chromium.py": 18,
+    "test_update.py": 18,
+    "test_nsg_yaml.py": 17,
+    "test_diff_agreement.py": 14,
+    "test_swu.py": 14,
     "test_show_provenance.py": 13,
-    "test_fault_smoke.py": 11,
-    "test_mtg_pdf.py": 11,
+    "test_diff_regressions.py": 11,
+    "test_show_quick.py": 10,
     "test_id_index.py": 10,
+    "test_sandbox_fork.py": 10,
     "test_fetch.py": 10,
-    "test_nsg_keyed.py": 8,
-    "test_nsg_html.py": 8,
-    "test_lint.py": 8,
-    "test_netrunner.py": 7,
-    "test_policy_pdfs.py": 7,
-    "test_cli.py": 6,
-    "test_update_fab.py": 5,
-    "test_diff_regressions.py": 5,
-    "test_attestations.py": 5,
-    "test_parse_cache.py": 4,
+    "test_corpus_api.py": 9,
+    "test_mtg_pdf.py": 9,
+    "test_policy_pdfs.py": 9,
+    "test_import.py": 8,
+    "test_nsg_html.py": 6,
+    "test_lint.py": 5,
     "test_renumbering.py": 4,
-    "test_mtg.py": 4,
-    "test_fab_html.py": 4,
-    "test_reconcile.py": 4,
-    "test_report_html_chromium.py": 3,
+    "test_nsg_keyed.py": 4,
+    "test_parse_cache.py": 3,
+    "test_mtg.py": 3,
+    "test_update_fab.py": 3,
     "test_mirror.py": 3,
-    "test_errata.py": 3,
-    "test_diff.py": 3,
+    "test_fab_html.py": 2,
+    "test_report_html_chromium.py": 2,
+    "test_attestations.py": 2,
+    "test_report.py": 2,
+    "test_errata.py": 2,
+    "test_diff.py": 2,
 }
-# Files whose shared session fixture is expensive: each group runs in one process.
-SHARING = (
-    "imported_corpus",  # an import of all of ../shared/sources
-    "parse_real",  # each real PDF parsed once
-)
+# Session fixtures over the real documents (tests/conftest.py): an import of all of
+# ../shared/sources, and each real file parsed once, both through one parse cache.
+SHARING = ("imported_corpus", "parse_real")
 
 
 def _uses(path: Path) -> str | None:
     text = path.read_text(encoding="utf-8")
-    return next((name for name in SHARING if name in text), None)
+    return "real documents" if any(name in text for name in SHARING) else None
 
 
 def plan(files: list[Path], jobs: int) -> list[list[Path]]:

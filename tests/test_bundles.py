@@ -4,15 +4,13 @@ records and pins name, so they must not drift."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from helpers import SHARED, link_archive
+from test_site_sources import bundle_real_site
 
 from pipeline.errors import ExtractError
 from pipeline.extract.fab_html import read_rules_site
-from pipeline.fetch.backends import MirrorDirBackend
 from pipeline.fetch.sites import store_site_bundle
 from pipeline.models.bundles import BundleError, build_site_bundle, read_site_bundle
 from pipeline.registry.loader import load_registry
@@ -28,13 +26,7 @@ INDEX_HTML = b'<html><nav class="md-nav md-nav--primary"><a href="./">Home</a></
 
 
 def test_the_real_site_bundles_to_the_bytes_it_always_had(tmp_path: Path) -> None:
-    manifest = json.loads((SHARED / "manifest.json").read_text())
-    pages = [e for e in manifest if e["document"] == "comprehensive-rules-html"]
-    folder = link_archive(tmp_path / "archive", pages)
-    blobs = BlobStore(tmp_path / "cache")
-    source = next(s for s in load_registry() if s.id == "fab-cr-html")
-    record = MirrorDirBackend(folder, blobs).get(source, None)
-    assert record is not None
+    record, blobs, _pages = bundle_real_site(tmp_path)
     assert (record.sha256, record.bytes) == (SITE_2_10_1_SHA256, SITE_2_10_1_BYTES)
     data = blobs.read(record.sha256)
     bundle = read_site_bundle(data)

@@ -21,6 +21,7 @@ from typing import TypeVar
 
 import pytest
 from faults import materials
+from faults.procs import child_processes, session_processes
 from helpers import ROOT, SHARED
 
 MTG_PDF = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
@@ -93,20 +94,6 @@ def started_caller(threads: str, **limits: str) -> Iterator[subprocess.Popen[str
         caller.communicate()
 
 
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()
-            if fields[0] != "Z" and int(fields[1]) == pid:
-                found.append(int(entry))
-    return found
-
-
 def limited(pid: int) -> bool:
     """Whether the process has an address-space limit (a parse child, not a fork server)."""
     try:
@@ -133,10 +120,10 @@ def parse_child(caller: subprocess.Popen[str]) -> tuple[int, int]:
     through the fork server."""
 
     def find() -> tuple[int, int] | None:
-        for pid in children(caller.pid):
+        for pid in child_processes(caller.pid):
             if limited(pid):
                 return pid, caller.pid
-            for grandchild in children(pid):
+            for grandchild in child_processes(pid):
                 if limited(grandchild):
                     return grandchild, pid
         return None
@@ -156,20 +143,6 @@ def limits_of(pid: int) -> dict[str, str]:
     return picked
 
 
-def session_alive(sid: int) -> list[int]:
-    alive = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()
-            if fields[0] != "Z" and int(fields[3]) == sid:
-                alive.append(int(entry))
-    return alive
-
-
 @pytest.mark.parametrize(("threads", "way"), [("none", "fork"), ("thread", "forkserver")])
 def test_the_child_starts_the_way_the_caller_allows_with_the_same_limits(
     threads: str, way: str
@@ -183,12 +156,12 @@ def test_the_child_starts_the_way_the_caller_allows_with_the_same_limits(
         assert limits_of(child) == {"Max cpu time": "77", "Max address space": str(900 * MiB)}
         # Its page workers started: it has its work and is parsing (a child still reading
         # its work from a killed run ends at once, whichever way it started).
-        wait_for("the parse child's page workers", lambda: children(child))
+        wait_for("the parse child's page workers", lambda: child_processes(child))
         # Killed, the run leaves no process behind: the child and its page workers die too,
         # not when their parse would end (tens of seconds with this engine): the fork
         # server's child used to parse on under a server that waited for it.
         os.kill(caller.pid, signal.SIGKILL)
-        gone = wait_for("the run's processes to end", lambda: not session_alive(caller.pid), 8)
+        gone = wait_for("the run's processes to end", lambda: not session_processes(caller.pid), 8)
         assert gone
 
 
@@ -202,7 +175,7 @@ def test_a_directly_forked_child_past_its_cpu_time_is_the_cpu_limit_error() -> N
     assert "Traceback" not in err, err
     assert caller.returncode == 40
     assert "the CPU-time limit of 50 s" in out and "RULESCORPUS_PARSE_CPU_S" in out, out
-    assert not session_alive(caller.pid)
+    assert not session_processes(caller.pid)
 
 
 def test_a_directly_forked_child_past_its_wall_time_is_killed_and_named() -> None:
@@ -257,4 +230,4 @@ def test_ctrl_c_on_a_parse_prints_no_traceback_and_leaves_no_process() -> None:
             run.communicate()
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert run.returncode != 0
-    assert wait_for("the run's processes to end", lambda: not session_alive(run.pid))
+    assert wait_for("the run's processes to end", lambda: not session_processes(run.pid))

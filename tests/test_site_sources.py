@@ -23,7 +23,7 @@ from pipeline.jobs.context import Context
 from pipeline.jobs.families import parse_bytes, request_for
 from pipeline.jobs.import_archive import import_archive
 from pipeline.jobs.update import html_readers
-from pipeline.models.sources import Source
+from pipeline.models.sources import FetchResult, Source
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
 
@@ -61,7 +61,9 @@ def test_a_live_site_is_fetched_page_by_page_and_parsed_as_the_rules(
     assert len(doc.records) == 1225 and len(doc.glossary) == 261
 
 
-def test_an_archive_folder_bundles_the_same_pages(tmp_path: Path) -> None:
+def bundle_real_site(tmp_path: Path) -> tuple[FetchResult, BlobStore, int]:
+    """The FaB 2.10.1 rules site's pages bundled from an archive folder, as import does:
+    the fetch record, the blob store holding the bundle, and how many pages went in."""
     manifest = json.loads((SHARED / "manifest.json").read_text())
     pages = [e for e in manifest if e["document"] == "comprehensive-rules-html"]
     folder = link_archive(tmp_path / "archive", pages)
@@ -69,7 +71,12 @@ def test_an_archive_folder_bundles_the_same_pages(tmp_path: Path) -> None:
     source = next(s for s in load_registry() if s.id == "fab-cr-html")
     record = MirrorDirBackend(folder, blobs).get(source, None)
     assert record is not None
-    assert len(json.loads(blobs.read(record.sha256))["pages"]) == len(pages) == 11
+    return record, blobs, len(pages)
+
+
+def test_an_archive_folder_bundles_the_same_pages(tmp_path: Path) -> None:
+    record, blobs, pages = bundle_real_site(tmp_path)
+    assert len(json.loads(blobs.read(record.sha256))["pages"]) == pages == 11
 
 
 def test_import_stores_the_site_as_a_third_rendition_of_2_10_1(tmp_path: Path) -> None:

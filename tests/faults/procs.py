@@ -63,8 +63,9 @@ def base_env(extra: Mapping[str, str] | None = None, *, fast_fetch: bool = True)
     return env
 
 
-def session_processes(sid: int) -> list[int]:
-    """Live (not zombie) processes of session `sid`."""
+def _live_where(field: int, value: int) -> list[int]:
+    """Live (not zombie) processes whose /proc stat field `field` (counted after the
+    name: 0 the state, 1 the parent, 3 the session) is `value`."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -74,10 +75,19 @@ def session_processes(sid: int) -> list[int]:
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
-        # fields[0] is the state, fields[3] the session id.
-        if fields[0] != "Z" and int(fields[3]) == sid:
+        if fields[0] != "Z" and int(fields[field]) == value:
             found.append(int(entry))
     return found
+
+
+def session_processes(sid: int) -> list[int]:
+    """Live (not zombie) processes of session `sid`."""
+    return _live_where(3, sid)
+
+
+def child_processes(pid: int) -> list[int]:
+    """Live (not zombie) children of `pid`."""
+    return _live_where(1, pid)
 
 
 def _hwm(pid: int) -> int:
