@@ -5,9 +5,9 @@ all four side by side (so the machine's load at the moment falls on all of them)
 
 - `pdftotext -layout FILE /dev/null`, the reference;
 - `rulescorpus parse FILE --family mtg-cr > /dev/null`, the whole command a
-  user runs: Python's start, imports, the parse sandbox (a fork server, then a
-  limited child), extraction with the default engine, parsing, the Document
-  sent back, validated and printed;
+  user runs: Python's start, imports, the parse sandbox (a limited child the
+  command forks itself), extraction with the default engine, parsing, the
+  Document sent back, validated and printed;
 - the parse inside a warm process (`parse_bytes`, imports done, the
   extraction cache emptied before each run, so the extraction is cold and its
   page workers are started anew);
@@ -73,8 +73,8 @@ pdf = extract_pdf_lines(open(sys.argv[1], "rb").read(), what=sys.argv[1], engine
 print(len(pdf.lines), pdf.pages)
 """
 
-# The parse sandbox's fork server preloads these before it forks a parse child.
-SERVER_START = "import pipeline.jobs.families, pipeline.jobs.sandbox_server"
+# What `parse` imports besides the CLI before it reads a page: every parser, the engines.
+PARSERS_IMPORT = "import pipeline.jobs.families, pipeline.jobs.sandbox"
 
 DIFF = """
 import sys, time
@@ -117,11 +117,10 @@ def done_when_rows(shared: Path, runs: int) -> tuple[Table, list[str]]:
     reference_cmd = [exe, "-layout", str(path), "/dev/null"]
     rulescorpus = str(Path(sys.executable).with_name("rulescorpus"))
     command = [rulescorpus, "parse", str(path), "--family", "mtg-cr"]
-    # What the whole command pays before it parses anything, one after the other: its own
-    # start (the typer app and what its commands import), then the fork server's (a
-    # Python that imports every parser before it forks the parse child).
+    # What the whole command pays before it parses anything: its own start (the typer
+    # app, which imports no parser), and the import of every parser and PDF engine.
     cli_start = [rulescorpus, "--help"]
-    server_start = [sys.executable, "-c", SERVER_START]
+    server_start = [sys.executable, "-c", PARSERS_IMPORT]
     reference, whole, warm_parse, warm_extract = Figures(), Figures(), Figures(), Figures()
     started, served = Figures(), Figures()
     warm = Warm(path, "mtg-cr", "mtg/cr")
@@ -153,7 +152,7 @@ def done_when_rows(shared: Path, runs: int) -> tuple[Table, list[str]]:
     rows = [
         ("rulescorpus parse FILE --family mtg-cr (the whole command)", whole),
         ("  its start alone: rulescorpus --help", started),
-        ("  its fork server's start alone: python importing every parser", served),
+        ("  a python importing every parser and engine, alone", served),
         ("parse_bytes in a warm process (cold extraction)", warm_parse),
         ("  of which extraction (extract_pdf_lines, cold)", warm_extract),
     ]
