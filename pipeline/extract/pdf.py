@@ -17,8 +17,6 @@ from collections import OrderedDict
 from importlib.metadata import version
 from typing import Any
 
-import pdfplumber
-
 from pipeline.errors import ExtractError, UsageError
 from pipeline.extract.pdfium import extract_pdf_lines_pdfium
 from pipeline.extract.pdflines import (
@@ -37,7 +35,9 @@ from pipeline.extract.pdflines import (
 __all__ = ["ENGINES", "PARALLEL_MIN_PAGES", "PdfText", "extract_pdf_lines"]
 
 ENGINES = ("pdfium", "pdfplumber")
-PDFPLUMBER_VERSION = f"pdfplumber {pdfplumber.__version__} (pdfminer.six {version('pdfminer.six')})"
+# pdfplumber (and pdfminer under it) is imported only when asked for: 0.15 s that a
+# parse with the default engine, and every command that never reads a PDF, need not pay.
+PDFPLUMBER_VERSION = f"pdfplumber {version('pdfplumber')} (pdfminer.six {version('pdfminer.six')})"
 # pdfplumber needs ~0.3 s a page, so a worker takes a dozen pages at a time.
 PAGES_PER_TASK = 12
 
@@ -79,6 +79,8 @@ _RECENT: OrderedDict[tuple[str, int, str], PdfText] = OrderedDict()
 
 
 def _extract(data: bytes, what: str, columns: int) -> PdfText:
+    import pdfplumber  # before the page workers fork, so each of them has it
+
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             pages = len(pdf.pages)
@@ -101,6 +103,8 @@ def _extract(data: bytes, what: str, columns: int) -> PdfText:
 
 def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[Row], int]:
     """Rows of pages [first, last) (0-based); and the zero-width characters removed."""
+    import pdfplumber
+
     rows: list[Row] = []
     zero_width = 0
     with pdfplumber.open(io.BytesIO(data)) as pdf:
