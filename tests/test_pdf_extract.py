@@ -5,8 +5,13 @@ either engine."""
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -63,3 +68,20 @@ def test_lines_carry_page_position_weight_and_highlight(engine: str) -> None:
     assert [line.bold for line in result.lines[:3]] == [False, False, True]
     assert [line.highlight for line in result.lines[:4]] == [False, False, False, True]
     assert result.lines[4].text == "- 1 -" and result.lines[5].page == 2
+
+
+def test_the_default_engine_never_imports_pdfplumber(tmp_path: Path) -> None:
+    """pdfplumber and pdfminer cost 0.15 s to import: only the pdfplumber engine may."""
+    pdf = tmp_path / "one.pdf"
+    page = canvas.Canvas(str(pdf))
+    page.drawString(72, 720, "1.1. A rule.")
+    page.save()
+    code = (
+        "import sys; from pipeline.jobs.families import parse_bytes\n"
+        "from pipeline.extract.pdf import extract_pdf_lines\n"
+        f"text = extract_pdf_lines(open({str(pdf)!r}, 'rb').read())\n"
+        "print(len(text.lines), sorted(m for m in ('pdfplumber', 'pdfminer') if m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.stdout.strip() == "1 []", done.stdout + done.stderr
