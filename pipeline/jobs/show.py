@@ -12,7 +12,7 @@ from pipeline.errors import NotFound, StoreError, UsageError
 from pipeline.models.changes import Change
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry
-from pipeline.store.ids import fits, read_span
+from pipeline.store.ids import fits, read_span, records_by_id
 
 Record = Rule | GlossaryTerm | Ruling
 
@@ -221,16 +221,13 @@ class RecordIndex:
     def __init__(self, corpus: Corpus, item: VersionEntry) -> None:
         self.corpus, self.item = corpus, item
         self.ids: dict[str, list[Any]] = {}
-        self.raw: dict[str, tuple[type[Record], dict[str, Any]]] = {}
+        self.raw: dict[str, tuple[str, dict[str, Any]]] = {}
         if item.ids is not None:
             index = json.loads(corpus.read_file(item.ids))
             if fits(index, item.file, item.sha256):
                 self.ids = index["ids"]
                 return
-        raw = json.loads(corpus.read_file(item.file, item.sha256))
-        for key, model in _MODELS.items():
-            for record in raw.get(key) or []:
-                self.raw.setdefault(record["id"], (model, record))
+        self.raw = records_by_id(json.loads(corpus.read_file(item.file, item.sha256)))
 
     def get(self, citation: str | None) -> Record | None:
         if not citation:
@@ -245,7 +242,7 @@ class RecordIndex:
                 )
             return _MODELS[entry[0]].model_validate(record)
         found = self.raw.get(citation)
-        return found[0].model_validate(found[1]) if found else None
+        return _MODELS[found[0]].model_validate(found[1]) if found else None
 
 
 def record_index(corpus: Corpus, document: str, version: str) -> RecordIndex:

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pipeline.store.ids import children_in, fits, read_span
+from pipeline.store.ids import children_in, fits, read_span, records_by_id
 from pipeline.store.layout import INDEX, digest_in_name
 
 
@@ -35,15 +35,12 @@ def _read(root: Path, relative: str, sha256: str | None = None) -> Any:
 def _whole_file(root: Path, item: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """(head, find): a version without an id index, read whole."""
     doc = _read(root, item["file"], item["sha256"])
-    by_id: dict[str, dict[str, Any]] = {}
-    for key in ("records", "glossary", "rulings"):
-        for record in doc.get(key) or []:
-            by_id.setdefault(record["id"], record)
+    by_id = records_by_id(doc)
 
     def find(citation: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
-        record = by_id.get(citation)
-        if record is None:
+        if citation not in by_id:
             return None
+        record = by_id[citation][1]
         children = [r for r in doc.get("records") or [] if r.get("parent") == record["id"]]
         return dict(record), children
 

@@ -39,6 +39,16 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2)
 
 
+def records_by_id(doc: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """A decoded version's records by id, each with the list holding it (KEYS); the first
+    of an id held twice, as a reader of the id index finds it."""
+    found: dict[str, tuple[str, dict[str, Any]]] = {}
+    for key in KEYS:
+        for record in doc.get(key) or []:
+            found.setdefault(record["id"], (key, record))
+    return found
+
+
 def build_id_index(file: str, data: bytes) -> dict[str, Any]:
     """The id index of the canonical version file `data` (stored as `file`).
 
