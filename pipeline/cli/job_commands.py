@@ -24,7 +24,7 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.errors import EXIT_PARSE
-from pipeline.fetch.policy import RUN_DEADLINE
+from pipeline.jobs.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
 # must not pay for the parsers, the PDF and HTML libraries and requests (issue 13).

@@ -26,10 +26,6 @@ HINT_RUN_DEADLINE = "raise `update --deadline`, or fetch fewer sources per run"
 HINT_SIZE = "if the document really grew, raise max_bytes for this source in the registry"
 
 
-# A scheduled job must end: a host that rate-limits every source cannot hold it for hours.
-RUN_DEADLINE = 3600.0  # seconds for a whole `update` run
-
-
 @dataclass(frozen=True)
 class FetchPolicy:
     connect_timeout: float = 10.0

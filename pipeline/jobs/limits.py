@@ -1,7 +1,8 @@
-"""The limits every parse child runs under (the parse sandbox, `jobs.sandbox`, applies them).
+"""The limits a run works under: the whole `update`'s deadline, and what every parse child
+may use (the parse sandbox, `jobs.sandbox`, applies those).
 
-Apart from the sandbox so that a Context, which every command builds, can carry them
-without importing the parsers the sandbox runs.
+Apart from the jobs that apply them, so that the CLI's options and a Context (which every
+command builds) can name them without importing the parsers or the fetcher.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import os
 from dataclasses import dataclass
 
 MiB = 1024 * 1024
+# A scheduled job must end: a host that rate-limits every source cannot hold it for hours.
+RUN_DEADLINE = 3600.0  # seconds for a whole `update` run
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from pipeline.extract.html import list_links
 from pipeline.fetch.backends import Backend, MirrorDirBackend, open_backend
 from pipeline.fetch.discover import PageReaders
 from pipeline.fetch.http import Fetcher
-from pipeline.fetch.policy import RUN_DEADLINE
 from pipeline.jobs.context import Context
+from pipeline.jobs.limits import RUN_DEADLINE
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
