@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from pipeline.errors import StoreError
+from pipeline.errors import EXIT_VERIFY, StoreError
 from pipeline.jobs.context import Context
 from pipeline.jobs.show import history, show
 from pipeline.jobs.show_quick import Fallback, shown_json
-from pipeline.jobs.verify import check_id_index
+from pipeline.jobs.verify import check_id_index, verify
 from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
 from pipeline.store import layout
 from pipeline.store.corpus import Corpus, canonical_json, sha256_hex
@@ -181,3 +181,24 @@ def test_a_span_gives_the_digest_of_the_record_alone(imported_corpus: Context) -
         doc = corpus.load_document(document)
         records = [*doc.records, *doc.glossary, *doc.rulings]
         assert records and all(digests[r.id] == sha256_of(r) for r in records)
+
+
+def test_a_damaged_id_index_is_one_problem_of_verify(
+    imported_corpus: Context, tmp_path: Path
+) -> None:
+    """Regression: verify re-hashed the id index twice and reported its damage twice."""
+    copy = tmp_path / "damaged"
+    shutil.copytree(imported_corpus.corpus_dir, copy)
+    corpus = Corpus(copy)
+    item = corpus.version_entry("mtg/cr")
+    assert item.ids is not None
+    path = copy / item.ids
+    data = bytearray(path.read_bytes())
+    at = data.rindex(b'"') - 1  # the last digit of the version's SHA-256: still JSON
+    data[at] ^= 1
+    path.write_bytes(bytes(data))
+    ctx = Context(corpus_dir=copy, cache_dir=imported_corpus.cache_dir)
+    summary = verify(ctx, ["mtg/cr"])
+    messages = "\n".join(o.message or "" for o in summary.outcomes)
+    assert summary.exit_code == EXIT_VERIFY
+    assert messages.count(f"{path} changed since it was stored") == 1

@@ -85,8 +85,8 @@ def _check_version(
     except StoreError as exc:
         return [str(exc)]
     stored = Document.model_validate_json(raw)
-    problems.extend(check_files(corpus, [item.aliases, item.provenance, item.ids]))
-    problems.extend(check_id_index(corpus, item, raw))
+    problems.extend(check_files(corpus, [item.aliases, item.provenance]))
+    problems.extend(check_id_index(corpus, item, raw))  # re-hashes the id index too
     pins = {(p.rendition, p.version): p for p in corpus.lock().pins if p.document == document}
     for rendition, sha256 in sorted(item.sources.items()):
         pin = pins.get((rendition, item.version))
@@ -120,7 +120,8 @@ def _check_version(
 
 
 def check_id_index(corpus: Corpus, item: VersionEntry, raw: bytes) -> list[str]:
-    """The version's id index must be the one its file gives now: `show` trusts its spans."""
+    """The version's id index must be the one its file gives now (`show` trusts its spans),
+    and, like every file the index names, hash to the digest its name carries."""
     if item.ids is None:
         return []
     try:
