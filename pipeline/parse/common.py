@@ -75,35 +75,23 @@ def check_tree(records: list[Rule]) -> list[ParseWarning]:
     return warnings
 
 
-def _dangling(doc: Document) -> list[tuple[str, str, Location]]:
-    """References to this document's own ids that name nothing in it (a citation of another
-    document, such as the PPG's `trp:6.2`, cannot be checked here)."""
+def check_document(doc: Document, warnings: list[ParseWarning]) -> Document:
+    """The document with `warnings`, then its tree's, then one for every reference to its
+    own ids that names nothing in it (a citation of another document, such as the PPG's
+    `trp:6.2`, cannot be checked here), except the publisher defects reviewed for this
+    version (parse/errata.py), which are listed as its errata instead."""
     known = {r.id for r in doc.records} | {g.id for g in doc.glossary}
     own = {ident.split(":", 1)[0] for ident in known}
     found = [(r.id, ref, r.location) for r in doc.records for ref in r.references]
     found += [(g.id, ref, g.location) for g in doc.glossary for ref in g.references]
-    return [
-        (rid, ref, loc) for rid, ref, loc in found if ref not in known and ref.split(":")[0] in own
-    ]
-
-
-def check_references(doc: Document) -> list[ParseWarning]:
-    """A warning for every reference that names nothing in the document, except the
-    publisher defects reviewed for this version (parse/errata.py; see record_errata)."""
-    return [
-        warn(
-            WarningCode.DANGLING_REFERENCE, f"{rid} cites {ref}, which is not in the document", loc
-        )
-        for rid, ref, loc in _dangling(doc)
-        if known_dangling(doc.document, doc.version, rid, ref) is None
-    ]
-
-
-def record_errata(doc: Document) -> Document:
-    """The document with the reviewed publisher defects of its version listed."""
-    errata = [
-        Erratum(record=rid, cites=ref, reason=reason, location=loc)
-        for rid, ref, loc in _dangling(doc)
-        if (reason := known_dangling(doc.document, doc.version, rid, ref)) is not None
-    ]
-    return doc.model_copy(update={"publisher_errata": errata})
+    dangling, errata = [], []
+    for rid, ref, loc in found:
+        if ref in known or ref.split(":")[0] not in own:
+            continue
+        if (reason := known_dangling(doc.document, doc.version, rid, ref)) is None:
+            message = f"{rid} cites {ref}, which is not in the document"
+            dangling.append(warn(WarningCode.DANGLING_REFERENCE, message, loc))
+        else:
+            errata.append(Erratum(record=rid, cites=ref, reason=reason, location=loc))
+    warnings = [*warnings, *check_tree(doc.records), *dangling]
+    return doc.model_copy(update={"warnings": warnings, "publisher_errata": errata})

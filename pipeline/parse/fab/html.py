@@ -45,10 +45,8 @@ from pipeline.models.records import (
     WarningCode,
 )
 from pipeline.parse.common import (
-    check_references,
-    check_tree,
+    check_document,
     count_records,
-    record_errata,
     slugify,
     unique_slugs,
     warn,
@@ -368,7 +366,6 @@ def parse(site: RulesSite, notes: dict[str, int], options: ParseOptions) -> Docu
             )
         ),
     )
-    warnings += reader.warnings + check_tree(doc.records) + check_references(doc)
     counts = count_records(doc.records)
     counts["glossary"] = len(doc.glossary)
-    return record_errata(doc.model_copy(update={"warnings": warnings, "counts": counts}))
+    return check_document(doc.model_copy(update={"counts": counts}), warnings + reader.warnings)

@@ -30,10 +30,8 @@ from pipeline.models.records import (
     WarningCode,
 )
 from pipeline.parse.common import (
-    check_references,
-    check_tree,
+    check_document,
     count_records,
-    record_errata,
     unique_slugs,
     warn,
 )
@@ -177,8 +175,7 @@ def finish_document(
         records=records, glossary=glossary, extraction=dict(sorted((notes or {}).items())),
         counts=counts, **stated,
     )  # fmt: skip
-    warnings += check_tree(records) + check_references(doc)
-    return record_errata(doc.model_copy(update={"warnings": warnings}))
+    return check_document(doc, warnings)
 
 
 def place_offsets(doc: Document, lines: list[Line]) -> Document:
