@@ -15,6 +15,7 @@ other ruling families (faq-html, fandom-wiki) reuse.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from pipeline.errors import ParseError
 from pipeline.models.records import Document, ParseOptions, ParserInfo, ParseWarning, Ruling
 from pipeline.models.records import WarningCode as W
 from pipeline.parse.common import warn
+from pipeline.parse.numbered.layout import runs
 
 FAMILY = "nrdb-rulings"
 PARSER_VERSION = "1.0"
@@ -55,18 +57,14 @@ _BRACKETED = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\](?:\(([^)\s]*)\))?")
 # --------------------------------------------------------------------------- shared rules
 
 
-def normalise_for_id(text: str) -> str:
-    """Whitespace collapsed, zero-width characters dropped, case kept."""
-    return " ".join(_ZERO_WIDTH.sub("", text).split())
-
-
 def ruling_id(*parts: str | None) -> str:
-    """'ruling:' + 16 hex of SHA-256 over the normalised plain-text parts, in order.
+    """'ruling:' + 16 hex of SHA-256 over the plain-text parts, in order, normalised
+    (whitespace collapsed, zero-width characters dropped, case kept).
 
     Parts are question, answer, text (and the attribution line when there is one);
     None and empty parts still hold their place so a question never hashes like a text.
     """
-    joined = "\x1f".join(normalise_for_id(p or "") for p in parts)
+    joined = "\x1f".join(" ".join(_ZERO_WIDTH.sub("", p or "").split()) for p in parts)
     return "ruling:" + hashlib.sha256(joined.encode("utf-8")).hexdigest()[:16]
 
 
@@ -116,37 +114,19 @@ def render_markdown(md: str, *, leading_heading_is_attribution: bool = True) -> 
         lines = lines[1:]
     refs: list[str] = []
     blocks: list[str] = []
-    current: list[str] = []
-    items: list[str] = []
-
-    def close() -> None:
-        if current:
-            items.append(" ".join(current))
-            current.clear()
-        if items:
-            rendered = [render_inline(item, refs) for item in items]
-            blocks.append("\n".join(r for r in rendered if r))
-            items.clear()
-
-    in_list = False
-    for raw in lines:
-        if not raw.strip():
-            close()
-            in_list = False
+    for blank, run in itertools.groupby(lines, lambda raw: not raw.strip()):
+        if blank:
             continue
+        block = list(run)
         # A list marker only counts at the start of a block or after another item: in
         # the real data "+ 4 for the token" is a wrapped sum inside italics, not a bullet.
-        item = _LIST_ITEM.match(raw) if (not current or in_list) else None
-        starts_line = _HEADING.match(raw) or item
-        in_list = item is not None or (in_list and bool(current))
-        if starts_line:
-            if current:
-                items.append(" ".join(current))
-                current.clear()
-            current.append(starts_line.group(1).strip())
-        else:
-            current.append(raw.strip())
-    close()
+        listed = _LIST_ITEM.match(block[0]) is not None
+        starts = [
+            _HEADING.match(raw) or (_LIST_ITEM.match(raw) if listed else None) for raw in block
+        ]
+        items = runs(zip(starts, block, strict=True), lambda line, _: line[0] is not None)
+        texts = [" ".join((m.group(1) if m else raw).strip() for m, raw in item) for item in items]
+        blocks.append("\n".join(r for text in texts if (r := render_inline(text, refs))))
     attribution = None
     labels: list[tuple[str, str | None]] = []
     if attribution_md is not None:
@@ -208,11 +188,6 @@ def match_sources(labels: list[tuple[str, str | None]], sources: list[RulingSour
 # --------------------------------------------------------------------------- parse
 
 
-def _labels_of(md: str | None) -> list[tuple[str, str | None]]:
-    """Bracketed labels that are not links (`... [Official FAQ]`): candidate source tags."""
-    return [(m.group(1), None) for m in _UNLINKED.finditer(md or "")]
-
-
 def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
     question_md, answer_md, text_md = (entry.get(k) for k in ("question", "answer", "text_ruling"))
     refs: list[str] = []
@@ -226,7 +201,8 @@ def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
         rendered = render_markdown(md, leading_heading_is_attribution=key != "answer")
         plains[key] = rendered.text
         attribution = attribution or rendered.attribution
-        labels += rendered.labels + _labels_of(md)
+        # bracketed labels that are not links (`... [Official FAQ]`) may name a source too
+        labels += rendered.labels + [(m.group(1), None) for m in _UNLINKED.finditer(md)]
         refs += [r for r in rendered.card_references if r not in refs]
     markdown = {"question_md": question_md, "answer_md": answer_md, "text_md": text_md}
     return Ruling(
