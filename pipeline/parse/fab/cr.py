@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
-from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
+from pipeline.models.records import Document, Location, ParseOptions, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import slugify, unplaced, warn
-from pipeline.parse.numbered.engine import Engine, is_title, pdf_blocks
+from pipeline.parse.numbered.engine import Engine, is_title, passage, pdf_blocks
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import Block, body_size, text_blocks
 from pipeline.parse.numbered.numbers import NumberStart
-from pipeline.parse.numbered.records import Draft, span
+from pipeline.parse.numbered.records import Draft, paragraphs, span
 from pipeline.parse.numbered.statements import DATE_IN_TEXT, read_date
 
 FAMILY = "fab-cr"
@@ -81,16 +81,11 @@ class _Draft(Draft):
 @dataclass
 class _Matter:
     title: str
-    lines: list[str]
-    location: Location
+    heading: Block
     back: bool
     parent: str = ""  # the heading a sub-passage (`2.0 Legend Story Studios`) sits under
+    blocks: list[Block] = field(default_factory=list)
     copyright: bool = False
-    last: Location | None = None  # the last lines of its text
-
-    def add(self, text: str, at: Location) -> None:
-        self.lines.append(text)
-        self.last = at
 
 
 def _opens_chapter(blocks: list[Block], index: int, number: str) -> bool:
@@ -172,7 +167,7 @@ class Builder:
 
     def open_matter(self, title: str, block: Block) -> None:
         self.close("matter")
-        self.matter.append(_Matter(title, [], block.location, back=self.chapter > 0))
+        self.matter.append(_Matter(title, block, back=self.chapter > 0))
 
     def feed(self, blocks: list[Block], index: int) -> None:
         block = blocks[index]
@@ -205,13 +200,12 @@ class Builder:
 
     def feed_rules(self, block: Block) -> None:
         start = ENGINE.numbering.match_start(block.text)
-        level = start.level if start is not None else None
-        if start is not None and level == SECTION and block.heading is not False:
+        if start is not None and start.level == SECTION and block.heading is not False:
             if parent(start.number) != str(self.chapter):
                 message = f"section {start.number} appears inside chapter {self.chapter}"
                 self.warn(WarningCode.MISPLACED, message, block.location)
             self.open_record(start, block)
-        elif start is not None and level in (RULE, SUBRULE) and not block.heading:
+        elif start is not None and start.level in (RULE, SUBRULE) and not block.heading:
             self.open_record(start, block)
         elif self.current is not None and ENGINE.labels.match(block.text):
             self.resolve_pending(self.current)
@@ -230,26 +224,24 @@ class Builder:
             self.add_plain(block)
 
     def feed_matter(self, block: Block) -> None:
-        part, sub, here = self.matter[-1], number_at(block, SECTION), block.location
+        part, sub = self.matter[-1], number_at(block, SECTION)
         under = part.parent or part.title
         if sub is not None and block.heading is not False and is_title_text(sub.rest):
-            self.matter.append(_Matter(sub.rest, [], here, part.back, under))
+            self.matter.append(_Matter(sub.rest, block, part.back, under))
         elif block.heading and sub is None:
-            self.matter.append(_Matter(block.text, [], here, part.back, under))
+            self.matter.append(_Matter(block.text, block, part.back, under))
         elif block.text.startswith("©"):
-            self.matter.append(_Matter("", [block.text], here, part.back, under, copyright=True))
+            self.matter.append(_Matter("", block, part.back, under, [block], copyright=True))
         else:
-            part.add(block.text, here)
+            part.blocks.append(block)
 
     def finish(self) -> Parsed:
         self.close()
         for part in self.matter:
             slug = slugify(f"{part.parent} {part.title}" if part.parent else part.title)
             ident = f"{'back' if part.back else 'front'}:{'copyright' if part.copyright else slug}"
-            text = "\n".join(part.lines)
-            where = span(part.location, part.last)
-            passage = Passage(id=ident, title=part.title, text=text, location=where)
-            (self.parsed.back_matter if part.back else self.parsed.front_matter).append(passage)
+            found = passage(ident, part.title, part.blocks, paragraphs, part.heading)
+            (self.parsed.back_matter if part.back else self.parsed.front_matter).append(found)
         return self.parsed
 
 
