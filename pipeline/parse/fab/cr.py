@@ -47,6 +47,10 @@ CHAPTER, SECTION, RULE, SUBRULE = range(4)
 GLOSSARY_ENTRY_RE = re.compile(r"^\d+\.-1\.\d+ (\S.*)$")
 TITLE_RE = re.compile(r"comprehensive\s+rules", re.IGNORECASE)
 VERSION_RE = re.compile(r"(?<![\d.])(\d+\.\d+\.\d+)(?![\d.])")
+NO_STATED_VERSION = (
+    "the text export states no version and none was given; "
+    "pass the version the source is known to be"
+)
 _SENTENCE_END = (".", ":", ";", "?", "!", ",", '"', "\u201d")
 
 
@@ -302,8 +306,5 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
             "Rules document?",
         )
     parsed.title, parsed.stated, parsed.published = title, stated, published
-    parsed.missing = (
-        "the text export states no version and none was given; "
-        "pass the version the source is known to be"
-    )
+    parsed.missing = NO_STATED_VERSION
     return finish_document(parsed, ENGINE.finish(FAMILY, PARSER_VERSION), options, notes)

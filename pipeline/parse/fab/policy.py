@@ -15,7 +15,7 @@ from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import warn
-from pipeline.parse.fab.cr import is_title_text
+from pipeline.parse.fab.cr import NO_STATED_VERSION, is_title_text
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.numbers import NumberStart
@@ -31,28 +31,26 @@ LEVELS = [
 ]
 
 
-def _accept(
-    engine: Engine, start: NumberStart, texts: list[str], index: int, path: list[str]
-) -> str | None:
-    """The record kind when the line is a heading that continues the outline, else None."""
-    chapter, section = path[0], path[1]
+def _heading(
+    engine: Engine, start: NumberStart, texts: list[str], index: int, chapter: str, section: str
+) -> tuple[str, str | None] | None:
+    """(kind, parent) when the line is a heading that continues the outline, else None."""
     if not is_title_text(start.rest):
         return None
     parent = engine.numbering.parent_of(start.number)
     if start.level == 2:
-        return "subsection" if parent == section and start.number[0].isdigit() else None
+        return ("subsection", section) if parent == section and start.number[0].isdigit() else None
+    if start.level == 1 and parent and parent.isupper():
+        return "appendix-section", None
     if start.level == 1:
-        return (
-            "appendix-section"
-            if parent and parent.isupper()
-            else ("section" if parent == chapter else None)
-        )
+        return ("section", chapter) if parent == chapter else None
     if not start.number.isdigit() or int(start.number) != int(chapter or 0) + 1:
         return None
-    for text in texts[index + 1 :]:
-        later = engine.numbering.match_start(text.strip())
-        if later is not None and later.level == 1 and later.number.split(".")[0] == start.number:
-            return "chapter"
+    later = (engine.numbering.match_start(text.strip()) for text in texts[index + 1 :])
+    if any(
+        s is not None and s.level == 1 and s.number.split(".")[0] == start.number for s in later
+    ):
+        return "chapter", None
     return None
 
 
@@ -66,41 +64,35 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
         NumberedScheme(prefix=prefix, levels=LEVELS, brackets=True, keywords=[], wraps="paragraphs")
     )
     texts = [line.text for line in lines]
-    parsed = Parsed(
-        drafts=[],
-        missing="the text export states no version and none was given; "
-        "pass the version the source is known to be",
-    )
-    path: list[str] = ["", ""]  # the open chapter and section
+    parsed = Parsed(drafts=[], missing=NO_STATED_VERSION)
+    chapter = section = ""  # the open ones
     for index, text in enumerate(texts):
-        stripped = text.strip()
-        if not stripped:
+        if not (stripped := text.strip()):
             continue
         start = engine.numbering.match_start(stripped)
-        kind = _accept(engine, start, texts, index, path) if start is not None else None
-        if start is None or kind is None:
+        heading = _heading(engine, start, texts, index, chapter, section) if start else None
+        if start is None or heading is None:
             if parsed.drafts:
                 parsed.drafts[-1].add(text, Location(line=index + 1))
             else:
                 message = f"text before the first heading: {stripped[:80]!r}"
                 parsed.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, index + 1))
             continue
-        parent = None if kind in ("chapter", "appendix-section") else path[kind == "subsection"]
-        draft = Draft(start.number, kind, parent, Location(line=index + 1))
-        draft.title = [start.rest]
-        parsed.drafts.append(draft)
+        kind, parent = heading
+        at = Location(line=index + 1)
+        parsed.drafts.append(Draft(start.number, kind, parent, at, title=[start.rest]))
         if kind == "chapter":
-            path = [start.number, ""]
-        elif kind in ("section", "appendix-section"):
-            path[1] = start.number
+            chapter, section = start.number, ""
+        elif kind != "subsection":
+            section = start.number
     if not any(d.kind == "chapter" for d in parsed.drafts):
         raise ParseError(document, "no chapter heading found (expected '1 Title' then '1.1 Title')")
     companion = COMPANIONS.get(prefix)
 
     def elsewhere(ident: str, known: set[str]) -> str:
-        if companion is None or ident in known:
-            return ident
-        return f"{companion}:{ident.split(':', 1)[1]}"
+        return ident if ident in known else f"{companion}:{ident.split(':', 1)[1]}"
 
-    finish = Finish(FAMILY, PARSER_VERSION, engine.references, elsewhere=elsewhere)
+    finish = Finish(
+        FAMILY, PARSER_VERSION, engine.references, elsewhere=elsewhere if companion else None
+    )
     return finish_document(parsed, finish, options, notes)
