@@ -1,5 +1,5 @@
-"""Session fixtures every test module shares: the real documents, parsed once per run, and a
-corpus imported once from all of ../shared/sources.
+"""Session fixtures every test module shares: the real documents, parsed once per run, a
+corpus imported once from all of ../shared/sources, and a small one from a few of them.
 
 The real documents are the ground truth of this suite: without ../shared/sources
 beside the checkout the suite cannot say anything, so collection stops with one
@@ -112,6 +112,38 @@ def imported_corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: P
     summary = import_archive(ctx, folder)
     assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
     return ctx
+
+
+# The small corpus: every MTG text export (seven versions, so renumbering has a real
+# history), the FaB 2.14.0 text export (a glossary) and the two NetrunnerDB rulings
+# snapshots (rulings with cards).
+def _small(entry: dict[str, Any]) -> bool:
+    path = str(entry["path"])
+    return (
+        (entry["game"] == "mtg" and entry["format"] == "txt")
+        or (entry["document"] == "comprehensive-rules" and path.endswith("2.14.0/en-fab-cr.txt"))
+        or (entry["document"] == "rulings-netrunnerdb" and entry["format"] == "tar.gz")
+    )
+
+
+@pytest.fixture(scope="session")
+def small_corpus(
+    tmp_path_factory: pytest.TempPathFactory, manifest: list[dict[str, Any]], parse_cache_dir: Path
+) -> Path:
+    """A corpus imported once per run from a few real documents (see `_small`), for the
+    API, export, Datasette and `show --provenance` tests. Read only: its folder's
+    `archive` and `cache` sit beside it, and a test that imports or updates copies all
+    three first."""
+    root = tmp_path_factory.mktemp("small")
+    folder = link_archive(root / "archive", [e for e in manifest if _small(e)])
+    ctx = Context(
+        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    )
+    from pipeline.jobs.import_archive import import_archive
+
+    summary = import_archive(ctx, folder)
+    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
+    return root / "corpus"
 
 
 @pytest.fixture(scope="module")

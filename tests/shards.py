@@ -71,7 +71,7 @@ WEIGHTS: dict[str, float] = {
 }
 # Session fixtures over the real documents (tests/conftest.py): an import of all of
 # ../shared/sources, and each real file parsed once, both through one parse cache.
-SHARING = ("imported_corpus", "parse_real")
+SHARING = ("imported_corpus", "parse_real", "small_corpus", "parse_cache_dir")
 
 
 def _uses(path: Path) -> str | None:

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import SHARED, registry_file
+from helpers import SHARED, link_archive, registry_file
 from server import Reply, ScriptedServer
-from test_corpus_api import archive_of
 
 from pipeline.errors import EXIT_FETCH, EXIT_OK, EXIT_VERIFY
 from pipeline.jobs import import_archive as archive
@@ -160,7 +159,7 @@ def import_fab(root: Path, url: str) -> Context:
         if e["path"] == "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
     )
     root.mkdir(parents=True, exist_ok=True)
-    folder = archive_of(root / "archive", [{**entry, "url": url}])
+    folder = link_archive(root / "archive", [{**entry, "url": url}])
     registry = registry_file(root, [fab_source(url=url)])
     ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache", sources_file=registry)
     assert archive.import_archive(ctx, folder).exit_code == EXIT_OK

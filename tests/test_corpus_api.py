@@ -1,63 +1,30 @@
 """The Python API (`pipeline.corpus`) over a corpus imported from ../shared/sources: the
 README's example runs as written, and each call answers from the stored files.
 
-`small_corpus` is shared with the export, Datasette and `show --provenance` tests: every
-MTG text export (seven versions, so renumbering has a real history), the FaB 2.14.0 text
-export (a glossary) and the two NetrunnerDB rulings snapshots (rulings with cards)."""
+The corpus is conftest's `small_corpus`, shared with the export, Datasette and `show
+--provenance` tests: every MTG text export (seven versions, so renumbering has a real
+history), the FaB 2.14.0 text export (a glossary) and the two NetrunnerDB rulings
+snapshots (rulings with cards)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED, corpus_digest
+from helpers import ROOT, corpus_digest
 
 from pipeline.corpus import open_corpus, sha256_of
-from pipeline.errors import EXIT_OK, NotFound, UsageError
-from pipeline.jobs import import_archive as archive
-from pipeline.jobs.context import Context
+from pipeline.errors import NotFound, UsageError
 from pipeline.models.records import Rule
 
 
-def _wanted(entry: dict[str, object]) -> bool:
-    path = str(entry["path"])
-    return (
-        (entry["game"] == "mtg" and entry["format"] == "txt")
-        or (entry["document"] == "comprehensive-rules" and path.endswith("2.14.0/en-fab-cr.txt"))
-        or (entry["document"] == "rulings-netrunnerdb" and entry["format"] == "tar.gz")
-    )
-
-
-def archive_of(folder: Path, entries: list[dict[str, object]]) -> Path:
-    """An archive folder (manifest.json and the files it lists) in tmp: the archive reader
-    refuses symbolic links that lead out of the folder, so the files are copied."""
-    for entry in entries:
-        target = folder / str(entry["path"])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(SHARED / str(entry["path"]), target)
-    (folder / "manifest.json").write_text(json.dumps(entries), encoding="utf-8")
-    return folder
-
-
-@functools.cache
-def small_corpus(root: Path) -> Path:
-    """Import the chosen real documents into root/corpus once per root; returns the corpus."""
-    entries = [e for e in json.loads((SHARED / "manifest.json").read_text()) if _wanted(e)]
-    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
-    summary = archive.import_archive(ctx, archive_of(root / "archive", entries))
-    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
-    return root / "corpus"
-
-
 @pytest.fixture(scope="module")
-def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return small_corpus(tmp_path_factory.mktemp("api"))
+def corpus_dir(small_corpus: Path) -> Path:
+    return small_corpus
 
 
 def readme_example() -> str:

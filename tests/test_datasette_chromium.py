@@ -22,7 +22,6 @@ from urllib.parse import quote
 import pytest
 from chromium import png_size, run_chromium
 from datasette.utils import tilde_encode
-from test_corpus_api import small_corpus
 
 from pipeline.corpus.datasette.serve import datasette_command
 from pipeline.jobs.export import export_sqlite
@@ -39,9 +38,9 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> Iterator[str]:
     root = tmp_path_factory.mktemp("datasette")
-    done = export_sqlite(small_corpus(root), root / "rulescorpus.sqlite")
+    done = export_sqlite(small_corpus, root / "rulescorpus.sqlite")
     port = free_port()
     log = (root / "datasette.log").open("w")
     process = subprocess.Popen(

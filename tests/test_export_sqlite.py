@@ -6,29 +6,33 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 from datasette.utils import escape_fts
-from test_corpus_api import small_corpus
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.corpus import open_corpus
 from pipeline.corpus.datasette.metadata import QUERIES
-from pipeline.jobs.export import export_sqlite
+from pipeline.jobs.export import Exported, export_sqlite
 
 
 @pytest.fixture(scope="module")
-def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return small_corpus(tmp_path_factory.mktemp("export"))
+def corpus_dir(small_corpus: Path) -> Path:
+    return small_corpus
 
 
 @pytest.fixture(scope="module")
-def db(corpus_dir: Path) -> sqlite3.Connection:
-    done = export_sqlite(corpus_dir, corpus_dir.parent / "rulescorpus.sqlite")
-    conn = sqlite3.connect(done.path)
+def exported(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Exported:
+    return export_sqlite(corpus_dir, tmp_path_factory.mktemp("export") / "rulescorpus.sqlite")
+
+
+@pytest.fixture(scope="module")
+def db(exported: Exported) -> sqlite3.Connection:
+    conn = sqlite3.connect(exported.path)
     conn.row_factory = sqlite3.Row
     # The canned queries run under Datasette, which provides escape_fts() for user input.
     conn.create_function("escape_fts", 1, escape_fts)
@@ -181,9 +185,10 @@ def _dump(path: Path) -> list[str]:
         conn.close()
 
 
-def test_the_same_corpus_gives_the_same_database(corpus_dir: Path, tmp_path: Path) -> None:
-    first = export_sqlite(corpus_dir, tmp_path / "a" / "rulescorpus.sqlite")
-    second = export_sqlite(corpus_dir, tmp_path / "b" / "rulescorpus.sqlite")
+def test_the_same_corpus_gives_the_same_database(
+    corpus_dir: Path, exported: Exported, tmp_path: Path
+) -> None:
+    first, second = exported, export_sqlite(corpus_dir, tmp_path / "rulescorpus.sqlite")
     assert _dump(first.path) == _dump(second.path)
     digest = [hashlib.sha256(p.read_bytes()).hexdigest() for p in (first.path, second.path)]
     assert digest[0] == digest[1]
@@ -202,6 +207,9 @@ def test_the_command_line_exports_and_import_keeps_it_current(
     assert result.exit_code == 0, result.output
     assert "records 2" in result.output and target.exists()
     # import --sqlite: nothing new to import (exit 0), and the database is written after it.
+    # The import and the update run on a copy: the session's small corpus is read only.
+    shutil.copytree(corpus_dir.parent, tmp_path / "copy")
+    corpus_dir = tmp_path / "copy" / "corpus"
     kept = tmp_path / "kept.sqlite"
     archive = corpus_dir.parent / "archive"
     cache = corpus_dir.parent / "cache"

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from helpers import SHARED, link_archive
-from test_corpus_api import small_corpus
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -28,8 +27,8 @@ MTG_SHA = "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85"
 
 
 @pytest.fixture(scope="module")
-def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return small_corpus(tmp_path_factory.mktemp("show"))
+def corpus_dir(small_corpus: Path) -> Path:
+    return small_corpus
 
 
 def _show(corpus_dir: Path, *args: str) -> str:
@@ -45,12 +44,14 @@ def _stored(corpus_dir: Path, document: str, version: str) -> tuple[str, dict[st
 
 
 @pytest.fixture(scope="module")
-def pdf_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pdf_corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     """A corpus imported from an archive holding only NISEI's Netrunner CR 1.4 PDF."""
     root = tmp_path_factory.mktemp("show-pdf")
     entries = json.loads((SHARED / "manifest.json").read_text())
     mine = [e for e in entries if e["path"] == NISEI_PATH]
-    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    ctx = Context(
+        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    )
     summary = import_archive(ctx, link_archive(root / "archive", mine))
     assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]
     return root / "corpus"
