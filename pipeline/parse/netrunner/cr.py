@@ -129,24 +129,21 @@ class _Reader(Reader):
             draft.mark(line.highlight)
 
 
-def split_bullets(lines: list[Line]) -> tuple[list[str], list[list[str]]]:
-    """Lines before the first bullet, and each bullet's wrapped lines."""
-    intro: list[str] = []
-    bullets: list[list[str]] = []
-    for line in lines:
-        if match := BULLET_RE.match(line.text):
-            bullets.append([match.group("text")])
-        else:
-            (bullets[-1] if bullets else intro).append(line.text)
-    return intro, bullets
+def paragraphs_of(lines: list[Line]) -> list[tuple[str, str]]:
+    """The lines before the first bullet, then each bullet, each joined with its wrapped
+    lines: (the bullet's glyph, or "" before the first, its text)."""
+    out = []
+    for first, *wraps in runs(lines, lambda line, _: BULLET_RE.match(line.text) is not None):
+        bullet = BULLET_RE.match(first.text)
+        texts = [bullet.group("text") if bullet else first.text, *(ln.text for ln in wraps)]
+        out.append((first.text[0] if bullet else "", join(texts)))
+    return out
 
 
 def passage(ident: str, title: str, body: list[Line], heading: Line | None = None) -> Passage:
-    intro, bullets = split_bullets(body)
-    paragraphs = ([join(intro)] if intro else []) + ["● " + join(b) for b in bullets]
+    texts = [f"{glyph} {text}" if glyph else text for glyph, text in paragraphs_of(body)]
     location = lines_span([heading, *body] if heading is not None else body)
-    text = "\n".join(p for p in paragraphs if p)
-    return Passage(id=ident, title=title, text=text, location=location)
+    return Passage(id=ident, title=title, text="\n".join(t for t in texts if t), location=location)
 
 
 def read_front(lines: list[Line], heading_size: float, parsed: Parsed) -> list[Line]:
@@ -155,40 +152,30 @@ def read_front(lines: list[Line], heading_size: float, parsed: Parsed) -> list[L
     Headings split the pages before the contents into blocks: the first is the title and
     preface, "Summary of Changes" holds the publisher's change list, any other heading
     ("Summary from 1.0") is kept as a passage."""
-    blocks: list[tuple[Line | None, list[Line]]] = [(None, [])]
     parsed.title = lines[0].text if lines else None
-    for line in lines[1:]:
-        if line.size is not None and line.size >= heading_size:
-            blocks.append((line, []))
-        else:
-            blocks[-1][1].append(line)
-    for heading, body in blocks[1:]:
-        if heading is not None and heading.text.strip().lower() == "summary of changes":
-            for text in map(join, split_bullets(body)[1]):
+    heading = lambda line, _: line.size is not None and line.size >= heading_size  # noqa: E731
+    first, *headed = runs(lines, heading) or [[]]
+    preface = first[1:]
+    for title, *body in headed:
+        if title.text.strip().lower() == "summary of changes":
+            for text in (text for glyph, text in paragraphs_of(body) if glyph):
                 cites = ENGINE.references.find(text)
                 parsed.publisher_changes.append(PublisherChange(text=text, cites=cites))
-    preface = blocks[0][1]
     parsed.front_matter = [passage("preface", "Preface", preface)] if preface else []
-    parsed.front_matter += [
-        passage(slugify(h.text), h.text, body, h) for h, body in blocks[1:] if h is not None
-    ]
+    parsed.front_matter += [passage(slugify(h.text), h.text, body, h) for h, *body in headed]
     return preface
 
 
 def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
     passages = []
     for heading, body in back:
-        title, numbered = heading.text, ENGINE.numbering.match_start(heading.text)
+        numbered = ENGINE.numbering.match_start(heading.text)
         if numbered and numbered.level == 0 and body and (
             body[0].bold or (body[0].size or 0) > (heading.size or 0) * 0.7
         ):  # fmt: skip
             # the numbered heading is the chapter record's; the passage is headed by its own
-            heading, title, body = body[0], body[0].text, body[1:]
-        texts = [line.text for line in body]
-        blocks = runs(texts, lambda text, _: text.startswith(("●", "○", "•")))
-        text = "\n".join(join(block) for block in blocks)
-        location = lines_span([heading, *body])
-        passages.append(Passage(id=slugify(title), title=title, text=text, location=location))
+            heading, body = body[0], body[1:]
+        passages.append(passage(slugify(heading.text), heading.text, body, heading))
     return passages
 
 
