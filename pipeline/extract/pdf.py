@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections import OrderedDict
+from functools import cache
 from importlib.metadata import version
 from typing import Any
 
@@ -37,7 +38,6 @@ __all__ = ["ENGINES", "PARALLEL_MIN_PAGES", "PdfText", "extract_pdf_lines"]
 ENGINES = ("pdfium", "pdfplumber")
 # pdfplumber (and pdfminer under it) is imported only when asked for: 0.15 s that a
 # parse with the default engine, and every command that never reads a PDF, need not pay.
-PDFPLUMBER_VERSION = f"pdfplumber {version('pdfplumber')} (pdfminer.six {version('pdfminer.six')})"
 # pdfplumber needs ~0.3 s a page, so a worker takes a dozen pages at a time.
 PAGES_PER_TASK = 12
 
@@ -78,6 +78,11 @@ def extract_pdf_lines(
 _RECENT: OrderedDict[tuple[str, int, str], PdfText] = OrderedDict()
 
 
+@cache
+def pdfplumber_version() -> str:
+    return f"pdfplumber {version('pdfplumber')} (pdfminer.six {version('pdfminer.six')})"
+
+
 def _extract(data: bytes, what: str, columns: int) -> PdfText:
     import pdfplumber  # before the page workers fork, so each of them has it
 
@@ -97,7 +102,7 @@ def _extract(data: bytes, what: str, columns: int) -> PdfText:
         pages=pages,
         notes={"zero_width_removed": removed},
         engine="pdfplumber",
-        engine_version=PDFPLUMBER_VERSION,
+        engine_version=pdfplumber_version(),
     )
 
 

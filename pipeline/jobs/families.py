@@ -25,17 +25,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field, replace
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Generic, Protocol, TypeVar
 
 from pipeline.errors import UsageError
-from pipeline.extract.fab_html import read_rules_site
-from pipeline.extract.html import FAQ_KEYS, read_faq_page, read_wiki_bundle
-from pipeline.extract.nsg_html import read_nsg_page
 from pipeline.extract.pdf import extract_pdf_lines
-from pipeline.extract.tarball import read_tar_members
 from pipeline.extract.text import extract_text_lines, sniff_encoding
-from pipeline.extract.yaml_bundle import read_yaml_bundle
 from pipeline.jobs.family_names import NAMES
 from pipeline.models.content import FaqPage, Line, NsgHtmlPage, RulesSite, WikiPage, YamlBundle
 from pipeline.models.records import Document, ParseOptions
@@ -82,9 +78,17 @@ def _installed(package: str) -> str:
 # What read the bytes that have no PDF engine: Python's own codecs and parsers (their
 # behaviour changes with the minor version, not with a patch release) and the libraries.
 PYTHON = f"Python {sys.version_info.major}.{sys.version_info.minor}"
-HTML_ENGINE = ("beautifulsoup4 html.parser", f"{_installed('beautifulsoup4')} ({PYTHON})")
-YAML_ENGINE = ("PyYAML safe_load", f"{_installed('PyYAML')} ({PYTHON} tarfile)")
 TAR_ENGINE = ("python-tarfile json", PYTHON)
+
+
+@cache
+def html_engine() -> tuple[str, str]:
+    return ("beautifulsoup4 html.parser", f"{_installed('beautifulsoup4')} ({PYTHON})")
+
+
+@cache
+def yaml_engine() -> tuple[str, str]:
+    return ("PyYAML safe_load", f"{_installed('PyYAML')} ({PYTHON} tarfile)")
 
 
 @dataclass(frozen=True)
@@ -137,31 +141,46 @@ def lines(sentinel: str | None = None) -> Extractor[list[Line]]:
     return extract
 
 
+# The HTML, YAML and tar extractors import their engine when called: a PDF or text parse
+# (the common case, and `rulescorpus parse`'s) does not load beautifulsoup4, soupsieve,
+# PyYAML or tarfile, 0.06 s of a parse child's start.
 def tar_members(data: bytes, request: ParseRequest) -> Extracted[dict[str, bytes]]:
+    from pipeline.extract.tarball import read_tar_members
+
     return Extracted(read_tar_members(data, what=request.what), {}, *TAR_ENGINE)
 
 
 def faq_page(data: bytes, request: ParseRequest) -> Extracted[FaqPage]:
+    from pipeline.extract.html import FAQ_KEYS, read_faq_page
+
     selectors = {k: v for k, v in request.options.items() if k in FAQ_KEYS}
     page = read_faq_page(data, what=request.what, selectors=selectors)
-    return Extracted(replace(page, selectors=selectors), {}, *HTML_ENGINE)
+    return Extracted(replace(page, selectors=selectors), {}, *html_engine())
 
 
 def wiki_bundle(data: bytes, request: ParseRequest) -> Extracted[WikiPage]:
-    return Extracted(read_wiki_bundle(data, what=request.what), {}, *HTML_ENGINE)
+    from pipeline.extract.html import read_wiki_bundle
+
+    return Extracted(read_wiki_bundle(data, what=request.what), {}, *html_engine())
 
 
 def yaml_bundle(data: bytes, request: ParseRequest) -> Extracted[YamlBundle]:
-    return Extracted(read_yaml_bundle(data, what=request.what), {}, *YAML_ENGINE)
+    from pipeline.extract.yaml_bundle import read_yaml_bundle
+
+    return Extracted(read_yaml_bundle(data, what=request.what), {}, *yaml_engine())
 
 
 def rules_site(data: bytes, request: ParseRequest) -> Extracted[RulesSite]:
     """A site bundle (pipeline.extract.fab_html): its pages in the order its index lists."""
-    return Extracted(read_rules_site(data, what=request.what), {}, *HTML_ENGINE)
+    from pipeline.extract.fab_html import read_rules_site
+
+    return Extracted(read_rules_site(data, what=request.what), {}, *html_engine())
 
 
 def nsg_page(data: bytes, request: ParseRequest) -> Extracted[NsgHtmlPage]:
-    return Extracted(read_nsg_page(data, what=request.what), {}, *HTML_ENGINE)
+    from pipeline.extract.nsg_html import read_nsg_page
+
+    return Extracted(read_nsg_page(data, what=request.what), {}, *html_engine())
 
 
 def family(name: str, extract: Extractor[T], parse: Parser[T], version: str) -> Family[Any]:

@@ -43,14 +43,25 @@ DIRECT_FORK_SHARE = 4
 
 
 _context: Any = None
+# Extraction engines the family table imports only when a parse needs them.
+LAZY_ENGINES = (
+    "pipeline.extract.html",
+    "pipeline.extract.fab_html",
+    "pipeline.extract.nsg_html",
+    "pipeline.extract.tarball",
+    "pipeline.extract.yaml_bundle",
+)
 
 
 def _fork_server() -> Any:
     global _context
     if _context is None:
         _context = multiprocessing.get_context("forkserver")
-        # The server imports the parsers once; each child is a cheap fork of it.
-        _context.set_forkserver_preload(["pipeline.jobs.families", "pipeline.jobs.sandbox_server"])
+        # The server imports the parsers and every extraction engine once (the family
+        # table imports the HTML, YAML and tar ones only when a parse needs them); each
+        # child is a cheap fork of it.
+        preload = ["pipeline.jobs.families", "pipeline.jobs.sandbox_server", *LAZY_ENGINES]
+        _context.set_forkserver_preload(preload)
     return _context
 
 
