@@ -81,43 +81,35 @@ def pdf_paragraphs(lines: list[Line], letters: str) -> list[Block]:
     out: list[Block] = []
     prev: Line | None = None
     first_x0 = 0.0
-    wrap_x0: float | None = None
+    wrap_x0: float | None = None  # where the open paragraph's wrapped lines start
     last_key: RuleKey = (0, 0, "")
     for line in body:
         text = line.text.strip()
         x0, size = line.x0 or 0.0, line.size or 10.0
-        same_page = prev is not None and prev.page == line.page
-        gap = (line.top or 0.0) - (prev.top or 0.0) if prev is not None and same_page else None
         key = _rule_key(text)
         # Headings and glossary senses sit left of every wrapped rule line
         # (`See rule\n704. See also` is a wrap, not section 704).
         heading = bool(_HEADING_START.match(text)) and x0 < margin + _HEADING_LIMIT
         special = text.startswith("Example:") or heading
-        limit = wrap_x0 if wrap_x0 is not None else first_x0 + _HANGING
-        indented = bool(out) and x0 > limit + _INDENT_STEP
         # Glossary terms and credit labels are bold at the left margin; the
-        # regular text under a bold term is its definition.
+        # regular text under a bold term (the open paragraph's only line) is its definition.
         at_margin = x0 < margin and not text.startswith("Example:")
         bold_start = line.bold and at_margin
-        after_term = (
-            prev is not None
-            and prev.bold
-            and not line.bold
-            and at_margin
-            and wrap_x0 is None
-            and prev.line == out[-1].line
-        )
         if prev is None:
-            new, after_gap = True, True
-        elif gap is not None:
-            after_gap = gap > _GAP_FACTOR * size
-            new = after_gap or special or indented or bold_start or after_term
+            new, after_gap, indented = True, True, False
         else:
-            after_gap = bold_start
-            in_order = key is not None and _starts_rule_after_page_break(
-                key, last_key, out[-1].text if out else "", letters
-            )
-            new = bold_start or after_term or special or in_order or indented
+            limit = wrap_x0 if wrap_x0 is not None else first_x0 + _HANGING
+            indented = x0 > limit + _INDENT_STEP
+            after_term = prev.bold and not line.bold and at_margin and wrap_x0 is None
+            if prev.page == line.page:
+                after_gap = (line.top or 0.0) - (prev.top or 0.0) > _GAP_FACTOR * size
+                in_order = False
+            else:
+                after_gap = bold_start
+                in_order = key is not None and _starts_rule_after_page_break(
+                    key, last_key, out[-1].text, letters
+                )
+            new = after_gap or special or indented or bold_start or after_term or in_order
         if new:
             indented = indented and not (after_gap or special or key)
             out.append(Block(text, line.line, line.page, after_gap=after_gap, indented=indented))
