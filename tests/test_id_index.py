@@ -85,6 +85,16 @@ def test_bytes_not_in_the_canonical_layout_are_refused() -> None:
         build_id_index("v.json", data)
 
 
+@pytest.mark.parametrize("indent", [1, 3, 4])
+def test_an_indent_other_than_the_canonical_one_is_refused(indent: int) -> None:
+    # The spans are found by scanning for the canonical item lines (4 spaces and a brace),
+    # so a file laid out otherwise must be refused, never indexed at the wrong bytes.
+    raw = _doc().model_dump(mode="json")
+    data = json.dumps(raw, sort_keys=True, indent=indent, ensure_ascii=False).encode()
+    with pytest.raises(ValueError, match="layout"):
+        build_id_index("v.json", data)
+
+
 def _without_ids(root: Path, tmp_path: Path) -> Path:
     """A copy of the corpus whose index names no id index (a corpus stored before them)."""
     copy = tmp_path / "old"

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import traceback
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,8 +45,13 @@ from pipeline.jobs.context import Context
 from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.import_archive import import_archive
 from pipeline.jobs.limits import ParseLimits
+from pipeline.jobs.publish import Candidate
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.jobs.show import show
+from pipeline.jobs.versions import add_version
+from pipeline.models.records import SourceRef
+from pipeline.models.sources import Pin
+from pipeline.store import files as store_files
 from pipeline.store.blobs import BlobStore
 from pipeline.store.corpus import Corpus
 
@@ -85,44 +91,56 @@ def leftovers(*roots: Path) -> list[Path]:
     return found
 
 
-# A second rendition of a stored version, committed by the real store code in a child
-# process that RULESCORPUS_CRASH_AT kills like kill -9 before its Nth rename or fsync.
-REPUBLISH = """
-import sys
-from pathlib import Path
-from pipeline.jobs.context import Context
-from pipeline.jobs.publish import Candidate
-from pipeline.jobs.versions import add_version
-from pipeline.models.records import SourceRef
-from pipeline.models.sources import Pin
+# A second rendition of a stored version, committed by the real store code in a forked
+# child that the crash point (store/files.py, RULESCORPUS_CRASH_AT's counter) kills like
+# kill -9 before its Nth rename or fsync. Forked rather than started afresh: the child
+# has this process's imports, and a kill loop runs dozens of them.
+def _add_pdf_rendition(root: Path) -> None:
+    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    with ctx.run_lock():
+        corpus = ctx.corpus
+        doc = corpus.load_document("mtg/cr", "2025-11-14")
+        if any(r.rendition == "pdf" for r in doc.renditions):
+            return  # already added: a rerun after a completed commit has nothing to do
+        sha, size = ctx.blobs.add_bytes(PDF.read_bytes())
+        ref = SourceRef(url="https://example.test/cr.pdf", sha256=sha, bytes=size, rendition="pdf")
+        both = sorted([*doc.renditions, ref], key=lambda r: r.rendition)
+        doc = doc.model_copy(update={"renditions": both})
+        pins = [
+            Pin(
+                document="mtg/cr",
+                rendition=r.rendition,
+                version="2025-11-14",
+                sha256=r.sha256,
+                bytes=r.bytes,
+                url=r.url,
+            )
+            for r in doc.renditions
+        ]
+        tx = corpus.transaction()
+        add_version(tx, Candidate("mtg/cr", "mtg-cr", "MTG", doc, pins))
+        tx.commit()
 
-root, pdf = Path(sys.argv[1]), Path(sys.argv[2])
-ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
-with ctx.run_lock():
-    corpus = ctx.corpus
-    doc = corpus.load_document("mtg/cr", "2025-11-14")
-    if any(r.rendition == "pdf" for r in doc.renditions):
-        sys.exit(0)  # already added: a rerun after a completed commit has nothing to do
-    sha, size = ctx.blobs.add_bytes(pdf.read_bytes())
-    ref = SourceRef(url="https://example.test/cr.pdf", sha256=sha, bytes=size, rendition="pdf")
-    both = sorted([*doc.renditions, ref], key=lambda r: r.rendition)
-    doc = doc.model_copy(update={"renditions": both})
-    pins = [Pin(document="mtg/cr", rendition=r.rendition, version="2025-11-14", sha256=r.sha256,
-                bytes=r.bytes, url=r.url) for r in doc.renditions]
-    tx = corpus.transaction()
-    add_version(tx, Candidate("mtg/cr", "mtg-cr", "MTG", doc, pins))
-    tx.commit()
-"""
+
 PDF = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 
 
 def republish(root: Path, crash_at: int = 0) -> int:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RULESCORPUS_CRASH_AT": str(crash_at)}
-    done = subprocess.run(
-        [sys.executable, "-c", REPUBLISH, str(root), str(PDF)], env=env, capture_output=True
-    )
-    assert done.returncode in (0, 137), done.stderr.decode()
-    return done.returncode
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 done, 137 killed at the crash point, 1 failed
+        code = 1
+        try:
+            store_files._CRASH_AT, store_files._steps = crash_at, 0
+            _add_pdf_rendition(root)
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    assert code in (0, 137), f"the republishing child failed ({code}): see its traceback above"
+    return code
 
 
 def copy_tree(src: Path, dst: Path) -> None:

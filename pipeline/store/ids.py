@@ -31,12 +31,17 @@ HEAD = (
     "renditions", "parser",
 )  # fmt: skip
 # The version file is canonical JSON (store.corpus.canonical_json): sorted keys, 2-space
-# indent; a top-level list's items sit at 4 spaces, their own lines 4 deeper than alone.
-_ITEM_INDENT = "\n    "
+# indent. A top-level list's item opens with `{` on a line of its own at 4 spaces and
+# closes at the first line that is exactly 4 spaces and `}`: anything nested in it sits
+# deeper, and a JSON string never holds a raw newline. So spans are found by scanning
+# the bytes, not by serialising each record again.
+_ITEM_OPEN = b"\n    {"
+_ITEM_CLOSE = b"\n    }"
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2)
+def _id_line(ident: Any) -> bytes:
+    """A record's `id` line as its canonical JSON writes it (the key sorts anywhere)."""
+    return ('\n      "id": ' + json.dumps(ident, ensure_ascii=False)).encode("utf-8")
 
 
 def records_by_id(doc: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -60,17 +65,26 @@ def build_id_index(file: str, data: bytes) -> dict[str, Any]:
         items = doc.get(key) or []
         if not items:
             continue
-        at = data.find(f'\n  "{key}": [\n'.encode())
+        header = f'\n  "{key}": ['.encode()
+        at = data.find(header)
         if at < 0:
             raise ValueError(f"{file}: no top-level {key!r} list in the canonical layout")
+        at += len(header)
         for item in items:
-            piece = _dump(item).replace("\n", _ITEM_INDENT).encode("utf-8")
-            start = data.find(piece, at)
-            if start < 0:
-                raise ValueError(f"{file}: {item.get('id')!r} is not where the layout puts it")
-            at = start + len(piece)
+            ident = item.get("id")
+            if data[at : at + len(_ITEM_OPEN)] != _ITEM_OPEN:
+                raise ValueError(f"{file}: {ident!r} is not where the layout puts it")
+            start = at + 5  # the item's `{`, after the newline and its indent
+            at = data.find(_ITEM_CLOSE, start) + len(_ITEM_CLOSE)
+            piece = data[start:at]
+            if at < len(_ITEM_CLOSE) or _id_line(ident) not in piece:
+                raise ValueError(f"{file}: {ident!r} is not where the layout puts it")
             digest = hashlib.sha256(piece).hexdigest()
-            ids.setdefault(item["id"], [key, start, at, item.get("parent"), digest])
+            ids.setdefault(ident, [key, start, at, item.get("parent"), digest])
+            if data[at : at + 1] == b",":
+                at += 1
+        if data[at : at + 4] != b"\n  ]":
+            raise ValueError(f"{file}: the {key!r} list does not end where the layout puts it")
     return {
         "format": FORMAT,
         "file": file,
