@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import accumulate, chain
 from typing import TypeVar
 
 from pipeline.models.content import Line
@@ -183,12 +183,9 @@ def place_offsets(doc: Document, lines: list[Line]) -> Document:
     records, glossary terms and passages: the offsets, in the lines' texts joined with
     "\n", of the span's first visible character (leading spaces and form feeds skipped)
     and of the end of its last line. Locations without a span are left as they are."""
-    starts: dict[int, int] = {}
-    texts: dict[int, str] = {}
-    offset = 0
-    for line in lines:
-        starts[line.line], texts[line.line] = offset, line.text
-        offset += len(line.text) + 1
+    texts = {line.line: line.text for line in lines}
+    offsets = accumulate((len(line.text) + 1 for line in lines), initial=0)
+    starts = {line.line: offset for line, offset in zip(lines, offsets, strict=False)}
 
     def place(at: Location) -> Location:
         last = at.end_line
@@ -202,11 +199,5 @@ def place_offsets(doc: Document, lines: list[Line]) -> Document:
     def placed(items: list[Located]) -> list[Located]:
         return [item.model_copy(update={"location": place(item.location)}) for item in items]
 
-    return doc.model_copy(
-        update={
-            "records": placed(doc.records),
-            "glossary": placed(doc.glossary),
-            "front_matter": placed(doc.front_matter),
-            "back_matter": placed(doc.back_matter),
-        }
-    )
+    spanned = ("records", "glossary", "front_matter", "back_matter")
+    return doc.model_copy(update={name: placed(getattr(doc, name)) for name in spanned})

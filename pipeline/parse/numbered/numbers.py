@@ -105,15 +105,10 @@ class Numbering:
         """The segments of a full number, or None when it is not one of this scheme."""
         # Remembered: a document asks about each of its numbers several times.
         if number not in self._segments:
-            self._segments[number] = self._read_segments(number)
+            found = (m for p in reversed(self._patterns) if (m := p.fullmatch(number)))
+            self._segments[number] = next((m.groups() for m in found), None)
         parts = self._segments[number]
         return None if parts is None else list(parts)
-
-    def _read_segments(self, number: str) -> tuple[str, ...] | None:
-        for index, pattern in reversed(list(enumerate(self._patterns))):
-            if match := pattern.fullmatch(number):
-                return match.groups()[: index + 1]
-        return None
 
     def join(self, parts: list[str]) -> str:
         return "".join((self.levels[i].join if i else "") + part for i, part in enumerate(parts))
