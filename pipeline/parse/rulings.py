@@ -268,11 +268,9 @@ def parse(files: dict[str, bytes], notes: dict[str, int], options: ParseOptions)
     states none); None gives a warning."""
     document, version = options.document, options.version
     warnings: list[ParseWarning] = []
-    source_paths = [p for p in files if _SOURCES_FILE.search(p)]
-    sources: list[RulingSource] = []
-    if source_paths:
-        sources = read_ruling_sources(files[source_paths[0]], what=source_paths[0])
-    else:
+    source_path = next((p for p in files if _SOURCES_FILE.search(p)), None)
+    sources = read_ruling_sources(files[source_path], what=source_path) if source_path else []
+    if source_path is None:
         warnings.append(warn(W.NO_SOURCES, "v2/ruling_sources.json is missing; sources unnamed"))
     rulings: dict[str, Ruling] = {}
     card_files = entries = zero_width = 0

@@ -61,16 +61,15 @@ def find_citations(blocks: list[HtmlText]) -> list[Citation]:
                     quote = lines[i - 1]
                 elif not quote and b > 0:
                     quote = blocks[b - 1].text
+                document, page, column, paragraphs = match.group(
+                    "document", "page", "column", "paragraphs"
+                )
                 found.append(
                     Citation(
-                        document=match.group("document").strip(),
-                        page=int(match.group("page")),
-                        column=int(match.group("column")) if match.group("column") else None,
-                        paragraphs=(
-                            " ".join(match.group("paragraphs").split())
-                            if match.group("paragraphs")
-                            else None
-                        ),
+                        document=document.strip(),
+                        page=int(page),
+                        column=int(column) if column else None,
+                        paragraphs=" ".join(paragraphs.split()) if paragraphs else None,
                         quote=quote.strip(_QUOTE_TRIM).strip(),
                     )
                 )
@@ -79,13 +78,12 @@ def find_citations(blocks: list[HtmlText]) -> list[Citation]:
 
 def split_wikitext(wikitext: str) -> list[tuple[str | None, int, str]]:
     """(heading, 1-based line of the heading, section wikitext) in page order."""
-    starts = [(None, 0, 0)] + [
-        (m.group(2), m.start(), m.end()) for m in _WIKI_HEADING.finditer(wikitext)
+    headings = [(m.group(2), m.start(), m.end()) for m in _WIKI_HEADING.finditer(wikitext)]
+    ends = [start for _, start, _ in headings] + [len(wikitext)]
+    out = [
+        (heading, wikitext.count("\n", 0, start) + 1, wikitext[body:end].strip())
+        for (heading, start, body), end in zip([(None, 0, 0), *headings], ends, strict=True)
     ]
-    out = []
-    for n, (heading, start, body) in enumerate(starts):
-        end = starts[n + 1][1] if n + 1 < len(starts) else len(wikitext)
-        out.append((heading, wikitext.count("\n", 0, start) + 1, wikitext[body:end].strip()))
     return [s for s in out if s[0] is not None or s[2]]
 
 
