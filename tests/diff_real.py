@@ -89,16 +89,18 @@ def consecutive_pairs() -> list[tuple[str, str, str]]:
     return pairs
 
 
-def imported_corpus(root: Path) -> Path:
+def imported_corpus(root: Path, parse_cache_dir: Path) -> Path:
     """A corpus with every version of the STORED documents, imported from ../shared/sources
     by `import` (files linked into an archive folder, never copied); built once a session,
-    in the first test's temporary folder."""
+    in the first test's temporary folder, through the session's parse cache (conftest)."""
     if "corpus" not in _IMPORTED:
         entries = [
             e for e in json.loads((SHARED / "manifest.json").read_text()) if STORED.match(e["path"])
         ]
         folder = link_archive(root / "archive", entries)
-        ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+        ctx = Context(
+            corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+        )
         summary = import_archive(ctx, folder)
         assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
         _IMPORTED["corpus"] = root / "corpus"

@@ -290,7 +290,7 @@ def test_a_bundle_without_chapters_is_an_error() -> None:
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def imported(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     """NISEI 1.4 and the three NSG bundles imported from an archive folder of the real files
     (the packaged registry takes them: the PDF by its manifest key, the bundles by theirs)."""
     root = tmp_path_factory.mktemp("nsg-import")
@@ -301,7 +301,9 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
         e for e in manifest if e["game"] == "netrunner" and (e["document"], e["version"]) in wanted
     ]
     folder = link_archive(root / "archive", entries)
-    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    ctx = Context(
+        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    )
     summary = import_archive(ctx, folder)
     assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
     assert [(o.version, o.warnings) for o in summary.outcomes] == [

@@ -178,12 +178,14 @@ def test_listed_slips_still_occur_and_their_readings_exist(doc: Document) -> Non
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     """A corpus imported from an archive holding only the SWU PDF."""
     root = tmp_path_factory.mktemp("swu")
     entries = json.loads((SHARED / "manifest.json").read_text())
     mine = [e for e in entries if e["game"] == "swu"]
-    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    ctx = Context(
+        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    )
     summary = import_archive(ctx, link_archive(root / "archive", mine))
     assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]
     assert [(o.document, o.version, o.warnings) for o in summary.outcomes] == [("swu/cr", "7.0", 0)]
