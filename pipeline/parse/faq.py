@@ -100,23 +100,22 @@ def parse(page: FaqPage, notes: dict[str, int], options: ParseOptions) -> Docume
     selectors = page.selectors
     what = f"{document} (faq-html)"
     is_text = "text" in selectors
-    items = page.items
     shown = ", ".join(f"{k}={v!r}" for k, v in sorted(selectors.items()))
-    if not items:
+    if not page.items:
         problem = f"the selectors match nothing on this page ({shown}); the page layout changed"
         raise ParseError(what, problem + " or the registry entry is wrong")
     warnings: list[ParseWarning] = []
     card_link = selectors.get("card_link", r"/card/(\w+)")
     rulings: dict[str, Ruling] = {}
-    for item in items:
+    for item in page.items:
         ruling = build_ruling(item, is_text=is_text, card_link=card_link)
-        line = ruling.location.line if ruling.location else None
         if not (ruling.question or ruling.text):
-            warnings.append(warn(W.EMPTY_QUESTION, "a question element has no text", line))
+            message = "a question element has no text"
+            warnings.append(warn(W.EMPTY_QUESTION, message, ruling.location))
             continue
         if not is_text and ruling.answer is None:
             message = f"no answer after question {ruling.question!r}"
-            warnings.append(warn(W.NO_ANSWER, message, line))
+            warnings.append(warn(W.NO_ANSWER, message, ruling.location))
         add_ruling(rulings, ruling, ruling.cards)
     records = list(rulings.values())
     if not is_text and all(r.answer is None for r in records):

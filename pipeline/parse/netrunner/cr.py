@@ -122,7 +122,6 @@ class _Reader(Reader):
                         # a short first line that wraps at the rule's hanging indent was
                         # the start of a sentence, not a heading
                         draft.text, draft.title = draft.title, []
-                        draft.part = "text"
                     if draft.part == "title":
                         draft.open("text")  # the first body line after a heading: its prose
                     draft.add(line.text, here)

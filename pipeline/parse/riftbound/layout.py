@@ -183,8 +183,7 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
             level = numbering.level_of(number) or 0
             placed = reader.place(NumberStart(level, number, ""))
             first = block.lines[0]
-            at = line_at(first)
-            draft = reader.open(number, placed[1] if placed else None, level, "", at)
+            draft = reader.open(number, placed[1] if placed else None, level, "", line_at(first))
             draft.mark(first.highlight)
             pieces = [*zip(block.texts, block.lines, strict=True), *block.extra]
             for text, line in pieces:
