@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from helpers import ROOT, SHARED
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_contract import cases, parse_case
 
 from pipeline.extract.text import decode_text
@@ -311,3 +313,37 @@ def test_the_readme_lists_every_reviewed_finding_by_record() -> None:
                 record,
             )
         assert document in section
+
+
+# --------------------------------------------------------------------------- the joined search
+
+
+def _read_text_by_text(doc: Document) -> list[tuple[str, str, str, str, str]]:
+    """The findings as the lint found them before the joined search: every text read by
+    every rule."""
+    from pipeline.parse.lint import _fields
+
+    return [
+        (str(rule.code), field.record, field.name, field.text[a:b], field.text)
+        for field in _fields(doc)
+        for rule in RULES
+        for a, b in rule.spans(field)
+    ]
+
+
+# Words and every character some rule looks for, the joining separator included, so texts
+# end and start with what would make a finding across a boundary.
+_MARKS = list('.,;:!?)([]{}\u201c\u201d"+\u00d7=<&\u00a1\u00bf\ufffd\x07\u200b\u00ad')
+_WORDS = ["of", "the", "rule 1.2", "[1.0.1a]", "Dominate", "&amp;", "<b>", "()", "[?4]"]
+_PIECES = st.sampled_from([*_WORDS, " ", "  ", "\t", "\xa0", "\n", "\uffff", *_MARKS])
+_TEXTS = st.lists(st.lists(_PIECES, max_size=8).map("".join), min_size=1, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXTS, st.sampled_from([None, "Dominate", "of"]))
+def test_the_joined_search_finds_what_reading_each_text_finds(
+    texts: list[str], title: str | None
+) -> None:
+    doc = doc_of(*texts, title=title, examples=tuple(texts[:1]))
+    found = [(str(f.code), f.record, f.field, f.text) for f in find_artefacts(doc)]
+    assert found == [finding[:4] for finding in _read_text_by_text(doc)]
