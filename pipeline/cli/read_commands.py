@@ -15,7 +15,6 @@ from pipeline.cli.common import (
     CorpusOpt,
     SourcesOpt,
     app,
-    canonical,
     err,
     make_context,
     out,
@@ -56,45 +55,22 @@ def diff_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """Changes between two stored versions (any two, not only adjacent ones)."""
-    from pipeline.jobs.versions import diff_versions
-    from pipeline.report.html import render_html
-    from pipeline.report.markdown import render_markdown
+    from pipeline.jobs.versions import render_diff
 
     ctx = make_context(corpus, cache, sources)
-    store = ctx.corpus
-
-    def build() -> tuple[Any, Any, Any]:
-        entry = store.document_entry(document)
-        old_doc, new_doc = store.load_document(document, old), store.load_document(document, new)
-        if min_similarity is None:
-            return lookup.pair_diff(store, entry, document, old, new), old_doc, new_doc
-        return diff_versions(entry.family, old_doc, new_doc, min_similarity), old_doc, new_doc
-
-    result, old_doc, new_doc = run_job(build)
-    if format is DiffFormat.json:
-        sys.stdout.buffer.write(canonical(result))
-    elif format is DiffFormat.md:
-        print(
-            render_markdown(
-                result,
-                old_doc,
-                new_doc,
-                hide_renumbering=hide_renumbering,
-                hide_reference_only=hide_reference_only,
-            ),
-            end="",
+    shown = run_job(
+        lambda: render_diff(
+            ctx.corpus,
+            document,
+            old,
+            new,
+            format=format.value,
+            min_similarity=min_similarity,
+            hide_renumbering=hide_renumbering,
+            hide_reference_only=hide_reference_only,
         )
-    else:
-        print(
-            render_html(
-                result,
-                old_doc,
-                new_doc,
-                hide_renumbering=hide_renumbering,
-                hide_reference_only=hide_reference_only,
-            ),
-            end="",
-        )
+    )
+    sys.stdout.buffer.write(shown)
 
 
 @app.command("show")

@@ -16,7 +16,6 @@ from pipeline.cli.common import (
     CorpusOpt,
     SourcesOpt,
     app,
-    canonical,
     err,
     make_context,
     run_job,
@@ -44,17 +43,11 @@ def renumbering_cmd(
 
     Each old id that did not stay the same: renumbered, moved, split, merged, removed or
     changed at the same number; the maps of consecutive versions composed along the chain."""
-    from pipeline.jobs.renumbering import renumbering
-    from pipeline.report.renumbering import render_map_csv, render_map_markdown
+    from pipeline.jobs.renumbering import render_renumbering
 
     ctx = make_context(corpus, cache, sources)
-    rmap = run_job(lambda: renumbering(ctx.corpus, document, old, new))
-    if format is MapFormat.json:
-        sys.stdout.buffer.write(canonical(rmap))
-    elif format is MapFormat.csv:
-        sys.stdout.write(render_map_csv(rmap))
-    else:
-        sys.stdout.write(render_map_markdown(rmap))
+    shown = run_job(lambda: render_renumbering(ctx.corpus, document, old, new, format=format.value))
+    sys.stdout.buffer.write(shown)
 
 
 def _describe(c: object) -> str:

@@ -10,7 +10,10 @@ from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import Lookup, compose_maps, lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
 from pipeline.models.records import Document
-from pipeline.store.corpus import Corpus, DocumentEntry, version_key
+from pipeline.report.renumbering import render_map_csv, render_map_markdown
+from pipeline.store.corpus import Corpus, DocumentEntry, canonical_json, version_key
+
+MAP_FORMATS = ("md", "csv", "json")
 
 
 def published_versions(entry: DocumentEntry) -> list[str]:
@@ -76,3 +79,15 @@ def where_now(corpus: Corpus, document: str, version: str, citation: str) -> Loo
     if entry.current is None or entry.current == version:
         return None
     return lookup(renumbering(corpus, document, version, entry.current), citation)
+
+
+def render_renumbering(
+    corpus: Corpus, document: str, old: str, new: str | None = None, *, format: str = "md"
+) -> bytes:
+    """`renumbering`'s output: the map as Markdown, CSV or canonical JSON (MAP_FORMATS)."""
+    rmap = renumbering(corpus, document, old, new)
+    if format == "json":
+        return canonical_json(rmap)
+    if format == "csv":
+        return render_map_csv(rmap).encode("utf-8")
+    return render_map_markdown(rmap).encode("utf-8")

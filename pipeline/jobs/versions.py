@@ -13,10 +13,13 @@ from pipeline.diff.reconcile import reconcile
 from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.rulings import diff_rulings
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
+from pipeline.jobs.show import pair_diff
 from pipeline.models.records import Document
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
-from pipeline.store.corpus import Transaction, version_key
+from pipeline.store.corpus import Corpus, Transaction, canonical_json, version_key
+
+DIFF_FORMATS = ("md", "html", "json")
 
 
 @dataclass
@@ -53,6 +56,39 @@ def diff_versions(
             update={"reconciliation": reconcile(new.publisher_changes, result)}
         )
     return result
+
+
+def render_diff(
+    corpus: Corpus,
+    document: str,
+    old: str,
+    new: str,
+    *,
+    format: str = "md",
+    min_similarity: float | None = None,
+    hide_renumbering: bool = False,
+    hide_reference_only: bool = False,
+) -> bytes:
+    """`diff`'s output: the changes between two stored versions (any two) as Markdown, HTML
+    or canonical JSON (DIFF_FORMATS). The stored diff of a pair an update diffed, unless
+    `min_similarity` asks for a fresh one."""
+    entry = corpus.document_entry(document)
+    old_doc, new_doc = corpus.load_document(document, old), corpus.load_document(document, new)
+    if min_similarity is None:
+        result = pair_diff(corpus, entry, document, old, new)
+    else:
+        result = diff_versions(entry.family, old_doc, new_doc, min_similarity)
+    if format == "json":
+        return canonical_json(result)
+    render = render_html if format == "html" else render_markdown
+    shown = render(
+        result,
+        old_doc,
+        new_doc,
+        hide_renumbering=hide_renumbering,
+        hide_reference_only=hide_reference_only,
+    )
+    return shown.encode("utf-8")
 
 
 def compose_aliases(
