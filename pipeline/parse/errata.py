@@ -19,19 +19,12 @@ Entries = dict[tuple[str, str], str]  # (record id, cited id) -> reason
 Artefacts = dict[tuple[str, str, str, str], str]
 K = TypeVar("K")
 
+_FAB_2_14_CITING_5_5 = """cr:1.6.2c cr:1.8.4 cr:1.9.1 cr:5.4.4c cr:5.4.6
+    glossary:trigger-condition glossary:trigger-event glossary:triggered-effect"""
 _FAB_2_14 = {
     (record, "cr:5.5"): "2.14.0 has no section 5.5 (triggered effects are 6.6; "
     "2.10.1 cited [6.6] here)"
-    for record in (
-        "cr:1.6.2c",
-        "cr:1.8.4",
-        "cr:1.9.1",
-        "cr:5.4.4c",
-        "cr:5.4.6",
-        "glossary:trigger-condition",
-        "glossary:trigger-event",
-        "glossary:triggered-effect",
-    )
+    for record in _FAB_2_14_CITING_5_5.split()
 } | {("glossary:counters", "cr:4.6"): "2.14.0 has no section 4.6 (chapter 4 ends at 4.5)"}
 
 _MTG_MAP = {

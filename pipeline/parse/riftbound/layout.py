@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from pipeline.models.content import Line
 from pipeline.models.records import WarningCode
@@ -133,9 +134,7 @@ def _merge_attached(blocks: list[_Block], reader: Reader) -> list[_Block]:
 def _consistent(numbers: list[str], blocks: list[_Block], numbering: Numbering) -> bool:
     """Neighbouring pairs must indent as their numbers nest, or the pairing is not certain."""
     parent_of, level_of = numbering.parent_of, numbering.level_of
-    for (before, b_block), (after, a_block) in zip(
-        zip(numbers, blocks, strict=True), zip(numbers[1:], blocks[1:], strict=True), strict=False
-    ):
+    for (before, b_block), (after, a_block) in pairwise(zip(numbers, blocks, strict=True)):
         delta = a_block.column - b_block.column
         if parent_of(after) == before:
             if delta <= INDENT_TOLERANCE:
