@@ -36,6 +36,7 @@ import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
 from pipeline.errors import ExtractError
 from pipeline.extract.pdfium_objects import (
+    Handle,
     Objects,
     Style,
     char_origin,
@@ -177,10 +178,10 @@ class _PageReader:
         self.objects = Objects()
         self._styles = self.objects.styles  # looked up directly: once a run
         self._widths = self.objects.widths
-        self.textpage = 0  # the FPDF_TEXTPAGE's address while `runs` reads it
+        self.textpage = Handle(0)  # the FPDF_TEXTPAGE while `runs` reads it
         self._xy = (ctypes.c_double * 2)()
-        self._xp = ctypes.addressof(self._xy)
-        self._yp = self._xp + ctypes.sizeof(ctypes.c_double)
+        self._xp = Handle(ctypes.addressof(self._xy))
+        self._yp = Handle(ctypes.addressof(self._xy) + ctypes.sizeof(ctypes.c_double))
 
     def runs(self) -> tuple[list[Run], int]:
         self.objects.walk(self.page)
@@ -188,11 +189,11 @@ class _PageReader:
         if not textpage:
             raise pdfium.PdfiumError("Failed to load text page.")
         try:
-            self.textpage = textpage
+            self.textpage = Handle(textpage)
             runs, removed = self._textpage_runs(self._text(textpage))
         finally:
             close_textpage(textpage)
-            self.textpage = 0
+            self.textpage = Handle(0)
         inkless, zero_width = self.objects.inkless_runs(self.top)
         return runs + inkless, removed + zero_width
 

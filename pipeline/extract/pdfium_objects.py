@@ -29,12 +29,26 @@ def _c(function: Any, restype: Any, *argtypes: Any) -> Callable[..., Any]:
     return prototype
 
 
+def _unconverted(function: Any, restype: Any) -> Callable[..., Any]:
+    """A pypdfium2.raw binding that converts none of its arguments: each handle or address
+    must be given as a `Handle` (ctypes would pass a plain int as a 32-bit int), each C
+    int as an int. A call costs two thirds of a declared one's (0.13 against 0.21 µs); the
+    text page's three calls below are made some 440,000 times a document."""
+    address = ctypes.cast(function, ctypes.c_void_p).value or 0
+    prototype: Callable[..., Any] = ctypes.CFUNCTYPE(restype)(address)
+    return prototype
+
+
+Handle = ctypes.c_void_p
 _INT = ctypes.c_int
-text_object = _c(pdfium_c.FPDFText_GetTextObject, _ADDRESS, _ADDRESS, _INT)
-is_generated = _c(pdfium_c.FPDFText_IsGenerated, _INT, _ADDRESS, _INT)
+# (textpage: Handle, index: int) -> the FPDF_PAGEOBJECT's address (int), or None
+text_object = _unconverted(pdfium_c.FPDFText_GetTextObject, _ADDRESS)
+# (textpage: Handle, index: int) -> int
+is_generated = _unconverted(pdfium_c.FPDFText_IsGenerated, _INT)
 is_hyphen = _c(pdfium_c.FPDFText_IsHyphen, _INT, _ADDRESS, _INT)
-# The origin is written to two doubles given by address (a preallocated array's).
-char_origin = _c(pdfium_c.FPDFText_GetCharOrigin, _INT, _ADDRESS, _INT, _ADDRESS, _ADDRESS)
+# (textpage: Handle, index: int, x: Handle, y: Handle) -> int: the origin is written to
+# two doubles given by address (a preallocated array's).
+char_origin = _unconverted(pdfium_c.FPDFText_GetCharOrigin, _INT)
 count_chars = _c(pdfium_c.FPDFText_CountChars, _INT, _ADDRESS)
 get_text = _c(
     pdfium_c.FPDFText_GetText, _INT, _ADDRESS, _INT, _INT, ctypes.POINTER(ctypes.c_ushort)

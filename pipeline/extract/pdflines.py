@@ -195,13 +195,20 @@ def join_runs(row: Sequence[Run]) -> str:
 _OFF_ANY_PAGE = 1e9
 
 
-def _placeable(run: Run) -> bool:
-    """False for glyphs a damaged or hostile content stream puts at a non-finite or absurd
-    position (a NaN matrix): no reader of the page sees them, and no line can hold them."""
-    return all(
-        math.isfinite(value) and abs(value) < _OFF_ANY_PAGE
-        for value in (run.x0, run.x1, run.base, run.size)
-    )
+def _placeable(runs: list[Run]) -> list[Run]:
+    """The runs but the glyphs a damaged or hostile content stream puts at a non-finite or
+    absurd position (a NaN matrix): no reader of the page sees them, and no line can hold
+    them. (A chained comparison is false for NaN and the infinities: one test, inline, for
+    60,000 runs a document.)"""
+    far = _OFF_ANY_PAGE
+    return [
+        run
+        for run in runs
+        if -far < run[1] < far
+        and -far < run[2] < far
+        and -far < run[3] < far
+        and -far < run[4] < far
+    ]
 
 
 def page_rows(
@@ -219,7 +226,7 @@ def page_rows(
     32-bit floats); only a line's first glyph needs it, so it is done here.
     """
     rows: list[Row] = []
-    runs = [r for r in runs if _placeable(r)]
+    runs = _placeable(runs)
     for column in _split_columns(runs, width, columns):
         for row in _group_rows(column):
             visible = [r for r in row if not r.text.isspace()]
