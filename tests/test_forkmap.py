@@ -1,5 +1,6 @@
 """Pages read by forked workers (a process without threads) or spawned ones (with threads):
-the same lines as a sequential read either way; a worker's failure reaches the caller."""
+the same lines as a sequential read either way; a worker's failure reaches the caller; a
+read begun early (a prefetch) gives the same lines, or the same error, and leaves no worker."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from multiprocessing import get_context
+from multiprocessing import active_children, get_context
 from typing import TypeVar
 
 import pytest
 from test_pdf_extract import make_pdf
 
-from pipeline.extract import pdfium
-from pipeline.extract.forkmap import Session, can_fork, map_forked
+from pipeline.errors import ExtractError
+from pipeline.extract import pdf, pdfium
+from pipeline.extract.forkmap import Forked, Session, can_fork, map_forked
 from pipeline.extract.pdf import PARALLEL_MIN_PAGES
 from pipeline.extract.pdflines import to_lines
 
@@ -157,3 +159,61 @@ def test_the_collector_is_paused_only_while_pages_are_read() -> None:
         assert not gc.isenabled()  # left as the caller had it
     finally:
         gc.enable()
+
+
+def test_forked_workers_start_at_once_and_join_gives_every_result_in_order() -> None:
+    settle_threads()
+    started = get_context("fork").Event()
+
+    def do(task: int) -> int:
+        started.set()
+        return task * 2
+
+    forked = Forked(12, _sessions(do), 2)
+    # The worker takes tasks before this process joins: the caller's own work (the parse
+    # child's imports) runs beside it.
+    assert started.wait(30)
+    assert forked.join() == [task * 2 for task in range(12)]
+    assert active_children() == []
+
+
+def test_a_forked_run_closed_unjoined_leaves_no_worker() -> None:
+    settle_threads()
+
+    def do(task: int) -> int:
+        time.sleep(0.05)
+        return task
+
+    forked = Forked(400, _sessions(do), 2)
+    assert active_children()
+    forked.close()
+    assert active_children() == []
+    forked.close()  # twice is harmless
+
+
+def test_a_prefetched_extraction_gives_the_same_lines_and_leaves_no_worker() -> None:
+    settle_threads()
+    data = make_pdf(PARALLEL_MIN_PAGES + 5)
+    plain = pdfium.extract_pdf_lines_pdfium(data, what="test")
+    pdf.prefetch_pdf_lines(data, what="test")
+    assert active_children()  # reading already
+    fetched = pdf.extract_pdf_lines(data, what="test")
+    assert (fetched.lines, fetched.notes) == (plain.lines, plain.notes)
+    assert active_children() == [] and pdf._PENDING == {}
+    pdf.prefetch_pdf_lines(data, what="test")  # answered from the cache: nothing begun
+    assert pdf._PENDING == {}
+    pdf.prefetch_pdf_lines(make_pdf(PARALLEL_MIN_PAGES + 1), what="another")
+    pdf.cancel_prefetches()  # one no extraction asked for
+    assert active_children() == [] and pdf._PENDING == {}
+
+
+def test_a_prefetch_of_bytes_that_cannot_be_read_raises_nothing_until_extraction() -> None:
+    settle_threads()
+    broken = b"%PDF-1.7\n" + b"\x00" * 200
+    pdf.prefetch_pdf_lines(broken, what="broken.pdf")
+    with pytest.raises(ExtractError) as prefetched:
+        pdf.extract_pdf_lines(broken, what="broken.pdf")
+    with pytest.raises(ExtractError) as plain:
+        pdf.extract_pdf_lines(broken, what="broken.pdf")
+    assert str(prefetched.value) == str(plain.value)
+    assert active_children() == [] and pdf._PENDING == {}

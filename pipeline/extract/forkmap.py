@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pipeline.extract.lifetime import die_with_parent
 
@@ -64,42 +64,64 @@ def map_forked(count: int, session: Session[T], processes: int) -> list[T]:
     is what an allocation past it inside a C library ends as; otherwise a
     RuntimeError naming the signal.
     """
-    context = get_context("fork")
-    taken = context.RawValue("l", 0)  # the next task; guarded by `lock`
-    lock = context.Lock()
+    return Forked(count, session, processes).join()
 
-    def next_task() -> int:
-        with lock:
-            task = int(taken.value)
-            taken.value = task + 1
-        return task
 
-    def work() -> dict[int, T]:
-        done: dict[int, T] = {}
-        with collector_paused(), session() as do:
-            while (task := next_task()) < count:
-                done[task] = do(task)
-        return done
+class Forked(Generic[T]):
+    """`map_forked` begun: the workers start on the tasks at once, and this process does
+    whatever else it has to (the parse child imports the parsers) until `join`, where it
+    takes the tasks left and collects every result. `close` (or `join`) ends the workers;
+    one never joined nor closed dies with this process."""
 
-    workers: list[tuple[Any, Connection]] = []
-    try:
-        # Started before this process takes its own first task, so they overlap it.
-        for _ in range(max(0, min(processes, count) - 1)):
-            receiver, sender = context.Pipe(duplex=False)
-            process = context.Process(target=_worker, args=(work, sender))
-            process.start()
-            sender.close()
-            workers.append((process, receiver))
-        done = work()
-        for process, receiver in workers:
-            done.update(_result(process, receiver))
-    finally:
-        for process, receiver in workers:
+    def __init__(self, count: int, session: Session[T], processes: int) -> None:
+        context = get_context("fork")
+        taken = context.RawValue("l", 0)  # the next task; guarded by `lock`
+        lock = context.Lock()
+
+        def next_task() -> int:
+            with lock:
+                task = int(taken.value)
+                taken.value = task + 1
+            return task
+
+        def work() -> dict[int, T]:
+            done: dict[int, T] = {}
+            with collector_paused(), session() as do:
+                while (task := next_task()) < count:
+                    done[task] = do(task)
+            return done
+
+        self._count, self._work = count, work
+        self._workers: list[tuple[Any, Connection]] = []
+        try:
+            for _ in range(max(0, min(processes, count) - 1)):
+                receiver, sender = context.Pipe(duplex=False)
+                process = context.Process(target=_worker, args=(work, sender))
+                process.start()
+                sender.close()
+                self._workers.append((process, receiver))
+        except BaseException:
+            self.close()
+            raise
+
+    def join(self) -> list[T]:
+        """Every result in task order, this process doing the tasks left."""
+        try:
+            done = self._work()
+            for process, receiver in self._workers:
+                done.update(_result(process, receiver))
+        finally:
+            self.close()
+        return [done[task] for task in range(self._count)]
+
+    def close(self) -> None:
+        """End the workers (at once, if they are still at work)."""
+        for process, receiver in self._workers:
             receiver.close()
             if process.is_alive():
                 process.kill()
             process.join()
-    return [done[task] for task in range(count)]
+        self._workers = []
 
 
 def _worker(work: Callable[[], dict[int, Any]], conn: Connection) -> None:

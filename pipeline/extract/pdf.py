@@ -19,9 +19,9 @@ from importlib.metadata import version
 from typing import Any
 
 from pipeline.errors import ExtractError, UsageError
-from pipeline.extract.pdfium import extract_pdf_lines_pdfium
+from pipeline.extract.page_reads import PARALLEL_MIN_PAGES, Pending, read_pages
+from pipeline.extract.pdfium import extract_pdf_lines_pdfium, start_pdf_lines_pdfium
 from pipeline.extract.pdflines import (
-    PARALLEL_MIN_PAGES,
     ZERO_WIDTH,
     PdfText,
     Row,
@@ -29,11 +29,17 @@ from pipeline.extract.pdflines import (
     is_bold_font,
     is_highlight_colour,
     page_rows,
-    read_pages,
     to_lines,
 )
 
-__all__ = ["ENGINES", "PARALLEL_MIN_PAGES", "PdfText", "extract_pdf_lines"]
+__all__ = [
+    "ENGINES",
+    "PARALLEL_MIN_PAGES",
+    "PdfText",
+    "cancel_prefetches",
+    "extract_pdf_lines",
+    "prefetch_pdf_lines",
+]
 
 ENGINES = ("pdfium", "pdfplumber")
 # pdfplumber (and pdfminer under it) is imported only when asked for: 0.15 s that a
@@ -58,7 +64,10 @@ def extract_pdf_lines(
     # reproduction check, so the last few results are kept.
     key = (hashlib.sha256(data).hexdigest(), columns, engine)
     cached = _RECENT.pop(key, None)
-    if cached is None:
+    pending = _PENDING.pop((*key, what), None) if cached is None else None
+    if pending is not None:
+        cached = pending.result()
+    elif cached is None:
         if engine == "pdfium":
             cached = extract_pdf_lines_pdfium(data, what=what, columns=columns)
         else:
@@ -76,6 +85,34 @@ def extract_pdf_lines(
 
 
 _RECENT: OrderedDict[tuple[str, int, str], PdfText] = OrderedDict()
+# Reads begun by `prefetch_pdf_lines`, by digest, columns, engine and name.
+_PENDING: dict[tuple[str, int, str, str], Pending[PdfText]] = {}
+
+
+def prefetch_pdf_lines(
+    data: bytes, *, what: str = "document", columns: int = 1, engine: str = "pdfium"
+) -> None:
+    """Begin `extract_pdf_lines` of the same arguments: with PDFium in a process that may
+    fork, page workers start reading now, and that call joins them, so what this process
+    does in between (the parse child imports the parsers) runs beside the read. Never
+    raises: a PDF that cannot be read is found again, and reported, by that call.
+    `cancel_prefetches` ends what no call joined."""
+    if engine != "pdfium" or not data.startswith(b"%PDF-"):
+        return
+    key = (hashlib.sha256(data).hexdigest(), columns, engine)
+    if key in _RECENT or (*key, what) in _PENDING:
+        return
+    try:
+        _PENDING[(*key, what)] = start_pdf_lines_pdfium(data, what=what, columns=columns)
+    except Exception:  # extract_pdf_lines meets it again and says so
+        return
+
+
+def cancel_prefetches() -> None:
+    """End the page workers of every prefetch no extraction joined."""
+    while _PENDING:
+        _, pending = _PENDING.popitem()
+        pending.close()
 
 
 @cache

@@ -35,6 +35,7 @@ from typing import Any
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
 from pipeline.errors import ExtractError
+from pipeline.extract.page_reads import Pending, ReadRange, start_read_pages
 from pipeline.extract.pdfium_objects import (
     Handle,
     Objects,
@@ -53,16 +54,7 @@ from pipeline.extract.pdfium_objects import (
     media_box,
     text_object,
 )
-from pipeline.extract.pdflines import (
-    ZERO_WIDTH,
-    PdfText,
-    ReadRange,
-    Row,
-    Run,
-    page_rows,
-    read_pages,
-    to_lines,
-)
+from pipeline.extract.pdflines import ZERO_WIDTH, PdfText, Row, Run, page_rows, to_lines
 
 ENGINE = "pdfium"
 
@@ -87,6 +79,12 @@ _BASE_ULPS = 2.0
 
 def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> PdfText:
     """Every text line of the PDF, page by page, columns read left to right."""
+    return start_pdf_lines_pdfium(data, what=what, columns=columns).result()
+
+
+def start_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pending[PdfText]:
+    """`extract_pdf_lines_pdfium` begun: forked page workers start now (when this process
+    may fork them), `result` gives the lines."""
     try:
         doc = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
@@ -97,19 +95,24 @@ def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pdf
     # process reading the first half: their cost is mostly their start. Forked ones
     # take a few pages at a time through `_open_pages`.
     per_task = max(1, math.ceil(pages / 2))
-    try:
-        rows, removed = read_pages(
-            _read_pages, data, columns, pages, per_task, in_parent=True, session=_open_pages
-        )
-    except pdfium.PdfiumError as exc:  # a page PDFium cannot load
-        raise ExtractError(what, f"cannot read PDF: {exc}") from exc
-    return PdfText(
-        lines=to_lines(rows),
-        pages=pages,
-        notes={"zero_width_removed": removed},
-        engine=ENGINE,
-        engine_version=ENGINE_VERSION,
+    read = start_read_pages(
+        _read_pages, data, columns, pages, per_task, in_parent=True, session=_open_pages
     )
+
+    def finish() -> PdfText:
+        try:
+            rows, removed = read.result()
+        except pdfium.PdfiumError as exc:  # a page PDFium cannot load
+            raise ExtractError(what, f"cannot read PDF: {exc}") from exc
+        return PdfText(
+            lines=to_lines(rows),
+            pages=pages,
+            notes={"zero_width_removed": removed},
+            engine=ENGINE,
+            engine_version=ENGINE_VERSION,
+        )
+
+    return Pending(finish, read.close)
 
 
 def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[Row], int]:

@@ -18,18 +18,11 @@ the parent.
 from __future__ import annotations
 
 import math
-import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-from pipeline.extract.forkmap import can_fork, collector_paused, map_forked
-from pipeline.extract.lifetime import die_with_parent
 
 if TYPE_CHECKING:
     from pipeline.models.content import Line
@@ -245,104 +238,6 @@ def page_rows(
                 )
             )
     return rows
-
-
-# Reads pages [first, last) (0-based) of `data` with `columns`: their rows and the
-# zero-width characters removed.
-ReadPages = Callable[[bytes, int, int, int], tuple[list[Row], int]]
-# Opens `data` once for a process (with `columns`) and gives its ReadRange: pages
-# [first, last) each time, the document kept open in between.
-ReadRange = Callable[[int, int], tuple[list[Row], int]]
-OpenPages = Callable[[bytes, int], AbstractContextManager[ReadRange]]
-
-# Pages are independent, so large PDFs are read by several processes; the line
-# numbers are assigned afterwards, in page order, so the result is identical to a
-# sequential read. A process without threads forks its workers (`forkmap`), which
-# then take a few pages at a time until none are left. One with threads (a server
-# in a test, a progress display, `import`'s document threads) spawns them instead:
-# a fork would copy another thread's held locks. Either kind dies with its parent,
-# so a killed run (or parse sandbox) leaves none behind.
-PARALLEL_MIN_PAGES = 24
-# Pages per task for forked workers reading through an `OpenPages`: small, so the
-# last task to finish ends soon after the others (a PDFium page takes ~3 ms).
-FORKED_PAGES_PER_TASK = 4
-
-
-def read_pages(
-    reader: ReadPages,
-    data: bytes,
-    columns: int,
-    pages: int,
-    per_task: int,
-    *,
-    in_parent: bool = False,
-    session: OpenPages | None = None,
-) -> tuple[list[Row], int]:
-    """All rows of the document in page order, and the zero-width characters removed.
-
-    `per_task` pages go to each spawned worker (and to each forked one without
-    `session`). With `in_parent`, this process reads the first task itself while
-    spawned workers read the rest (one worker fewer to start, for engines that
-    start slower than they read); forked workers always share the work with it.
-    """
-    cores = os.cpu_count() or 1
-    with collector_paused():
-        if pages < PARALLEL_MIN_PAGES or cores < 2:
-            return reader(data, columns, 0, pages)
-        if can_fork():
-            return _read_forked(reader, data, columns, pages, per_task, session, cores)
-        return _read_spawned(reader, data, columns, pages, per_task, in_parent, cores)
-
-
-def _read_spawned(
-    reader: ReadPages,
-    data: bytes,
-    columns: int,
-    pages: int,
-    per_task: int,
-    in_parent: bool,
-    cores: int,
-) -> tuple[list[Row], int]:
-    ranges = [(start, min(start + per_task, pages)) for start in range(0, pages, per_task)]
-    if len(ranges) < 2:
-        return reader(data, columns, 0, pages)
-    local = ranges[:1] if in_parent else []
-    remote = ranges[len(local) :]
-    workers = min(cores - len(local), len(remote))
-    context = get_context("spawn")
-    with ProcessPoolExecutor(workers, context, initializer=die_with_parent) as pool:
-        futures = [pool.submit(reader, data, columns, a, b) for a, b in remote]
-        parts = [reader(data, columns, a, b) for a, b in local]
-        parts += [future.result() for future in futures]
-    return _joined(parts)
-
-
-def _read_forked(
-    reader: ReadPages,
-    data: bytes,
-    columns: int,
-    pages: int,
-    per_task: int,
-    session: OpenPages | None,
-    processes: int,
-) -> tuple[list[Row], int]:
-    step = FORKED_PAGES_PER_TASK if session is not None else per_task
-    ranges = [(start, min(start + step, pages)) for start in range(0, pages, step)]
-
-    @contextmanager
-    def tasks() -> Iterator[Callable[[int], tuple[list[Row], int]]]:
-        if session is None:  # the engine opens the document for each task
-            yield lambda task: reader(data, columns, *ranges[task])
-            return
-        with session(data, columns) as read:
-            yield lambda task: read(*ranges[task])
-
-    return _joined(map_forked(len(ranges), tasks, processes))
-
-
-def _joined(parts: list[tuple[list[Row], int]]) -> tuple[list[Row], int]:
-    rows = [row for part, _ in parts for row in part]
-    return rows, sum(removed for _, removed in parts)
 
 
 def to_lines(rows: list[Row]) -> list[Line]:

@@ -18,7 +18,8 @@ Adding a family: write its parser (a sub-package of `parse/`, or nothing at
 all for a numbered document: family `numbered` reads the scheme its registry
 entry declares), add one `Family(...)` line here, and a `[[source]]` in
 `registry/sources.toml`, and its name to `NAMES` (jobs/family_names.py, which the
-registry checks sources against without importing this table).
+registry checks sources against without importing this table), and to `LINE_NAMES`
+there too when its extractor is `lines()`.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ from typing import Any, Generic, Protocol, TypeVar
 from pipeline.errors import UsageError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines, sniff_encoding
-from pipeline.jobs.family_names import NAMES
+from pipeline.jobs.family_names import LINE_NAMES, NAMES
+from pipeline.jobs.parse_request import ParseRequest as ParseRequest
+from pipeline.jobs.parse_request import pdf_options
+from pipeline.jobs.parse_request import request_for as request_for
 from pipeline.models.content import FaqPage, Line, NsgHtmlPage, RulesSite, WikiPage, YamlBundle
 from pipeline.models.records import Document, ParseOptions
-from pipeline.models.scheme import NumberedScheme
-from pipeline.models.sources import Source
 from pipeline.parse import faq, rulings, sections, wiki
 from pipeline.parse.endings import check_ending
 from pipeline.parse.fab import cr as fab_cr
@@ -55,17 +57,6 @@ from pipeline.parse.swu import cr as swu_cr
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 T_contra = TypeVar("T_contra", contravariant=True)
-
-
-@dataclass(frozen=True)
-class ParseRequest:
-    family: str
-    document: str
-    rendition: str
-    what: str = "document"
-    version: str | None = None
-    options: dict[str, str] = field(default_factory=dict)
-    scheme: NumberedScheme | None = None  # family `numbered`: the registry entry's scheme
 
 
 def _installed(package: str) -> str:
@@ -124,21 +115,27 @@ class Family(Generic[T]):
     version: str
 
 
-def lines(sentinel: str | None = None) -> Extractor[list[Line]]:
-    """Text lines (decoded; `sentinel` is the title the text must start with) or PDF lines."""
+class Lines:
+    """The line families' extractor: text lines (decoded; `sentinel` is the title the text
+    must start with) or PDF lines (read as `parse_request.pdf_options` says)."""
 
-    def extract(data: bytes, request: ParseRequest) -> Extracted[list[Line]]:
+    def __init__(self, sentinel: str | None = None) -> None:
+        self.sentinel = sentinel
+
+    def __call__(self, data: bytes, request: ParseRequest, /) -> Extracted[list[Line]]:
         if request.rendition == "pdf":
-            columns = int(request.options.get("columns", "1"))
-            engine = request.options.get("engine", "pdfium")
+            columns, engine = pdf_options(request)
             pdf = extract_pdf_lines(data, what=request.what, columns=columns, engine=engine)
             return Extracted(pdf.lines, dict(pdf.notes), pdf.engine, pdf.engine_version, pdf.lines)
-        text = extract_text_lines(data, what=request.what, sentinel=sentinel)
+        text = extract_text_lines(data, what=request.what, sentinel=self.sentinel)
         encoding, bom = sniff_encoding(data)
         codec = f"python-codecs {encoding}" + (" (byte-order mark)" if bom else "")
         return Extracted(text, engine=codec, engine_version=PYTHON, lines=text)
 
-    return extract
+
+def lines(sentinel: str | None = None) -> Extractor[list[Line]]:
+    """Text lines (decoded; `sentinel` is the title the text must start with) or PDF lines."""
+    return Lines(sentinel)
 
 
 # The HTML, YAML and tar extractors import their engine when called: a PDF or text parse
@@ -208,6 +205,9 @@ TABLE: list[Family[Any]] = [
 FAMILIES: dict[str, Family[Any]] = {family.name: family for family in TABLE}
 if set(FAMILIES) != NAMES:  # the registry checks sources against NAMES without this table
     raise RuntimeError(f"jobs/family_names.py must list exactly {sorted(FAMILIES)}")
+# The parse sandbox starts a line family's PDF extraction before it imports this table.
+if {f.name for f in TABLE if isinstance(f.extract, Lines)} != LINE_NAMES:
+    raise RuntimeError("jobs/family_names.py: LINE_NAMES must list the families of lines()")
 
 
 def family_of(name: str) -> Family[Any]:
@@ -219,19 +219,6 @@ def family_of(name: str) -> Family[Any]:
 
 def parser_version(name: str) -> str:
     return family_of(name).version
-
-
-def request_for(source: Source, *, what: str, version: str | None = None) -> ParseRequest:
-    """The request for one registry source: its family, document, rendition, options, scheme."""
-    return ParseRequest(
-        family=source.family,
-        document=source.document,
-        rendition=source.rendition,
-        what=what,
-        version=version,
-        options=dict(source.options),
-        scheme=source.scheme,
-    )
 
 
 def parse_bytes(data: bytes, request: ParseRequest) -> Document:

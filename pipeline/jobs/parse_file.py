@@ -1,4 +1,7 @@
-"""`rulescorpus parse FILE`: one local file through one family parser, no corpus involved."""
+"""`rulescorpus parse FILE`: one local file through one family parser, no corpus involved.
+
+It imports no parser: the parse runs in the sandbox's child, which imports the family
+table while the PDF's first pages are read (`jobs.sandbox`)."""
 
 from __future__ import annotations
 
@@ -6,7 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.jobs.families import FAMILIES, ParseRequest, request_for
+from pipeline.jobs.family_names import NAMES
+from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models.records import Document, SourceRef
 from pipeline.models.sources import Source
@@ -40,8 +44,8 @@ def parse_file(
     registry: list[Source] | None = None,
     engine: str | None = None,
 ) -> Document:
-    if family not in FAMILIES:
-        raise UsageError(f"unknown family {family!r}; known: {', '.join(sorted(FAMILIES))}")
+    if family not in NAMES:  # the family table's names (it checks so), without its imports
+        raise UsageError(f"unknown family {family!r}; known: {', '.join(sorted(NAMES))}")
     if document is None:
         match = next((s for s in registry or [] if s.family == family), None)
         if match is None:
