@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from enum import StrEnum
@@ -125,6 +126,9 @@ def parse_cmd(
             f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}",
             markup=False,
         )
+    # Everything is written. Frozen, the heap (the Document, every module) is skipped by
+    # the collector's passes at the interpreter's exit: 0.04 s of the command's 1 s.
+    gc.freeze()
     raise typer.Exit(EXIT_PARSE if doc.warnings else 0)
 
 
