@@ -4,18 +4,18 @@ the one place a library error becomes a clean message and the documented exit co
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
 
 from pipeline.cli.console import print_summary
-from pipeline.cli.progress import TerminalProgress, quiet_progress
+from pipeline.cli.shared import GLOBALS
+from pipeline.cli.shared import err as err
+from pipeline.cli.shared import make_context as make_context
+from pipeline.cli.shared import out as out
 from pipeline.errors import RulesCorpusError
-from pipeline.jobs.context import Context, Progress
 from pipeline.jobs.outcomes import RunSummary
 
 app = typer.Typer(
@@ -23,8 +23,6 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Verified, versioned, diffable corpus of trading-card-game rules.",
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
 T = TypeVar("T")
 
 CorpusOpt = Annotated[
@@ -41,22 +39,6 @@ SourcesOpt = Annotated[
     Path | None,
     typer.Option("--sources", help="registry file [default: the packaged sources.toml]"),
 ]
-_globals: dict[str, Path | None] = {}
-
-
-def make_context(
-    corpus: Path | None, cache: Path | None, sources: Path | None, quiet: bool = False
-) -> Context:
-    corpus = (
-        corpus or _globals.get("corpus") or Path(os.environ.get("RULESCORPUS_CORPUS", "corpus"))
-    )
-    default_cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rulescorpus"
-    cache = (
-        cache or _globals.get("cache") or Path(os.environ.get("RULESCORPUS_CACHE", default_cache))
-    )
-    sources = sources or _globals.get("sources")
-    progress: Progress = quiet_progress if quiet else TerminalProgress(err)
-    return Context(corpus_dir=corpus, cache_dir=cache, sources_file=sources, progress=progress)
 
 
 def run_job(call: Callable[[], T]) -> T:
@@ -81,7 +63,7 @@ def finish(summary: RunSummary, report: Path | None = None, as_json: bool = Fals
 def main_options(
     corpus: CorpusOpt = None, cache: CacheOpt = None, sources: SourcesOpt = None
 ) -> None:
-    _globals.update(corpus=corpus, cache=cache, sources=sources)
+    GLOBALS.update(corpus=corpus, cache=cache, sources=sources)
 
 
 def canonical(value: Any) -> bytes:

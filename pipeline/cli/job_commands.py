@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import json
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -16,7 +14,6 @@ from pipeline.cli.common import (
     CorpusOpt,
     SourcesOpt,
     app,
-    canonical,
     err,
     finish,
     make_context,
@@ -24,7 +21,6 @@ from pipeline.cli.common import (
     run_job,
 )
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
-from pipeline.errors import EXIT_PARSE
 from pipeline.jobs.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
@@ -98,41 +94,20 @@ def parse_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """Parse a local file; print its Document JSON on stdout, warnings on stderr."""
-    from pipeline.jobs.parse_file import parse_file
+    from pipeline.cli.parse_run import run_parse
 
-    # The modules are imported for good: frozen, the collector's passes while the
-    # Document is read back skip them (50 -> 34 ms to validate it and write its JSON).
-    gc.freeze()
-    doc = run_job(
-        lambda: parse_file(
-            file,
-            family,
-            version=version,
-            document=document,
-            rendition=rendition.value if rendition else None,
-            registry=make_context(corpus, cache, sources).registry(),
-            engine=engine.value if engine else None,
-        )
+    code = run_parse(
+        file,
+        family,
+        version=version,
+        document=document,
+        rendition=rendition.value if rendition else None,
+        engine=engine.value if engine else None,
+        corpus=corpus,
+        cache=cache,
+        sources=sources,
     )
-    sys.stdout.buffer.write(canonical(doc))
-    for warning in doc.warnings:
-        where = f" line {warning.location.line}" if warning.location else ""
-        err.print(f"warning [{warning.code}]{where}: {warning.message}", markup=False)
-    for erratum in doc.publisher_errata:
-        # A reviewed lint finding names the offending text; any other erratum, what it cites.
-        what = (
-            f"[{erratum.code}] {erratum.field or 'text'} has {erratum.cites!r}"
-            if erratum.code
-            else f"cites {erratum.cites}"
-        )
-        err.print(
-            f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}",
-            markup=False,
-        )
-    # Everything is written. Frozen, the heap (the Document too) is skipped by the
-    # collector's passes at the interpreter's exit: 0.04 s of the command's 1 s.
-    gc.freeze()
-    raise typer.Exit(EXIT_PARSE if doc.warnings else 0)
+    raise typer.Exit(code)
 
 
 @app.command("update")

@@ -1,0 +1,31 @@
+"""What every command's process shares, without typer: the two consoles, the global
+options, and the Context they build. `cli.common` (the typer app) and the parse
+command's quick path (`cli.parse_quick`) both use these very objects."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rich.console import Console
+
+from pipeline.cli.progress import TerminalProgress, quiet_progress
+from pipeline.jobs.context import Context, Progress
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+# The global options given before the command (`rulescorpus --corpus DIR show ...`).
+GLOBALS: dict[str, Path | None] = {}
+
+
+def make_context(
+    corpus: Path | None, cache: Path | None, sources: Path | None, quiet: bool = False
+) -> Context:
+    corpus = corpus or GLOBALS.get("corpus") or Path(os.environ.get("RULESCORPUS_CORPUS", "corpus"))
+    default_cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rulescorpus"
+    cache = (
+        cache or GLOBALS.get("cache") or Path(os.environ.get("RULESCORPUS_CACHE", default_cache))
+    )
+    sources = sources or GLOBALS.get("sources")
+    progress: Progress = quiet_progress if quiet else TerminalProgress(err)
+    return Context(corpus_dir=corpus, cache_dir=cache, sources_file=sources, progress=progress)
