@@ -67,6 +67,6 @@ def main_options(
 
 
 def canonical(value: Any) -> bytes:
-    from pipeline.store.corpus import canonical_json
+    from pipeline.store.canonical import canonical_json
 
     return canonical_json(value)

@@ -26,7 +26,7 @@ def run_parse(
     """Parse a local file; print its Document JSON on stdout, warnings on stderr; the exit
     code (a library error printed as `cli.common.run_job` prints it, with its code)."""
     from pipeline.jobs.parse_file import parse_file
-    from pipeline.store.corpus import canonical_json
+    from pipeline.store.canonical import canonical_json
 
     # The modules are imported for good: frozen, the collector's passes while the
     # Document is read back skip them (50 -> 34 ms to validate it and write its JSON).

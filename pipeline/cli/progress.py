@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
+
+if TYPE_CHECKING:  # imported with the first bar: most commands draw none
+    from rich.progress import Progress, TaskID
 
 
 class TerminalProgress:
@@ -26,6 +23,14 @@ class TerminalProgress:
             self.console.print(f"[dim]{message}[/dim]", highlight=False)
             return
         if self.bar is None:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
             self.bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),

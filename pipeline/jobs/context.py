@@ -13,11 +13,11 @@ from pipeline.jobs.family_names import NAMES
 from pipeline.jobs.limits import ParseLimits
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
-from pipeline.store.blobs import BlobStore
-from pipeline.store.corpus import Corpus
 
 if TYPE_CHECKING:  # the cache imports the parse sandbox, which the read commands never use
     from pipeline.jobs.parse_cache import ParseCache
+    from pipeline.store.blobs import BlobStore
+    from pipeline.store.corpus import Corpus
 
 
 class Progress(Protocol):
@@ -45,12 +45,18 @@ class Context:
     parse_cache_dir: Path | None = None
     use_parse_cache: bool = True
 
+    # The stores (and filelock under them) are imported when asked for: `parse` uses
+    # neither.
     @property
     def corpus(self) -> Corpus:
+        from pipeline.store.corpus import Corpus
+
         return Corpus(self.corpus_dir)
 
     @property
     def blobs(self) -> BlobStore:
+        from pipeline.store.blobs import BlobStore
+
         return BlobStore(self.cache_dir)
 
     @property

@@ -1,6 +1,7 @@
-"""Canonical JSON of a model written by orjson, byte for byte what the json module writes.
+"""The corpus's one serialisation, `canonical_json` (store.corpus re-exports it), and the
+orjson writer of a model's, byte for byte what the json module writes.
 
-The corpus's one serialisation (`store.corpus.canonical_json`) is
+The serialisation is
 `json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2) + "\\n"` in UTF-8.
 With an indent the json module encodes in pure Python: 60 ms for the MTG CR, on
 every parse, import and reproduction check. orjson writes the same bytes (the same
@@ -24,6 +25,7 @@ orjson would write. tests/test_canonical_json.py holds the two to the same bytes
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from typing import Any
@@ -106,3 +108,15 @@ def model_json(value: BaseModel) -> bytes | None:
     ):
         return None
     return out
+
+
+def canonical_json(value: BaseModel | dict[str, Any] | list[Any]) -> bytes:
+    """The one serialisation of the corpus: sorted keys, 2-space indent, UTF-8, final newline.
+
+    A model is written by orjson when it gives the same bytes (`model_json`, 30 times
+    faster), by the json module otherwise and for plain dicts and lists."""
+    fast = model_json(value) if isinstance(value, BaseModel) else None
+    if fast is not None:
+        return fast
+    data = value.model_dump(mode="json", by_alias=True) if isinstance(value, BaseModel) else value
+    return (json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode("utf-8")

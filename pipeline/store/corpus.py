@@ -22,27 +22,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import filelock
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from pipeline.errors import LockHeld, NotFound, StoreError
 from pipeline.models.base import Model
 from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Lock, Pin
 from pipeline.store import layout
-from pipeline.store.canonical import model_json
+from pipeline.store.canonical import canonical_json as canonical_json
 from pipeline.store.files import remove_temporaries, write_new, write_replacing
-
-
-def canonical_json(value: BaseModel | dict[str, Any] | list[Any]) -> bytes:
-    """The one serialisation of the corpus: sorted keys, 2-space indent, UTF-8, final newline.
-
-    A model is written by orjson when it gives the same bytes (`store.canonical`, 30
-    times faster), by the json module otherwise and for plain dicts and lists."""
-    fast = model_json(value) if isinstance(value, BaseModel) else None
-    if fast is not None:
-        return fast
-    data = value.model_dump(mode="json", by_alias=True) if isinstance(value, BaseModel) else value
-    return (json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode("utf-8")
 
 
 def version_key(version: str) -> tuple[tuple[int, str], ...]:
