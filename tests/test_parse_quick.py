@@ -16,9 +16,15 @@ MTG_TXT = str(SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114
 FAB_TXT = str(SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt")
 QUICK = "import sys; from pipeline.cli.app import main; main()"
 FULL = "import sys; from pipeline.cli.app import load_app; load_app()()"
+# What the command's own process (not its parse child) must not load for a plain parse.
+HEAVY = ("typer", "pipeline.jobs.families", "pipeline.parse", "pypdfium2", "bs4", "filelock")
 LOADED = (
     "import atexit, sys\n"
-    "atexit.register(lambda: print('TYPER', 'typer' in sys.modules, file=sys.stderr))\n" + QUICK
+    "atexit.register(lambda: print('TYPER', 'typer' in sys.modules, file=sys.stderr))\n"
+    "def heavy():\n"
+    f"    found = sorted(m for m in sys.modules if m.startswith({HEAVY!r}))\n"
+    "    print('HEAVY', found, file=sys.stderr)\n"
+    "atexit.register(heavy)\n" + QUICK
 )
 
 
@@ -66,10 +72,10 @@ def test_the_quick_path_says_what_the_typer_command_says(args: tuple[str, ...]) 
     assert quick.returncode in (0, 2, 40, 74), quick.stderr
 
 
-def test_a_plain_parse_loads_no_typer() -> None:
+def test_a_plain_parse_loads_no_typer_and_no_parser_in_the_commands_process() -> None:
     done = run(*CASES["plain"], code=LOADED)
     assert done.returncode == 0 and done.stdout.startswith(b"{\n")
-    assert done.stderr.decode().splitlines()[-1] == "TYPER False"
+    assert done.stderr.decode().splitlines()[-2:] == ["HEAVY []", "TYPER False"]
     # and the typer command does load it: the probe can tell
     assert run("--help", code=LOADED).stderr.decode().splitlines()[-1] == "TYPER True"
 
