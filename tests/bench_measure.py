@@ -183,7 +183,8 @@ def measure_memory(command: list[str], ok: tuple[int, ...] = (0,)) -> float:
 WARM = """
 import json, sys, time
 from pipeline.extract import pdf as extract
-from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import parse_bytes
+from pipeline.jobs.parse_request import ParseRequest
 recent = getattr(extract, "_RECENT", None)
 if recent is None:
     sys.exit("pipeline.extract.pdf._RECENT moved: the bench cannot empty the extraction cache")

@@ -23,9 +23,9 @@ from helpers import SHARED, link_archive
 
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_cache import ParseCache
+from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
 
 if TYPE_CHECKING:

@@ -18,8 +18,9 @@ from helpers import SHARED, link_archive
 
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.import_archive import import_archive
+from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
 
 # The rules documents (and Netrunner's rulings) the renumbering and cite-check tests store.

@@ -20,8 +20,8 @@ from pipeline.diff.documents import diff_documents
 from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Lock
-from pipeline.store.canonical import may_hold_floats, model_json
-from pipeline.store.corpus import Index, canonical_json
+from pipeline.store.canonical import canonical_json, may_hold_floats, model_json
+from pipeline.store.corpus import Index
 
 MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,10 +27,11 @@ from pipeline.fetch.manifest import (
     read_archive_files,
     versions_of,
 )
-from pipeline.jobs.families import ParseRequest, parse_bytes, request_for
+from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.family_names import NAMES
 from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_cache import ParseCache
+from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.models.content import Line
 from pipeline.models.records import SCHEMA_VERSION, CountKey, Document, ParseOptions, WarningCode
 from pipeline.models.sources import Source

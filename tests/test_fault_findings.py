@@ -40,9 +40,9 @@ from pipeline.fetch.discover import find_link
 from pipeline.jobs import update as update_job
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_cache import ParseCache, read_entry
+from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.bundles import SITE_BUNDLE_FORMAT
 from pipeline.registry.loader import parse_registry
 from pipeline.store.corpus import DiffEntry
@@ -254,7 +254,7 @@ def test_regression_faults_pax_bomb_campaign_case(lab: Lab) -> None:
 CHILD_WHOSE_RUN_IS_GONE = """
 import sys
 from multiprocessing import Pipe
-from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.parse_request import ParseRequest
 from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.sandbox import _child
 receiver, sender = Pipe(duplex=False)

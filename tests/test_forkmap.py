@@ -20,7 +20,7 @@ from test_pdf_extract import make_pdf
 from pipeline.errors import ExtractError
 from pipeline.extract import pdf, pdfium
 from pipeline.extract.forkmap import Forked, Session, can_fork, map_forked
-from pipeline.extract.pdf import PARALLEL_MIN_PAGES
+from pipeline.extract.page_reads import PARALLEL_MIN_PAGES
 from pipeline.extract.pdflines import to_lines
 
 T = TypeVar("T")

@@ -18,7 +18,8 @@ from pipeline.jobs.show_quick import Fallback, shown_json
 from pipeline.jobs.verify import check_id_index, verify
 from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
 from pipeline.store import layout
-from pipeline.store.corpus import Corpus, canonical_json, sha256_hex
+from pipeline.store.canonical import canonical_json
+from pipeline.store.corpus import Corpus, sha256_hex
 from pipeline.store.ids import FORMAT, build_id_index, children_in, read_span, record_digests
 
 

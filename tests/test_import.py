@@ -17,7 +17,8 @@ from pipeline.jobs import import_archive as archive
 from pipeline.jobs import show as lookup
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
-from pipeline.store.corpus import Corpus, canonical_json
+from pipeline.store.canonical import canonical_json
+from pipeline.store.corpus import Corpus
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from test_contract import cases, parse_case
 
 from pipeline.extract.text import decode_text
-from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import parse_bytes
+from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Passage, Rule
 from pipeline.parse.errata import ARTEFACTS as REVIEWED
 from pipeline.parse.errata import known_artefact

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.extract.pdf import PdfText, extract_pdf_lines
+from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.extract.pdflines import PdfText
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.extract.pdf import PdfText, extract_pdf_lines
+from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.extract.pdflines import PdfText
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.netrunner import cr as netrunner

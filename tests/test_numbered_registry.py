@@ -19,8 +19,9 @@ from pdfgen import SOFT_HYPHEN, build_pdf
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_USAGE, RegistryError
 from pipeline.extract.pdf import extract_pdf_lines
-from pipeline.jobs.families import parse_bytes, request_for
+from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.family_names import NAMES
+from pipeline.jobs.parse_request import request_for
 from pipeline.models.records import Document
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry

@@ -9,9 +9,10 @@ import pytest
 from helpers import SHARED
 
 from pipeline.jobs import parse_cache
-from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_cache import ParseCache, cache_key
+from pipeline.jobs.parse_request import ParseRequest
 
 TXT = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 REQUEST = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")

@@ -16,7 +16,8 @@ LAZY = ("bs4", "soupsieve", "yaml", "tarfile", "pdfplumber", "pdfminer")
 PROBE = """
 import sys
 from pathlib import Path
-from pipeline.jobs.families import ParseRequest, parse_bytes
+from pipeline.jobs.families import parse_bytes
+from pipeline.jobs.parse_request import ParseRequest
 loaded = lambda: sorted({{m.split('.')[0] for m in sys.modules}} & set({lazy!r}))
 print("import", loaded())
 for path, rendition in ({pdf!r}, "pdf"), ({txt!r}, "txt"):

@@ -24,9 +24,11 @@ import pytest
 from twocolumn import make_two_column_pdf
 
 from pipeline.errors import ExtractError, UsageError
-from pipeline.extract.pdf import ENGINES, PdfText, extract_pdf_lines
-from pipeline.jobs.families import engine_neutral, parse_bytes, request_for
+from pipeline.extract.pdf import ENGINES, extract_pdf_lines
+from pipeline.extract.pdflines import PdfText
+from pipeline.jobs.families import engine_neutral, parse_bytes
 from pipeline.jobs.family_names import NAMES
+from pipeline.jobs.parse_request import request_for
 from pipeline.models.content import Line
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry

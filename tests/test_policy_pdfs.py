@@ -13,8 +13,9 @@ import pytest
 from conftest import ParseReal
 from helpers import SHARED
 
-from pipeline.jobs.families import parse_bytes, request_for
+from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.family_names import NAMES
+from pipeline.jobs.parse_request import request_for
 from pipeline.models.records import Document
 from pipeline.parse.common import slugify
 from pipeline.registry.loader import load_registry

@@ -18,7 +18,8 @@ import pytest
 from helpers import SHARED
 from test_contract import cases, parse_case
 
-from pipeline.jobs.families import ParseRequest, family_of, parse_bytes, request_for
+from pipeline.jobs.families import family_of, parse_bytes
+from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.models.content import Line
 from pipeline.models.records import Document, GlossaryTerm, Location, Passage, Rule
 from pipeline.store.blobs import BlobStore

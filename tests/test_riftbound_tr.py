@@ -11,8 +11,9 @@ import pytest
 from conftest import ParseReal
 from helpers import SHARED
 
-from pipeline.jobs.families import ParseRequest, parse_bytes, request_for
+from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.family_names import NAMES
+from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.models.records import Document
 from pipeline.registry.loader import load_registry
 

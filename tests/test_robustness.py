@@ -42,9 +42,9 @@ from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.import_archive import import_archive
 from pipeline.jobs.limits import ParseLimits
+from pipeline.jobs.parse_request import ParseRequest
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.jobs.show import show

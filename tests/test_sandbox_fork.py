@@ -34,7 +34,7 @@ T = TypeVar("T")
 CALLER = """
 import hashlib, sys, threading
 from pipeline.errors import RulesCorpusError
-from pipeline.jobs.families import ParseRequest
+from pipeline.jobs.parse_request import ParseRequest
 from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.sandbox import parse_isolated_json, start_method
 if sys.argv[4] == "thread":

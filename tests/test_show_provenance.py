@@ -18,7 +18,7 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
-from pipeline.store.corpus import canonical_json
+from pipeline.store.canonical import canonical_json
 
 MTG_TXT = "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt"
 MTG_PATH = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"

@@ -11,10 +11,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from pipeline.cli.console import print_summary
-from pipeline.cli.shared import GLOBALS
-from pipeline.cli.shared import err as err
-from pipeline.cli.shared import make_context as make_context
-from pipeline.cli.shared import out as out
+from pipeline.cli.shared import GLOBALS, err, out
 from pipeline.errors import RulesCorpusError
 from pipeline.jobs.outcomes import RunSummary
 

@@ -7,16 +7,8 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import (
-    CacheOpt,
-    CorpusOpt,
-    SourcesOpt,
-    app,
-    err,
-    make_context,
-    out,
-    run_job,
-)
+from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
+from pipeline.cli.shared import err, make_context, out
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, RulesCorpusError
 from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import Outcome, RunSummary

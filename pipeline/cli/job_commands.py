@@ -9,18 +9,9 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import (
-    CacheOpt,
-    CorpusOpt,
-    SourcesOpt,
-    app,
-    err,
-    finish,
-    make_context,
-    out,
-    run_job,
-)
+from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, finish, run_job
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
+from pipeline.cli.shared import err, make_context, out
 from pipeline.jobs.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands

@@ -10,17 +10,9 @@ from typing import Annotated, Any
 
 import typer
 
-from pipeline.cli.common import (
-    CacheOpt,
-    CorpusOpt,
-    SourcesOpt,
-    app,
-    err,
-    make_context,
-    out,
-    run_job,
-)
+from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
 from pipeline.cli.console import print_history, print_shown
+from pipeline.cli.shared import err, make_context, out
 from pipeline.cli.show_text import provenance_lines
 from pipeline.errors import EXIT_VERIFY
 from pipeline.jobs import show as lookup

@@ -11,16 +11,9 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import (
-    CacheOpt,
-    CorpusOpt,
-    SourcesOpt,
-    app,
-    err,
-    make_context,
-    run_job,
-)
-from pipeline.cli.common import out as console
+from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
+from pipeline.cli.shared import err, make_context
+from pipeline.cli.shared import out as console
 
 
 class MapFormat(StrEnum):

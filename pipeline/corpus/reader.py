@@ -18,7 +18,8 @@ from pipeline.errors import NotFound, UsageError
 from pipeline.models.records import Document, GlossaryTerm, Passage, Rule, Ruling
 from pipeline.models.sources import FetchResult
 from pipeline.store import layout
-from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry, canonical_json
+from pipeline.store.canonical import canonical_json
+from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry
 
 Record = Rule | GlossaryTerm | Ruling | Passage
 

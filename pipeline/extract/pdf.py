@@ -19,7 +19,7 @@ from importlib.metadata import version
 from typing import Any
 
 from pipeline.errors import ExtractError, UsageError
-from pipeline.extract.page_reads import PARALLEL_MIN_PAGES, Pending, read_pages
+from pipeline.extract.page_reads import Pending, read_pages
 from pipeline.extract.pdfium import extract_pdf_lines_pdfium, start_pdf_lines_pdfium
 from pipeline.extract.pdflines import (
     ZERO_WIDTH,
@@ -34,8 +34,6 @@ from pipeline.extract.pdflines import (
 
 __all__ = [
     "ENGINES",
-    "PARALLEL_MIN_PAGES",
-    "PdfText",
     "cancel_prefetches",
     "extract_pdf_lines",
     "prefetch_pdf_lines",

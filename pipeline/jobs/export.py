@@ -41,7 +41,8 @@ from pipeline.corpus.sqlite_schema import (
 from pipeline.errors import StorageIOError
 from pipeline.jobs.export_lineages import link_lineages
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
-from pipeline.store.corpus import Corpus, canonical_json
+from pipeline.store.canonical import canonical_json
+from pipeline.store.corpus import Corpus
 from pipeline.store.ids import fits, record_digests
 
 

@@ -34,9 +34,7 @@ from pipeline.errors import UsageError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines, sniff_encoding
 from pipeline.jobs.family_names import LINE_NAMES, NAMES
-from pipeline.jobs.parse_request import ParseRequest as ParseRequest
-from pipeline.jobs.parse_request import pdf_options
-from pipeline.jobs.parse_request import request_for as request_for
+from pipeline.jobs.parse_request import ParseRequest, pdf_options
 from pipeline.models.content import FaqPage, Line, NsgHtmlPage, RulesSite, WikiPage, YamlBundle
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse import faq, rulings, sections, wiki

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pipeline
 from pipeline.errors import StorageIOError
-from pipeline.jobs.families import ParseRequest
 from pipeline.jobs.limits import ParseLimits
+from pipeline.jobs.parse_request import ParseRequest
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models.records import Document
 from pipeline.store.files import write_new

@@ -16,14 +16,8 @@ from pipeline.errors import UsageError
 from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Pin
 from pipeline.store import layout
-from pipeline.store.corpus import (
-    DiffEntry,
-    DocumentEntry,
-    Transaction,
-    VersionEntry,
-    canonical_json,
-    version_key,
-)
+from pipeline.store.canonical import canonical_json
+from pipeline.store.corpus import DiffEntry, DocumentEntry, Transaction, VersionEntry, version_key
 from pipeline.store.ids import build_id_index
 from pipeline.verify.checks import add_pin
 

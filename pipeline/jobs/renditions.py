@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pipeline.errors import VerificationError
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import request_for
+from pipeline.jobs.parse_request import request_for
 from pipeline.jobs.publish import Candidate
 from pipeline.models.records import Document, SourceRef
 from pipeline.models.sources import FetchResult, Pin, Source

@@ -11,7 +11,8 @@ from pipeline.diff.renumbering import Lookup, compose_maps, lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
 from pipeline.models.records import Document
 from pipeline.report.renumbering import render_map_csv, render_map_markdown
-from pipeline.store.corpus import Corpus, DocumentEntry, canonical_json, version_key
+from pipeline.store.canonical import canonical_json
+from pipeline.store.corpus import Corpus, DocumentEntry, version_key
 
 MAP_FORMATS = ("md", "csv", "json")
 

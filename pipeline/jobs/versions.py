@@ -17,7 +17,8 @@ from pipeline.jobs.show import pair_diff
 from pipeline.models.records import Document
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
-from pipeline.store.corpus import Corpus, Transaction, canonical_json, version_key
+from pipeline.store.canonical import canonical_json
+from pipeline.store.corpus import Corpus, Transaction, version_key
 
 DIFF_FORMATS = ("md", "html", "json")
 

@@ -29,7 +29,7 @@ from pipeline.models.base import Model
 from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Lock, Pin
 from pipeline.store import layout
-from pipeline.store.canonical import canonical_json as canonical_json
+from pipeline.store.canonical import canonical_json
 from pipeline.store.files import remove_temporaries, write_new, write_replacing
 
 

@@ -30,7 +30,7 @@ HEAD = (
     "game", "document", "title", "version", "published", "effective", "source",
     "renditions", "parser",
 )  # fmt: skip
-# The version file is canonical JSON (store.corpus.canonical_json): sorted keys, 2-space
+# The version file is canonical JSON (store.canonical.canonical_json): sorted keys, 2-space
 # indent. A top-level list's item opens with `{` on a line of its own at 4 spaces and
 # closes at the first line that is exactly 4 spaces and `}`: anything nested in it sits
 # deeper, and a JSON string never holds a raw newline. So spans are found by scanning
@@ -118,7 +118,7 @@ def read_span(handle: BinaryIO, ident: str, entry: list[Any]) -> dict[str, Any] 
 
 
 def record_digests(data: bytes, index: dict[str, Any]) -> dict[str, str]:
-    """Id -> SHA-256 of that record's own canonical JSON (store.corpus.canonical_json of
+    """Id -> SHA-256 of that record's own canonical JSON (store.canonical.canonical_json of
     the record alone), from its span: the span is that JSON with each line after the first
     indented four spaces more (a JSON string never holds a raw newline), less the final
     newline."""

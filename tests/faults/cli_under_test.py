@@ -50,12 +50,12 @@ def _replace_everywhere(original: object, replacement: object, prefix: str) -> N
 
 def _install_seams() -> None:
     import pipeline.cli.app
-    from pipeline.cli import common
+    from pipeline.cli import shared
     from pipeline.fetch import policy
 
     if os.environ.get("FAULTS_FAST_FETCH") == "1":
         fast = policy.FetchPolicy(**FAST_FETCH)  # type: ignore[arg-type]
-        original_make = common.make_context
+        original_make = shared.make_context
 
         def make_context(*args: object, **kwargs: object) -> object:
             ctx = original_make(*args, **kwargs)  # type: ignore[arg-type]
