@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -11,7 +10,7 @@ import typer
 
 from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, finish, run_job
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
-from pipeline.cli.shared import err, make_context, out
+from pipeline.cli.shared import PdfEngine, Rendition, err, make_context, out
 from pipeline.jobs.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
@@ -56,18 +55,6 @@ def fetch_cmd(
     from pipeline.jobs import update as jobs
 
     finish(run_job(lambda: jobs.fetch(ctx, source or [], mirror=mirror)))
-
-
-class Rendition(StrEnum):
-    txt = "txt"
-    pdf = "pdf"
-    html = "html"
-    tar = "tar.gz"
-
-
-class PdfEngine(StrEnum):
-    pdfium = "pdfium"
-    pdfplumber = "pdfplumber"
 
 
 @app.command("parse")

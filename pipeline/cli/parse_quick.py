@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pipeline.cli.shared import PdfEngine, Rendition
+
 GLOBAL = ("--corpus", "--cache", "--sources")
-RENDITIONS = ("txt", "pdf", "html", "tar.gz")  # job_commands.Rendition
-ENGINES = ("pdfium", "pdfplumber")  # job_commands.PdfEngine
 OPTIONS = ("--family", "--version", "--document", "--rendition", "--engine", *GLOBAL)
 # typer's exit code for Ctrl-C during a command (its KeyboardInterrupt handler).
 EXIT_INTERRUPTED = 130
@@ -44,8 +44,8 @@ def _command_parser() -> argparse.ArgumentParser:
     parser.add_argument("--family", required=True)
     parser.add_argument("--version")
     parser.add_argument("--document")
-    parser.add_argument("--rendition", choices=RENDITIONS)
-    parser.add_argument("--engine", choices=ENGINES)
+    parser.add_argument("--rendition", choices=[r.value for r in Rendition])
+    parser.add_argument("--engine", choices=[e.value for e in PdfEngine])
     for name in GLOBAL:
         parser.add_argument(name)
     return parser

@@ -1,10 +1,12 @@
 """What every command's process shares, without typer: the two consoles, the global
-options, and the Context they build. `cli.common` (the typer app) and the parse
-command's quick path (`cli.parse_quick`) both use these very objects."""
+options, the Context they build, and the parse command's choices. `cli.common` (the
+typer app) and the parse command's quick path (`cli.parse_quick`) both use these very
+objects."""
 
 from __future__ import annotations
 
 import os
+from enum import StrEnum
 from pathlib import Path
 
 from rich.console import Console
@@ -16,6 +18,18 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 # The global options given before the command (`rulescorpus --corpus DIR show ...`).
 GLOBALS: dict[str, Path | None] = {}
+
+
+class Rendition(StrEnum):
+    txt = "txt"
+    pdf = "pdf"
+    html = "html"
+    tar = "tar.gz"
+
+
+class PdfEngine(StrEnum):
+    pdfium = "pdfium"
+    pdfplumber = "pdfplumber"
 
 
 def make_context(
