@@ -19,6 +19,7 @@ from reportlab.pdfgen import canvas
 
 from pipeline.extract import pdf as extract
 from pipeline.extract import pdfium
+from pipeline.extract.page_reads import PARALLEL_MIN_PAGES
 from pipeline.extract.pdflines import to_lines
 
 READERS = {"pdfium": pdfium._read_pages, "pdfplumber": extract._read_pages}
@@ -48,7 +49,7 @@ def make_pdf(pages: int) -> bytes:
 
 @pytest.mark.parametrize("engine", extract.ENGINES)
 def test_parallel_read_equals_a_sequential_read(engine: str) -> None:
-    data = make_pdf(extract.PARALLEL_MIN_PAGES + 5)
+    data = make_pdf(PARALLEL_MIN_PAGES + 5)
     result = extract.extract_pdf_lines(data, engine=engine)
     sequential, removed = READERS[engine](data, 1, 0, result.pages)
     assert result.lines == to_lines(sequential)

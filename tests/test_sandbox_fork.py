@@ -29,8 +29,9 @@ MTG_TXT = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt
 MiB = 1024 * 1024
 T = TypeVar("T")
 
-# argv: file, rendition, engine, "thread" to run with a second thread. Prints the way
-# its child starts, then the parse's outcome, and exits with the ParseError's code.
+# argv: file, rendition, engine, "thread" to run with a second thread, and MiB of
+# ballast to hold (a caller's size). Prints the way its child starts, then the parse's
+# outcome, and exits with the ParseError's code.
 CALLER = """
 import hashlib, sys, threading
 from pipeline.errors import RulesCorpusError
@@ -39,6 +40,7 @@ from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.sandbox import parse_isolated_json, start_method
 if sys.argv[4] == "thread":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
+ballast = bytearray(int(sys.argv[5]) * 1024 * 1024)
 limits = ParseLimits.from_env()
 print(start_method(limits), flush=True)
 request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition=sys.argv[2],
@@ -58,9 +60,11 @@ def environment(**limits: str) -> dict[str, str]:
     return env
 
 
-def run_caller(path: Path, rendition: str, threads: str = "none", **limits: str) -> list[str]:
+def run_caller(
+    path: Path, rendition: str, threads: str = "none", ballast_mb: int = 0, **limits: str
+) -> list[str]:
     done = subprocess.run(
-        [sys.executable, "-c", CALLER, str(path), rendition, "pdfium", threads],
+        [sys.executable, "-c", CALLER, str(path), rendition, "pdfium", threads, str(ballast_mb)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -76,7 +80,7 @@ def run_caller(path: Path, rendition: str, threads: str = "none", **limits: str)
 @contextmanager
 def started_caller(threads: str, **limits: str) -> Iterator[subprocess.Popen[str]]:
     """A caller parsing the MTG PDF with the slow engine (so its child lives for a while)."""
-    args = [sys.executable, "-c", CALLER, str(MTG_PDF), "pdf", "pdfplumber", threads]
+    args = [sys.executable, "-c", CALLER, str(MTG_PDF), "pdf", "pdfplumber", threads, "0"]
     caller = subprocess.Popen(
         args,
         stdout=subprocess.PIPE,
@@ -204,8 +208,9 @@ def test_both_ways_give_the_same_document_json() -> None:
 
 
 def test_a_caller_too_large_for_its_limit_uses_the_fork_server() -> None:
-    # A 200 MiB limit leaves too little beside a Python with the parsers imported.
-    lines = run_caller(MTG_TXT, "txt", memory_mb="200")
+    # A caller holding 64 MiB is over a quarter of a 200 MiB limit, whatever it imported:
+    # a fork would leave its child too little.
+    lines = run_caller(MTG_TXT, "txt", ballast_mb=64, memory_mb="200")
     assert lines[0] == "forkserver" and lines[1].startswith("ok ")
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from pipeline.cli.console import print_summary
-from pipeline.cli.shared import GLOBALS, err, out
+from pipeline.cli.shared import GLOBALS, out, print_error
 from pipeline.errors import RulesCorpusError
 from pipeline.jobs.outcomes import RunSummary
 
@@ -42,8 +42,7 @@ def run_job(call: Callable[[], T]) -> T:
     try:
         return call()
     except RulesCorpusError as exc:
-        err.print(f"error: {exc}", markup=False)
-        raise typer.Exit(exc.exit_code) from exc
+        raise typer.Exit(print_error(exc)) from exc
 
 
 def finish(summary: RunSummary, report: Path | None = None, as_json: bool = False) -> None:

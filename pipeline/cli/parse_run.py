@@ -7,7 +7,7 @@ import gc
 import sys
 from pathlib import Path
 
-from pipeline.cli.shared import err, make_context
+from pipeline.cli.shared import err, make_context, print_error
 from pipeline.errors import EXIT_PARSE, RulesCorpusError
 
 
@@ -24,7 +24,7 @@ def run_parse(
     sources: Path | None,
 ) -> int:
     """Parse a local file; print its Document JSON on stdout, warnings on stderr; the exit
-    code (a library error printed as `cli.common.run_job` prints it, with its code)."""
+    code (a library error printed as every command prints it, `cli.shared.print_error`)."""
     from pipeline.jobs.parse_file import parse_file
     from pipeline.store.canonical import canonical_json
 
@@ -42,8 +42,7 @@ def run_parse(
             engine=engine,
         )
     except RulesCorpusError as exc:
-        err.print(f"error: {exc}", markup=False)
-        return exc.exit_code
+        return print_error(exc)
     sys.stdout.buffer.write(canonical_json(doc))
     for warning in doc.warnings:
         where = f" line {warning.location.line}" if warning.location else ""

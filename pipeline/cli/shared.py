@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 
 from pipeline.cli.progress import TerminalProgress, quiet_progress
+from pipeline.errors import RulesCorpusError
 from pipeline.jobs.context import Context, Progress
 
 out = Console(highlight=False)
@@ -43,3 +44,9 @@ def make_context(
     sources = sources or GLOBALS.get("sources")
     progress: Progress = quiet_progress if quiet else TerminalProgress(err)
     return Context(corpus_dir=corpus, cache_dir=cache, sources_file=sources, progress=progress)
+
+
+def print_error(exc: RulesCorpusError) -> int:
+    """A library error as every command prints it (one line on stderr); its exit code."""
+    err.print(f"error: {exc}", markup=False)
+    return exc.exit_code
