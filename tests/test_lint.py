@@ -320,8 +320,8 @@ def test_the_readme_lists_every_reviewed_finding_by_record() -> None:
 
 
 def _read_text_by_text(doc: Document) -> list[tuple[str, str, str, str, str]]:
-    """The findings as the lint found them before the joined search: every text read by
-    every rule."""
+    """The findings of every text read by every rule, whole: no gate, so a gate that
+    hid a finding would show."""
     from pipeline.parse.lint import _fields
 
     return [

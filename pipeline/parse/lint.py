@@ -76,8 +76,7 @@ class LintRule:
             object.__setattr__(self, "gate", re.compile(f"[{re.escape(self.marks)}]"))
 
     def spans(self, field: LintField) -> list[Span]:
-        if self.gate is not None and self.gate.search(field.text) is None:
-            return []
+        """The rule's findings in the text, read whole (the gate is `_reading_lists`')."""
         if self.pattern is not None:
             return [(m.start(), m.end()) for m in self.pattern.finditer(field.text)]
         assert self.predicate is not None
@@ -273,6 +272,7 @@ RULES: tuple[LintRule, ...] = (
         marks="()[]{}",
     ),
 )
+MESSAGES = {rule.code: rule.message for rule in RULES}
 
 
 # --------------------------------------------------------------------------- reading a document
@@ -365,14 +365,12 @@ def find_artefacts(doc: Document, rules: tuple[LintRule, ...] = RULES) -> list[F
 
 def lint_document(doc: Document) -> list[ParseWarning]:
     """Every extraction artefact in the document's texts as a warning; [] when clean."""
-    messages = {rule.code: rule.message for rule in RULES}
-    return [finding.warning(messages[finding.code]) for finding in find_artefacts(doc)]
+    return [finding.warning(MESSAGES[finding.code]) for finding in find_artefacts(doc)]
 
 
 def lint_parsed(doc: Document) -> Document:
     """The document with its findings added: reviewed ones (this document, this version) to
     `publisher_errata`, the rest to `warnings`."""
-    messages = {rule.code: rule.message for rule in RULES}
     errata: list[Erratum] = []
     warnings: list[ParseWarning] = []
     for finding in find_artefacts(doc):
@@ -380,7 +378,7 @@ def lint_parsed(doc: Document) -> Document:
             doc.document, doc.version, finding.code, finding.record, finding.field, finding.text
         )
         if reason is None:
-            warnings.append(finding.warning(messages[finding.code]))
+            warnings.append(finding.warning(MESSAGES[finding.code]))
             continue
         errata.append(
             Erratum(

@@ -1,4 +1,4 @@
-"""The corpus's one serialisation, `canonical_json` (store.corpus re-exports it), and the
+"""The corpus's one serialisation, `canonical_json`, and the
 orjson writer of a model's, byte for byte what the json module writes.
 
 The serialisation is
