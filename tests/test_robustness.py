@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tarfile
+import threading
 import time
 import traceback
 import zlib
@@ -126,6 +127,9 @@ PDF = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 
 
 def republish(root: Path, crash_at: int = 0) -> int:
+    # A fork copies no thread but this one, and no lock another thread might hold: the
+    # suite leaves none running here (a failure says so rather than a child hanging).
+    assert threading.active_count() == 1, f"threads at the fork: {threading.enumerate()}"
     pid = os.fork()
     if pid == 0:  # the child: exit 0 done, 137 killed at the crash point, 1 failed
         code = 1
