@@ -137,3 +137,21 @@ def test_every_cheap_fuzz_harness_runs_its_seeds_cleanly() -> None:
         for seed in harness.seeds(Path("/nonexistent")):
             with contextlib.suppress(RulesCorpusError):
                 harness.target(seed[: harness.max_len])
+
+
+def test_regression_fuzz_reports_only_this_runs_findings(tmp_path: Path) -> None:
+    # A finding of an earlier `make fuzz`, long fixed, was reported again by every later
+    # run (the work folder persists), so `make fuzz` failed for good; and the recorder
+    # skipped an old signature, so a finding that came back would not have been shown.
+    import importlib
+
+    runner = importlib.import_module("fuzz.__main__")  # tests/ is on the path (conftest)
+    findings = tmp_path / "findings"
+    findings.mkdir()
+    old = '{"signature": "exception: ValueError at x.py:1", "message": "fixed"}\n'
+    (findings / "findings.jsonl").write_text(old, encoding="utf-8")
+    runner._set_aside_earlier(findings)
+    assert not (findings / "findings.jsonl").exists()
+    assert (findings / "earlier.jsonl").read_text(encoding="utf-8") == old
+    runner._set_aside_earlier(findings)  # nothing new: nothing moves
+    assert (findings / "earlier.jsonl").read_text(encoding="utf-8") == old

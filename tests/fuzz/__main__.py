@@ -53,6 +53,7 @@ def run_harness(name: str, seconds: int, work: Path, room: int, console: Console
     findings = folder / "findings"
     began = time.monotonic()
     env = {**os.environ, "FUZZ_HEADROOM": str(room), "PYTHONDONTWRITEBYTECODE": "1"}
+    _set_aside_earlier(findings)
     while True:
         left = int(seconds - (time.monotonic() - began))
         if left < 5 or result.restarts > MAX_RESTARTS:
@@ -95,6 +96,16 @@ def run_harness(name: str, seconds: int, work: Path, room: int, console: Console
         markup=False,
     )
     return result
+
+
+def _set_aside_earlier(findings: Path) -> None:
+    """An earlier run's findings are not this run's: they move to earlier.jsonl (each fixed
+    one has its regression test), so this run reports, and dedupes, only its own."""
+    log = findings / "findings.jsonl"
+    if log.exists():
+        with (findings / "earlier.jsonl").open("a", encoding="utf-8") as earlier:
+            earlier.write(log.read_text(encoding="utf-8"))
+        log.unlink()
 
 
 def _artifact(path: Path) -> bool:
