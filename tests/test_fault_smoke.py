@@ -143,15 +143,19 @@ def test_regression_fuzz_reports_only_this_runs_findings(tmp_path: Path) -> None
     # A finding of an earlier `make fuzz`, long fixed, was reported again by every later
     # run (the work folder persists), so `make fuzz` failed for good; and the recorder
     # skipped an old signature, so a finding that came back would not have been shown.
+    # Now an earlier finding's input is replayed and reported only if it still fails.
     import importlib
 
     runner = importlib.import_module("fuzz.__main__")  # tests/ is on the path (conftest)
     findings = tmp_path / "findings"
     findings.mkdir()
-    old = '{"signature": "exception: ValueError at x.py:1", "message": "fixed"}\n'
+    old = '{"signature": "exception: ValueError at x.py:1", "input": "input-ab12"}\n'
     (findings / "findings.jsonl").write_text(old, encoding="utf-8")
+    (findings / "input-ab12").write_bytes(b"%PDF-1.4 the input")
     runner._set_aside_earlier(findings)
     assert not (findings / "findings.jsonl").exists()
     assert (findings / "earlier.jsonl").read_text(encoding="utf-8") == old
+    # its input is replayed first by the next run: found again if it still fails
+    assert (tmp_path / "corpus" / "input-ab12").read_bytes() == b"%PDF-1.4 the input"
     runner._set_aside_earlier(findings)  # nothing new: nothing moves
     assert (findings / "earlier.jsonl").read_text(encoding="utf-8") == old

@@ -99,13 +99,22 @@ def run_harness(name: str, seconds: int, work: Path, room: int, console: Console
 
 
 def _set_aside_earlier(findings: Path) -> None:
-    """An earlier run's findings are not this run's: they move to earlier.jsonl (each fixed
-    one has its regression test), so this run reports, and dedupes, only its own."""
+    """An earlier run's findings are not this run's: their records move to earlier.jsonl
+    and their inputs into the corpus, which libFuzzer runs first. One still failing is
+    found, and reported, again; a fixed one is not."""
     log = findings / "findings.jsonl"
-    if log.exists():
-        with (findings / "earlier.jsonl").open("a", encoding="utf-8") as earlier:
-            earlier.write(log.read_text(encoding="utf-8"))
-        log.unlink()
+    if not log.exists():
+        return
+    corpus = findings.parent / "corpus"
+    corpus.mkdir(parents=True, exist_ok=True)
+    text = log.read_text(encoding="utf-8")
+    for line in text.splitlines():
+        found = findings / str(json.loads(line).get("input", ""))
+        if found.is_file() and found.parent == findings:
+            (corpus / found.name).write_bytes(found.read_bytes())
+    with (findings / "earlier.jsonl").open("a", encoding="utf-8") as earlier:
+        earlier.write(text)
+    log.unlink()
 
 
 def _artifact(path: Path) -> bool:
