@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -60,9 +60,3 @@ def main_options(
     corpus: CorpusOpt = None, cache: CacheOpt = None, sources: SourcesOpt = None
 ) -> None:
     GLOBALS.update(corpus=corpus, cache=cache, sources=sources)
-
-
-def canonical(value: Any) -> bytes:
-    from pipeline.store.canonical import canonical_json
-
-    return canonical_json(value)
