@@ -125,3 +125,15 @@ def test_schemas_in_the_repository_match_the_models() -> None:
 def test_schemas_are_valid_json_schema(name: str) -> None:
     schema = json.loads(render_schemas()[name])
     jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_the_diff_and_map_format_choices_are_the_jobs_formats() -> None:
+    # The commands' enums are written out so `--help` loads no diff engine; the jobs that
+    # render refuse any other format, so the two lists must be the same.
+    from pipeline.cli.read_commands import DiffFormat
+    from pipeline.cli.renumbering_commands import MapFormat
+    from pipeline.jobs.renumbering import MAP_FORMATS
+    from pipeline.jobs.versions import DIFF_FORMATS
+
+    assert {f.value for f in DiffFormat} == set(DIFF_FORMATS)
+    assert {f.value for f in MapFormat} == set(MAP_FORMATS)

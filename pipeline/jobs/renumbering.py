@@ -14,7 +14,7 @@ from pipeline.report.renumbering import render_map_csv, render_map_markdown
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus, DocumentEntry, version_key
 
-MAP_FORMATS = ("md", "csv", "json")
+MAP_FORMATS = ("md", "csv", "json")  # the renumbering command's --format choices
 
 
 def published_versions(entry: DocumentEntry) -> list[str]:
@@ -86,6 +86,8 @@ def render_renumbering(
     corpus: Corpus, document: str, old: str, new: str | None = None, *, format: str = "md"
 ) -> bytes:
     """`renumbering`'s output: the map as Markdown, CSV or canonical JSON (MAP_FORMATS)."""
+    if format not in MAP_FORMATS:
+        raise UsageError(f"unknown map format {format!r}; known: {', '.join(MAP_FORMATS)}")
     rmap = renumbering(corpus, document, old, new)
     if format == "json":
         return canonical_json(rmap)

@@ -12,6 +12,7 @@ from pipeline.diff.models import DocumentDiff, KeyDisagreement
 from pipeline.diff.reconcile import reconcile
 from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.rulings import diff_rulings
+from pipeline.errors import UsageError
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
 from pipeline.jobs.show import pair_diff
 from pipeline.models.records import Document
@@ -20,7 +21,7 @@ from pipeline.report.markdown import render_markdown
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus, Transaction, version_key
 
-DIFF_FORMATS = ("md", "html", "json")
+DIFF_FORMATS = ("md", "html", "json")  # the diff command's --format choices
 
 
 @dataclass
@@ -73,6 +74,8 @@ def render_diff(
     """`diff`'s output: the changes between two stored versions (any two) as Markdown, HTML
     or canonical JSON (DIFF_FORMATS). The stored diff of a pair an update diffed, unless
     `min_similarity` asks for a fresh one."""
+    if format not in DIFF_FORMATS:
+        raise UsageError(f"unknown diff format {format!r}; known: {', '.join(DIFF_FORMATS)}")
     entry = corpus.document_entry(document)
     old_doc, new_doc = corpus.load_document(document, old), corpus.load_document(document, new)
     if min_similarity is None:
