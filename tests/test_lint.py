@@ -348,3 +348,13 @@ def test_the_joined_search_finds_what_reading_each_text_finds(
     doc = doc_of(*texts, title=title, examples=tuple(texts[:1]))
     found = [(str(f.code), f.record, f.field, f.text) for f in find_artefacts(doc)]
     assert found == [finding[:4] for finding in _read_text_by_text(doc)]
+
+
+def test_a_rules_marks_hold_every_character_its_pattern_finds_alone() -> None:
+    # A rule with `marks` is read only where one of them occurs, so a character its
+    # pattern finds on its own must be among them (the BMP is checked whole).
+    for rule in RULES:
+        if not rule.marks or rule.pattern is None:
+            continue
+        alone = {chr(c) for c in range(0x10000) if rule.pattern.fullmatch(chr(c))}
+        assert alone <= set(rule.marks), (rule.code, sorted(alone - set(rule.marks)))
