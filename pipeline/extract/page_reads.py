@@ -43,32 +43,6 @@ PARALLEL_MIN_PAGES = 24
 FORKED_PAGES_PER_TASK = 4
 
 
-def read_pages(
-    reader: ReadPages,
-    data: bytes,
-    columns: int,
-    pages: int,
-    per_task: int,
-    *,
-    in_parent: bool = False,
-    session: OpenPages | None = None,
-) -> tuple[list[Row], int]:
-    """All rows of the document in page order, and the zero-width characters removed.
-
-    `per_task` pages go to each spawned worker (and to each forked one without
-    `session`). With `in_parent`, this process reads the first task itself while
-    spawned workers read the rest (one worker fewer to start, for engines that
-    start slower than they read); forked workers always share the work with it.
-    """
-    cores = os.cpu_count() or 1
-    with collector_paused():
-        if pages < PARALLEL_MIN_PAGES or cores < 2:
-            return reader(data, columns, 0, pages)
-        if can_fork():
-            return _read_forked(reader, data, columns, pages, per_task, session, cores)
-        return _read_spawned(reader, data, columns, pages, per_task, in_parent, cores)
-
-
 def _read_spawned(
     reader: ReadPages,
     data: bytes,
@@ -111,37 +85,38 @@ def start_read_pages(
     in_parent: bool = False,
     session: OpenPages | None = None,
 ) -> Pending[tuple[list[Row], int]]:
-    """`read_pages` begun: forked workers start on the pages now, and `result` joins them
-    (this process reading the pages left), so what this process does in between runs
-    beside the read. Read any other way, everything happens at `result`."""
+    """All rows of the document in page order, and the zero-width characters removed,
+    from `result`. Forked workers start on the pages now, and `result` joins them (this
+    process reading the pages left), so what this process does in between runs beside
+    the read; read any other way, everything happens at `result`.
+
+    `per_task` pages go to each spawned worker (and to each forked one without
+    `session`). With `in_parent`, this process reads the first task itself while
+    spawned workers read the rest (one worker fewer to start, for engines that start
+    slower than they read); forked workers always share the work with it.
+    """
     cores = os.cpu_count() or 1
-    if pages < PARALLEL_MIN_PAGES or cores < 2 or not can_fork():
-        return Pending(
-            partial(
-                read_pages,
-                reader,
-                data,
-                columns,
-                pages,
-                per_task,
-                in_parent=in_parent,
-                session=session,
-            )
-        )
-    forked = _forked(reader, data, columns, pages, per_task, session, cores)
-    return Pending(lambda: _joined(forked.join()), forked.close)
+    if pages >= PARALLEL_MIN_PAGES and cores >= 2 and can_fork():
+        forked = _forked(reader, data, columns, pages, per_task, session, cores)
+        return Pending(lambda: _joined(forked.join()), forked.close)
+    return Pending(partial(_read_here, reader, data, columns, pages, per_task, in_parent, cores))
 
 
-def _read_forked(
+def _read_here(
     reader: ReadPages,
     data: bytes,
     columns: int,
     pages: int,
     per_task: int,
-    session: OpenPages | None,
-    processes: int,
+    in_parent: bool,
+    cores: int,
 ) -> tuple[list[Row], int]:
-    return _joined(_forked(reader, data, columns, pages, per_task, session, processes).join())
+    """The pages read by this process alone, or beside spawned workers (this process has
+    threads, and must not fork)."""
+    with collector_paused():
+        if pages < PARALLEL_MIN_PAGES or cores < 2:
+            return reader(data, columns, 0, pages)
+        return _read_spawned(reader, data, columns, pages, per_task, in_parent, cores)
 
 
 def _forked(

@@ -19,7 +19,7 @@ from importlib.metadata import version
 from typing import Any
 
 from pipeline.errors import ExtractError, UsageError
-from pipeline.extract.page_reads import Pending, read_pages
+from pipeline.extract.page_reads import Pending, start_read_pages
 from pipeline.extract.pdfium import extract_pdf_lines_pdfium, start_pdf_lines_pdfium
 from pipeline.extract.pdflines import (
     ZERO_WIDTH,
@@ -127,7 +127,8 @@ def _extract(data: bytes, what: str, columns: int) -> PdfText:
     except Exception as exc:  # pdfminer raises many unrelated types on damaged files
         raise ExtractError(what, f"cannot open PDF: {exc}") from exc
     try:
-        rows, removed = read_pages(_read_pages, data, columns, pages, PAGES_PER_TASK)
+        read = start_read_pages(_read_pages, data, columns, pages, PAGES_PER_TASK)
+        rows, removed = read.result()
     except MemoryError:
         raise  # the parse sandbox names the memory limit
     except Exception as exc:  # pdfminer reads each content stream lazily, with any type
