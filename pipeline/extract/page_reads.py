@@ -43,29 +43,6 @@ PARALLEL_MIN_PAGES = 24
 FORKED_PAGES_PER_TASK = 4
 
 
-def _read_spawned(
-    reader: ReadPages,
-    data: bytes,
-    columns: int,
-    pages: int,
-    per_task: int,
-    in_parent: bool,
-    cores: int,
-) -> tuple[list[Row], int]:
-    ranges = [(start, min(start + per_task, pages)) for start in range(0, pages, per_task)]
-    if len(ranges) < 2:
-        return reader(data, columns, 0, pages)
-    local = ranges[:1] if in_parent else []
-    remote = ranges[len(local) :]
-    workers = min(cores - len(local), len(remote))
-    context = get_context("spawn")
-    with ProcessPoolExecutor(workers, context, initializer=die_with_parent) as pool:
-        futures = [pool.submit(reader, data, columns, a, b) for a, b in remote]
-        parts = [reader(data, columns, a, b) for a, b in local]
-        parts += [future.result() for future in futures]
-    return _joined(parts)
-
-
 class Pending(Generic[T]):
     """Work begun (`start_read_pages`, `pdfium.start_pdf_lines_pdfium`): `result` gives
     what it gives, joining its workers; `close` abandons it, ending them."""
@@ -113,10 +90,19 @@ def _read_here(
 ) -> tuple[list[Row], int]:
     """The pages read by this process alone, or beside spawned workers (this process has
     threads, and must not fork)."""
+    ranges = [(start, min(start + per_task, pages)) for start in range(0, pages, per_task)]
     with collector_paused():
-        if pages < PARALLEL_MIN_PAGES or cores < 2:
+        if pages < PARALLEL_MIN_PAGES or cores < 2 or len(ranges) < 2:
             return reader(data, columns, 0, pages)
-        return _read_spawned(reader, data, columns, pages, per_task, in_parent, cores)
+        local = ranges[:1] if in_parent else []
+        remote = ranges[len(local) :]
+        workers = min(cores - len(local), len(remote))
+        context = get_context("spawn")
+        with ProcessPoolExecutor(workers, context, initializer=die_with_parent) as pool:
+            futures = [pool.submit(reader, data, columns, a, b) for a, b in remote]
+            parts = [reader(data, columns, a, b) for a, b in local]
+            parts += [future.result() for future in futures]
+    return _joined(parts)
 
 
 def _forked(
