@@ -1,10 +1,10 @@
 """What a parse is asked to read, without importing a parser: `ParseRequest`, the request
 for a registry source, and the PDF extraction a line family's request asks for.
 
-The family table (`jobs.families`, which imports every parser) re-exports these. The
-parse command builds its request from them, and the parse sandbox's child starts the
-PDF extraction from them before it imports the table, so the parsers load while the
-first pages are read.
+They live apart from the family table (`jobs.families`, which imports every parser):
+the parse command builds its request from them, and the parse sandbox's child starts
+the PDF extraction from them before it imports the table, so the parsers load while
+the first pages are read.
 """
 
 from __future__ import annotations
