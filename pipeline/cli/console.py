@@ -10,7 +10,6 @@ from rich.text import Text
 from pipeline.cli.show_text import format_shown
 from pipeline.jobs.outcomes import RunSummary
 from pipeline.jobs.show import HistoryStep, Shown
-from pipeline.models.records import GlossaryTerm, Rule, Ruling
 
 STYLES = {
     "new": "green",
@@ -49,41 +48,6 @@ def print_summary(console: Console, summary: RunSummary) -> None:
         style = "dim" if o.outcome == "skipped" else ""
         console.print(Text(f"{o.document} {o.version or ''}: {o.message}", style=style))
     console.print(f"exit code {summary.exit_code}")
-
-
-def _record_lines(record: Rule | GlossaryTerm | Ruling) -> list[str]:
-    if isinstance(record, Rule):
-        head = f"{record.id}  {record.title}" if record.title else record.id
-        lines = [head]
-        if record.text:
-            lines.append(record.text)
-        lines += [f"  Example: {e}" for e in record.examples]
-        lines += [f"  Note: {n}" for n in record.notes]
-        lines += [f"  • {b}" for b in record.bullets]
-        return lines
-    if isinstance(record, GlossaryTerm):
-        return [f"{record.id}  {record.term}", record.definition]
-    cards = ", ".join(
-        f"{title} ({code})" for title, code in zip(record.card_titles, record.cards, strict=False)
-    ) or ", ".join(record.cards)
-    lines = [f"{record.id}  cards: {cards}"]
-    if record.question:
-        lines.append(f"Q: {record.question}")
-    if record.answer:
-        lines.append(f"A: {record.answer}")
-    if record.text:
-        lines.append(record.text)
-    if record.sources or record.attribution:
-        lines.append(
-            "ruling source: "
-            + ", ".join([*record.sources, *([record.attribution] if record.attribution else [])])
-        )
-    if record.updated:
-        lines.append(
-            f"updated {record.updated}"
-            + (", verified by the rules team" if record.verified else "")
-        )
-    return lines
 
 
 def _indented(console: Console, text: str, indent: int, style: str = "") -> None:
