@@ -6,7 +6,7 @@ or type-only import still reaches into another room).
 - `extract`, `parse`, `verify` and `diff` import only `models`, `errors` and their own
   package;
 - `registry`, `fetch` and `store` import no later stage;
-- nothing imports `cli`;
+- nothing imports `cli`, and `cli` imports only `jobs` (and `errors`);
 - the document libraries (beautifulsoup4 and soupsieve, the PDF engines, PyYAML) are
   imported only in `extract`, the HTTP client (requests, urllib3) only in `fetch`.
 
@@ -121,6 +121,8 @@ def broken_rule(imp: Import) -> str | None:
         return None  # the standard library, other libraries, its own package, __version__
     if target == "cli":
         return "nothing imports cli"
+    if room == "cli" and target not in ("jobs", "errors"):
+        return "cli imports only jobs (and errors)"
     if room in LEAVES:
         return f"{room} imports nothing from the package"
     if room in PURE and target not in LEAVES:
@@ -160,6 +162,8 @@ def test_the_rules_catch_what_they_forbid() -> None:
     assert rule("pipeline.registry.loader", "pipeline.store.blobs") is not None
     assert rule("pipeline.jobs.update", "pipeline.cli.app") is not None
     assert rule("pipeline.verify.checks", "requests") is not None
+    assert rule("pipeline.cli.parse_run", "pipeline.store.canonical") is not None
+    assert rule("pipeline.cli.read_commands", "pipeline.jobs.show") is None
     assert rule("pipeline.fetch.sites", "pipeline.store.blobs") is None
     assert rule("pipeline.extract.fab_html", "pipeline.models.bundles") is None
     assert rule("pipeline.jobs.update", "pipeline.extract.html") is None

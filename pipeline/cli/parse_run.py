@@ -26,13 +26,12 @@ def run_parse(
     """Parse a local file; print its Document JSON on stdout, warnings on stderr; the exit
     code (a library error printed as every command prints it, `cli.shared.print_error`)."""
     from pipeline.jobs.parse_file import parse_file
-    from pipeline.store.canonical import canonical_json
 
     # The modules are imported for good: frozen, the collector's passes while the
     # Document is read back skip them (50 -> 34 ms to validate it and write its JSON).
     gc.freeze()
     try:
-        doc = parse_file(
+        parsed = parse_file(
             file,
             family,
             version=version,
@@ -43,7 +42,8 @@ def run_parse(
         )
     except RulesCorpusError as exc:
         return print_error(exc)
-    sys.stdout.buffer.write(canonical_json(doc))
+    doc = parsed.document
+    sys.stdout.buffer.write(parsed.json)
     for warning in doc.warnings:
         where = f" line {warning.location.line}" if warning.location else ""
         err.print(f"warning [{warning.code}]{where}: {warning.message}", markup=False)

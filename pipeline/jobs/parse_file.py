@@ -5,7 +5,7 @@ table while the PDF's first pages are read (`jobs.sandbox`)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.errors import UsageError
@@ -14,6 +14,7 @@ from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models.records import Document, SourceRef
 from pipeline.models.sources import Source
+from pipeline.store.canonical import canonical_json
 from pipeline.verify.checks import sha256_bytes
 
 SUFFIXES = {
@@ -25,6 +26,12 @@ SUFFIXES = {
     ".gz": "tar.gz",
     ".tgz": "tar.gz",
 }
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    document: Document
+    json: bytes  # the Document's canonical JSON, as the corpus would store it
 
 
 def rendition_of(path: Path) -> str:
@@ -43,7 +50,7 @@ def parse_file(
     rendition: str | None = None,
     registry: list[Source] | None = None,
     engine: str | None = None,
-) -> Document:
+) -> ParsedFile:
     if family not in NAMES:  # the family table's names (it checks so), without its imports
         raise UsageError(f"unknown family {family!r}; known: {', '.join(sorted(NAMES))}")
     if document is None:
@@ -81,4 +88,5 @@ def parse_file(
         request = replace(request, options={**request.options, "engine": engine})
     doc = parse_isolated(data, request)
     ref = SourceRef(url=None, sha256=sha256_bytes(data), bytes=len(data), rendition=rendition)
-    return doc.model_copy(update={"source": ref, "renditions": [ref]})
+    doc = doc.model_copy(update={"source": ref, "renditions": [ref]})
+    return ParsedFile(doc, canonical_json(doc))
