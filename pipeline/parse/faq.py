@@ -116,7 +116,7 @@ def parse(page: FaqPage, notes: dict[str, int], options: ParseOptions) -> Docume
         if not is_text and ruling.answer is None:
             message = f"no answer after question {ruling.question!r}"
             warnings.append(warn(W.NO_ANSWER, message, ruling.location))
-        add_ruling(rulings, ruling, ruling.cards)
+        add_ruling(rulings, ruling)
     records = list(rulings.values())
     if not is_text and all(r.answer is None for r in records):
         raise ParseError(what, f"no question has an answer ({shown}); check the answer selector")

@@ -188,7 +188,7 @@ def match_sources(labels: list[tuple[str, str | None]], sources: list[RulingSour
 # --------------------------------------------------------------------------- parse
 
 
-def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
+def _build_ruling(entry: dict[str, Any], card: str, sources: list[RulingSource]) -> Ruling:
     question_md, answer_md, text_md = (entry.get(k) for k in ("question", "answer", "text_ruling"))
     refs: list[str] = []
     attribution = None
@@ -206,7 +206,7 @@ def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
         refs += [r for r in rendered.card_references if r not in refs]
     markdown = {"question_md": question_md, "answer_md": answer_md, "text_md": text_md}
     return Ruling(
-        id=ruling_id(*plains.values(), attribution), attribution=attribution,
+        id=ruling_id(*plains.values(), attribution), attribution=attribution, cards=[card],
         sources=match_sources(labels, sources), card_references=refs,
         updated=entry.get("date_update"), verified=entry.get("nsg_rules_team_verified"),
         **plains, **markdown,
@@ -224,10 +224,7 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     if entry.get("card_id") != stem:
         named = entry.get("card_id")
         problems.append(warn(W.CARD_MISMATCH, f"{where} names card {named!r}, file is {stem!r}"))
-    has_qa = "question" in entry or "answer" in entry
-    if has_qa == ("text_ruling" in entry) or (
-        has_qa and not ("question" in entry and "answer" in entry)
-    ):
+    if _TEXT_KEYS & entry.keys() not in ({"question", "answer"}, {"text_ruling"}):
         raise ParseError(where, "a ruling has either question and answer, or text_ruling")
     for key in ("question", "answer", "text_ruling"):
         if key in entry and not (isinstance(entry[key], str) and entry[key].strip()):
@@ -239,7 +236,7 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     return problems
 
 
-def add_ruling(rulings: dict[str, Ruling], ruling: Ruling, cards: list[str]) -> None:
+def add_ruling(rulings: dict[str, Ruling], ruling: Ruling) -> None:
     """A ruling read, by id; the same ruling filed under another card is one record, with
     one more card.
 
@@ -253,7 +250,7 @@ def add_ruling(rulings: dict[str, Ruling], ruling: Ruling, cards: list[str]) -> 
     flags = [f for f in (existing.verified, ruling.verified) if f is not None]
     rulings[ruling.id] = existing.model_copy(
         update={
-            "cards": existing.cards + [c for c in cards if c not in existing.cards],
+            "cards": existing.cards + [c for c in ruling.cards if c not in existing.cards],
             "card_titles": existing.card_titles
             + [t for t in ruling.card_titles if t not in existing.card_titles],
             "updated": max(dates) if dates else None,
@@ -285,8 +282,7 @@ def parse(files: dict[str, bytes], notes: dict[str, int], options: ParseOptions)
             entries += 1
             texts = [v for v in entry.values() if isinstance(v, str)]
             zero_width += sum(len(_ZERO_WIDTH.findall(v)) for v in texts)
-            ruling = _build_ruling(entry, sources).model_copy(update={"cards": [card]})
-            add_ruling(rulings, ruling, [card])
+            add_ruling(rulings, _build_ruling(entry, card, sources))
     if not rulings:
         raise ParseError(
             "nrdb-rulings",
