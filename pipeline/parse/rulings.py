@@ -8,8 +8,8 @@ A ruling's id is a hash of its normalised plain text, so a snapshot that only
 reformats the JSON (key order, link style, whitespace) keeps every id; the same
 question filed under several cards is one ruling attached to all of them.
 
-This module also owns the ruling id and the Markdown -> plain-text rendering the
-other ruling families (faq-html, fandom-wiki) reuse.
+This module also owns what the other ruling families (faq-html, fandom-wiki) reuse:
+the ruling id (`ruling_id`) and the merge of a ruling filed twice (`add_ruling`).
 """
 
 from __future__ import annotations
@@ -52,9 +52,6 @@ _HEADING = re.compile(r"^ {0,3}#{1,6}(.*?)#*\s*$")
 _LIST_ITEM = re.compile(r"^\s*(?:[*+-]|\d+[.)])\s+(.*)$")
 _UNLINKED = re.compile(r"\[([^\[\]]+)\](?!\()")
 _BRACKETED = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\](?:\(([^)\s]*)\))?")
-
-
-# --------------------------------------------------------------------------- shared rules
 
 
 def ruling_id(*parts: str | None) -> str:
@@ -136,9 +133,6 @@ def render_markdown(md: str, *, leading_heading_is_attribution: bool = True) -> 
     return Rendered(attribution, "\n\n".join(b for b in blocks if b), refs, labels)
 
 
-# --------------------------------------------------------------------------- sources
-
-
 @dataclass(frozen=True)
 class RulingSource:
     id: str
@@ -183,9 +177,6 @@ def match_sources(labels: list[tuple[str, str | None]], sources: list[RulingSour
         if hit is not None and hit not in found:
             found.append(hit)
     return found
-
-
-# --------------------------------------------------------------------------- parse
 
 
 def _build_ruling(entry: dict[str, Any], card: str, sources: list[RulingSource]) -> Ruling:
