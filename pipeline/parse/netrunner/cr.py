@@ -187,9 +187,8 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
         raise ParseError(options.document, "no chapter heading found after the table of contents")
     parsed = Parsed(drafts=[], missing="page 1 states no 'This is version ... effective ...' line")
     front_end = next((i for i in heads if i < start), start)
-    read_statement(
-        ENGINE, read_front(drop_page_numbers(lines[:front_end]), section_size, parsed), parsed
-    )
+    preface = read_front(drop_page_numbers(lines[:front_end]), section_size, parsed)
+    read_statement(ENGINE, preface, parsed)
     reader = _Reader(chapter_size, section_size)
     for line in drop_page_numbers(lines[start:]):
         reader.feed_line(line)
