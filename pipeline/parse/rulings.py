@@ -263,8 +263,7 @@ def parse(files: dict[str, bytes], notes: dict[str, int], options: ParseOptions)
     rulings: dict[str, Ruling] = {}
     card_files = entries = zero_width = 0
     for path in sorted(files):
-        match = _RULING_FILE.search(path)
-        if not match:
+        if not (match := _RULING_FILE.search(path)):
             continue
         card_files += 1
         card = match.group(1)
