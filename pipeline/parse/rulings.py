@@ -32,8 +32,8 @@ PARSER_VERSION = "1.0"
 
 _RULING_FILE = re.compile(r"(?:^|/)v2/rulings/([^/]+)\.json$")
 _SOURCES_FILE = re.compile(r"(?:^|/)v2/ruling_sources\.json$")
-_TEXT_KEYS = {"question", "answer", "text_ruling"}
-_KNOWN_KEYS = {"card_id", "date_update", "nsg_rules_team_verified"} | _TEXT_KEYS
+_TEXT_KEYS = {"question": "question", "answer": "answer", "text": "text_ruling"}  # field: key
+_KNOWN_KEYS = {"card_id", "date_update", "nsg_rules_team_verified", *_TEXT_KEYS.values()}
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 # A link's destination may itself hold balanced parentheses (and, in the real data,
@@ -180,14 +180,13 @@ def match_sources(labels: list[tuple[str, str | None]], sources: list[RulingSour
 
 
 def _build_ruling(entry: dict[str, Any], card: str, sources: list[RulingSource]) -> Ruling:
-    question_md, answer_md, text_md = (entry.get(k) for k in ("question", "answer", "text_ruling"))
+    markdown = {f"{name}_md": entry.get(key) for name, key in _TEXT_KEYS.items()}
     refs: list[str] = []
     attribution = None
     labels: list[tuple[str, str | None]] = []
-    plains: dict[str, str | None] = {}
-    for key, md in (("question", question_md), ("answer", answer_md), ("text", text_md)):
+    plains: dict[str, str | None] = dict.fromkeys(_TEXT_KEYS)
+    for key, md in zip(plains, markdown.values(), strict=True):
         if md is None:
-            plains[key] = None
             continue
         rendered = render_markdown(md, leading_heading_is_attribution=key != "answer")
         plains[key] = rendered.text
@@ -195,7 +194,6 @@ def _build_ruling(entry: dict[str, Any], card: str, sources: list[RulingSource])
         # bracketed labels that are not links (`... [Official FAQ]`) may name a source too
         labels += rendered.labels + [(m.group(1), None) for m in _UNLINKED.finditer(md)]
         refs += [r for r in rendered.card_references if r not in refs]
-    markdown = {"question_md": question_md, "answer_md": answer_md, "text_md": text_md}
     return Ruling(
         id=ruling_id(*plains.values(), attribution), attribution=attribution, cards=[card],
         sources=match_sources(labels, sources), card_references=refs,
@@ -209,15 +207,13 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     if not isinstance(entry, dict):
         raise ParseError(where, f"expected an object, got {type(entry).__name__}")
     problems = []
-    unknown = sorted(set(entry) - _KNOWN_KEYS)
-    if unknown:
+    if unknown := sorted(set(entry) - _KNOWN_KEYS):
         problems.append(warn(W.UNKNOWN_FIELD, f"{where} has fields {unknown} this parser ignores"))
-    if entry.get("card_id") != stem:
-        named = entry.get("card_id")
+    if (named := entry.get("card_id")) != stem:
         problems.append(warn(W.CARD_MISMATCH, f"{where} names card {named!r}, file is {stem!r}"))
-    if _TEXT_KEYS & entry.keys() not in ({"question", "answer"}, {"text_ruling"}):
+    if entry.keys() & _TEXT_KEYS.values() not in ({"question", "answer"}, {"text_ruling"}):
         raise ParseError(where, "a ruling has either question and answer, or text_ruling")
-    for key in ("question", "answer", "text_ruling"):
+    for key in _TEXT_KEYS.values():
         if key in entry and not (isinstance(entry[key], str) and entry[key].strip()):
             raise ParseError(where, f"{key} is empty or not a string")
     if not _DATE.fullmatch(str(date := entry.get("date_update", ""))):
