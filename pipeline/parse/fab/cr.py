@@ -241,8 +241,8 @@ class Builder:
     def finish(self) -> Parsed:
         self.close()
         for part in self.matter:
-            slug = slugify(f"{part.parent} {part.title}" if part.parent else part.title)
-            ident = f"{'back' if part.back else 'front'}:{'copyright' if part.copyright else slug}"
+            slug = "copyright" if part.copyright else slugify(f"{part.parent} {part.title}")
+            ident = f"{'back' if part.back else 'front'}:{slug}"
             found = passage(ident, part.title, part.blocks, paragraphs, part.heading)
             (self.parsed.back_matter if part.back else self.parsed.front_matter).append(found)
         return self.parsed
