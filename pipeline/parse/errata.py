@@ -74,26 +74,22 @@ _FAB_2_14_SPACES = (  # 2.14.0 keeps those of 2.10.1 and adds these
     *_FAB_2_10_SPACES, ("1.2.3a", "examples[0]"), ("1.7.4j", "text"), ("1.8.4d", "text"),
     ("7.2.2c", "examples[0]"), ("8.4.15", "text"),
 )  # fmt: skip
-_FAB_2_14_LINT: Artefacts = (
-    _FAB_BOTH
-    | _spaces("cr", *_FAB_2_14_SPACES)
-    | {
-        (OPERAND, "cr:4.1.7a", "text", "in ."): "the section the publisher meant to name is "
-        "missing (`… cards they have chosen in .[4.1.4][4.1.5]`)",
-        (OPERAND, "cr:8.5.2a", "text", "in ."): "the section the publisher meant to name is "
-        "missing (`… are defined in .[8.6]`)",
-    }
-)
-_FAB_2_10_LINT: Artefacts = (
-    _FAB_BOTH
-    | _spaces("cr", *_FAB_2_10_SPACES)
-    | {
-        (BRACKETS, "cr:7.2.4a", "text", ")"): "a ) that closes nothing "
-        "(`… a living object [2.5.1]), it becomes attacking`; both renditions)",
-        (BRACKETS, "glossary:shielding-prevention-effect", "definition", "("): "the rules "
-        "site's page opens `(See [6.4.10j]` and never closes it",
-    }
-)
+_FAB_2_14_LINT: Artefacts = {
+    **_FAB_BOTH,
+    **_spaces("cr", *_FAB_2_14_SPACES),
+    (OPERAND, "cr:4.1.7a", "text", "in ."): "the section the publisher meant to name is "
+    "missing (`… cards they have chosen in .[4.1.4][4.1.5]`)",
+    (OPERAND, "cr:8.5.2a", "text", "in ."): "the section the publisher meant to name is "
+    "missing (`… are defined in .[8.6]`)",
+}
+_FAB_2_10_LINT: Artefacts = {
+    **_FAB_BOTH,
+    **_spaces("cr", *_FAB_2_10_SPACES),
+    (BRACKETS, "cr:7.2.4a", "text", ")"): "a ) that closes nothing "
+    "(`… a living object [2.5.1]), it becomes attacking`; both renditions)",
+    (BRACKETS, "glossary:shielding-prevention-effect", "definition", "("): "the rules "
+    "site's page opens `(See [6.4.10j]` and never closes it",
+}
 _FAB_POLICY: dict[tuple[str, str], Artefacts] = {
     ("fab/ppg", "2026-06-10"): {
         (MARKUP, f"ppg:{n}", "text", tag): "the text export keeps the rules site's "

@@ -69,12 +69,10 @@ def split_labels(item: QAItem) -> tuple[str, str | None]:
 
 def build_ruling(item: QAItem, *, is_text: bool, card_link: str) -> Ruling:
     question, answer = split_labels(item)
-    refs = card_references([item.question, item.answer], card_link)
     cards: list[str] = []
     titles: list[str] = []
     if item.card and item.card.text:
-        own = card_references([item.card], card_link)
-        cards = own[:1] or [slugify(item.card.text)]
+        cards = card_references([item.card], card_link)[:1] or [slugify(item.card.text)]
         titles = [item.card.text]
     text = question if is_text else None
     question_or_none = None if is_text else question
@@ -85,7 +83,7 @@ def build_ruling(item: QAItem, *, is_text: bool, card_link: str) -> Ruling:
         question=question_or_none,
         answer=answer,
         text=text,
-        card_references=refs,
+        card_references=card_references([item.question, item.answer], card_link),
         section=item.section.text if item.section else None,
         location=Location(line=item.question.line) if item.question.line else None,
     )
@@ -116,7 +114,7 @@ def parse(page: FaqPage, notes: dict[str, int], options: ParseOptions) -> Docume
         if not is_text and ruling.answer is None:
             message = f"no answer after question {ruling.question!r}"
             warnings.append(warn(W.NO_ANSWER, message, ruling.location))
-        add_ruling(rulings, ruling, ruling.cards)
+        add_ruling(rulings, ruling)
     records = list(rulings.values())
     if not is_text and all(r.answer is None for r in records):
         raise ParseError(what, f"no question has an answer ({shown}); check the answer selector")

@@ -8,8 +8,8 @@ A ruling's id is a hash of its normalised plain text, so a snapshot that only
 reformats the JSON (key order, link style, whitespace) keeps every id; the same
 question filed under several cards is one ruling attached to all of them.
 
-This module also owns the ruling id and the Markdown -> plain-text rendering the
-other ruling families (faq-html, fandom-wiki) reuse.
+This module also owns what the other ruling families (faq-html, fandom-wiki) reuse:
+the ruling id (`ruling_id`) and the merge of a ruling filed twice (`add_ruling`).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ PARSER_VERSION = "1.0"
 
 _RULING_FILE = re.compile(r"(?:^|/)v2/rulings/([^/]+)\.json$")
 _SOURCES_FILE = re.compile(r"(?:^|/)v2/ruling_sources\.json$")
-_TEXT_KEYS = {"question", "answer", "text_ruling"}
-_KNOWN_KEYS = {"card_id", "date_update", "nsg_rules_team_verified"} | _TEXT_KEYS
+_TEXT_KEYS = {"question": "question", "answer": "answer", "text": "text_ruling"}  # field: key
+_KNOWN_KEYS = {"card_id", "date_update", "nsg_rules_team_verified", *_TEXT_KEYS.values()}
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 # A link's destination may itself hold balanced parentheses (and, in the real data,
@@ -52,9 +52,6 @@ _HEADING = re.compile(r"^ {0,3}#{1,6}(.*?)#*\s*$")
 _LIST_ITEM = re.compile(r"^\s*(?:[*+-]|\d+[.)])\s+(.*)$")
 _UNLINKED = re.compile(r"\[([^\[\]]+)\](?!\()")
 _BRACKETED = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\](?:\(([^)\s]*)\))?")
-
-
-# --------------------------------------------------------------------------- shared rules
 
 
 def ruling_id(*parts: str | None) -> str:
@@ -136,9 +133,6 @@ def render_markdown(md: str, *, leading_heading_is_attribution: bool = True) -> 
     return Rendered(attribution, "\n\n".join(b for b in blocks if b), refs, labels)
 
 
-# --------------------------------------------------------------------------- sources
-
-
 @dataclass(frozen=True)
 class RulingSource:
     id: str
@@ -185,18 +179,14 @@ def match_sources(labels: list[tuple[str, str | None]], sources: list[RulingSour
     return found
 
 
-# --------------------------------------------------------------------------- parse
-
-
-def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
-    question_md, answer_md, text_md = (entry.get(k) for k in ("question", "answer", "text_ruling"))
+def _build_ruling(entry: dict[str, Any], card: str, sources: list[RulingSource]) -> Ruling:
+    markdown = {f"{name}_md": entry.get(key) for name, key in _TEXT_KEYS.items()}
     refs: list[str] = []
     attribution = None
     labels: list[tuple[str, str | None]] = []
-    plains: dict[str, str | None] = {}
-    for key, md in (("question", question_md), ("answer", answer_md), ("text", text_md)):
+    plains: dict[str, str | None] = dict.fromkeys(_TEXT_KEYS)
+    for key, md in zip(plains, markdown.values(), strict=True):
         if md is None:
-            plains[key] = None
             continue
         rendered = render_markdown(md, leading_heading_is_attribution=key != "answer")
         plains[key] = rendered.text
@@ -204,9 +194,8 @@ def _build_ruling(entry: dict[str, Any], sources: list[RulingSource]) -> Ruling:
         # bracketed labels that are not links (`... [Official FAQ]`) may name a source too
         labels += rendered.labels + [(m.group(1), None) for m in _UNLINKED.finditer(md)]
         refs += [r for r in rendered.card_references if r not in refs]
-    markdown = {"question_md": question_md, "answer_md": answer_md, "text_md": text_md}
     return Ruling(
-        id=ruling_id(*plains.values(), attribution), attribution=attribution,
+        id=ruling_id(*plains.values(), attribution), attribution=attribution, cards=[card],
         sources=match_sources(labels, sources), card_references=refs,
         updated=entry.get("date_update"), verified=entry.get("nsg_rules_team_verified"),
         **plains, **markdown,
@@ -218,18 +207,13 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     if not isinstance(entry, dict):
         raise ParseError(where, f"expected an object, got {type(entry).__name__}")
     problems = []
-    unknown = sorted(set(entry) - _KNOWN_KEYS)
-    if unknown:
+    if unknown := sorted(set(entry) - _KNOWN_KEYS):
         problems.append(warn(W.UNKNOWN_FIELD, f"{where} has fields {unknown} this parser ignores"))
-    if entry.get("card_id") != stem:
-        named = entry.get("card_id")
+    if (named := entry.get("card_id")) != stem:
         problems.append(warn(W.CARD_MISMATCH, f"{where} names card {named!r}, file is {stem!r}"))
-    has_qa = "question" in entry or "answer" in entry
-    if has_qa == ("text_ruling" in entry) or (
-        has_qa and not ("question" in entry and "answer" in entry)
-    ):
+    if entry.keys() & _TEXT_KEYS.values() not in ({"question", "answer"}, {"text_ruling"}):
         raise ParseError(where, "a ruling has either question and answer, or text_ruling")
-    for key in ("question", "answer", "text_ruling"):
+    for key in _TEXT_KEYS.values():
         if key in entry and not (isinstance(entry[key], str) and entry[key].strip()):
             raise ParseError(where, f"{key} is empty or not a string")
     if not _DATE.fullmatch(str(date := entry.get("date_update", ""))):
@@ -239,7 +223,7 @@ def _check_entry(path: str, stem: str, index: int, entry: Any) -> list[ParseWarn
     return problems
 
 
-def add_ruling(rulings: dict[str, Ruling], ruling: Ruling, cards: list[str]) -> None:
+def add_ruling(rulings: dict[str, Ruling], ruling: Ruling) -> None:
     """A ruling read, by id; the same ruling filed under another card is one record, with
     one more card.
 
@@ -253,7 +237,7 @@ def add_ruling(rulings: dict[str, Ruling], ruling: Ruling, cards: list[str]) -> 
     flags = [f for f in (existing.verified, ruling.verified) if f is not None]
     rulings[ruling.id] = existing.model_copy(
         update={
-            "cards": existing.cards + [c for c in cards if c not in existing.cards],
+            "cards": existing.cards + [c for c in ruling.cards if c not in existing.cards],
             "card_titles": existing.card_titles
             + [t for t in ruling.card_titles if t not in existing.card_titles],
             "updated": max(dates) if dates else None,
@@ -275,8 +259,7 @@ def parse(files: dict[str, bytes], notes: dict[str, int], options: ParseOptions)
     rulings: dict[str, Ruling] = {}
     card_files = entries = zero_width = 0
     for path in sorted(files):
-        match = _RULING_FILE.search(path)
-        if not match:
+        if not (match := _RULING_FILE.search(path)):
             continue
         card_files += 1
         card = match.group(1)
@@ -285,8 +268,7 @@ def parse(files: dict[str, bytes], notes: dict[str, int], options: ParseOptions)
             entries += 1
             texts = [v for v in entry.values() if isinstance(v, str)]
             zero_width += sum(len(_ZERO_WIDTH.findall(v)) for v in texts)
-            ruling = _build_ruling(entry, sources).model_copy(update={"cards": [card]})
-            add_ruling(rulings, ruling, [card])
+            add_ruling(rulings, _build_ruling(entry, card, sources))
     if not rulings:
         raise ParseError(
             "nrdb-rulings",

@@ -70,9 +70,8 @@ def parent(number: str) -> str | None:
 
 def start_kind(text: str) -> str | None:
     """The kinds of entry whose indentation the PDF reader learns."""
-    start = ENGINE.numbering.match_start(text)
-    if start is not None and start.level >= RULE:
-        return SCHEME.levels[start.level].kind
+    if (kind := ENGINE.kind_of(text)) in ("rule", "subrule"):
+        return kind
     return "glossary" if GLOSSARY_ENTRY_RE.match(text) else None
 
 
@@ -109,7 +108,7 @@ class Builder:
     """Blocks -> rule tree, glossary and front/back matter, in order."""
 
     def __init__(self) -> None:
-        self.parsed = Parsed(drafts=[])
+        self.parsed = Parsed(drafts=[], missing=NO_STATED_VERSION)
         self.matter: list[_Matter] = []
         self.chapter = 0
         self.region = "start"
@@ -242,8 +241,8 @@ class Builder:
     def finish(self) -> Parsed:
         self.close()
         for part in self.matter:
-            slug = slugify(f"{part.parent} {part.title}" if part.parent else part.title)
-            ident = f"{'back' if part.back else 'front'}:{'copyright' if part.copyright else slug}"
+            slug = "copyright" if part.copyright else slugify(f"{part.parent} {part.title}")
+            ident = f"{'back' if part.back else 'front'}:{slug}"
             found = passage(ident, part.title, part.blocks, paragraphs, part.heading)
             (self.parsed.back_matter if part.back else self.parsed.front_matter).append(found)
         return self.parsed
@@ -274,27 +273,27 @@ def read_title_page(lines: list[Line], *, what: str) -> tuple[str, str, str]:
     return title, version, published
 
 
-def read_pdf(lines: list[Line], *, what: str) -> tuple[list[Block], str, str, str]:
-    """The body's blocks and the title page's title, version and date."""
+def read_pdf(lines: list[Line], parsed: Parsed, *, what: str) -> list[Block]:
+    """The body's blocks; the title page's title, version and date into `parsed`."""
     if any(line.x0 is None or line.size is None for line in lines):
         raise ParseError(what, "the lines carry no positions; pass extract_pdf_lines(...).lines")
-    title, version, published = read_title_page(lines, what=what)
+    parsed.title, parsed.stated, parsed.published = read_title_page(lines, what=what)
     body = [line for line in lines if line.page != lines[0].page and line.text.strip()]
     if body_size(body) is None:
         raise ParseError(what, "the PDF has a title page but no body text")
-    return pdf_blocks(ENGINE, body, start_kind), title, version, published
+    return pdf_blocks(ENGINE, body, start_kind)
 
 
 def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
     """Parse a FaB CR rendition (`txt` or `pdf`) into a Document with `source` left None."""
+    builder = Builder()
     if options.rendition == "pdf":
-        blocks, title, stated, published = read_pdf(lines, what=options.document)
+        blocks = read_pdf(lines, builder.parsed, what=options.document)
     elif options.rendition == "txt":
-        blocks, title, stated, published = text_blocks(lines), None, None, None
+        blocks = text_blocks(lines)
     else:
         message = f"rendition {options.rendition!r} is not one fab-cr reads (txt or pdf)"
         raise ParseError(options.document, message)
-    builder = Builder()
     for index in range(len(blocks)):
         builder.feed(blocks, index)
     parsed = builder.finish()
@@ -305,6 +304,4 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
             "'1.0 General' and rule '1.0.1 ...'); is this a Flesh and Blood Comprehensive "
             "Rules document?",
         )
-    parsed.title, parsed.stated, parsed.published = title, stated, published
-    parsed.missing = NO_STATED_VERSION
     return finish_document(parsed, ENGINE.finish(FAMILY, PARSER_VERSION), options, notes)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
-from pipeline.models.records import Document, Location, ParseOptions, WarningCode
+from pipeline.models.records import Document, Location, ParseOptions
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import warn
+from pipeline.parse.common import unplaced
 from pipeline.parse.fab.cr import NO_STATED_VERSION, is_title_text
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
@@ -47,11 +47,8 @@ def _heading(
     if not start.number.isdigit() or int(start.number) != int(chapter or 0) + 1:
         return None
     later = (engine.numbering.match_start(text.strip()) for text in texts[index + 1 :])
-    if any(
-        s is not None and s.level == 1 and s.number.split(".")[0] == start.number for s in later
-    ):
-        return "chapter", None
-    return None
+    sections = (s.number.split(".")[0] for s in later if s is not None and s.level == 1)
+    return ("chapter", None) if start.number in sections else None
 
 
 def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Document:
@@ -69,17 +66,16 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     for index, text in enumerate(texts):
         if not (stripped := text.strip()):
             continue
+        at = Location(line=index + 1)
         start = engine.numbering.match_start(stripped)
         heading = _heading(engine, start, texts, index, chapter, section) if start else None
         if start is None or heading is None:
             if parsed.drafts:
-                parsed.drafts[-1].add(text, Location(line=index + 1))
+                parsed.drafts[-1].add(text, at)
             else:
-                message = f"text before the first heading: {stripped[:80]!r}"
-                parsed.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, index + 1))
+                parsed.warnings.append(unplaced(stripped, at))
             continue
         kind, parent = heading
-        at = Location(line=index + 1)
         parsed.drafts.append(Draft(start.number, kind, parent, at, title=[start.rest]))
         if kind == "chapter":
             chapter, section = start.number, ""

@@ -31,7 +31,7 @@ from pipeline.models.records import (
     WarningCode,
 )
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import slugify, warn
+from pipeline.parse.common import slugify, unplaced, warn
 from pipeline.parse.numbered.engine import Engine, Reader, is_title, read_statement
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import drop_page_numbers, mode, runs, wrap_joiner
@@ -66,8 +66,7 @@ BACK_MATTER_CHAPTER = "appendix: previous revision"
 
 def is_chapter(line: Line, chapter_size: float) -> bool:
     """A chapter heading: a chapter number set in the chapter font."""
-    start = ENGINE.numbering.match_start(line.text)
-    return start is not None and start.level == 0 and (line.size or 0) >= chapter_size
+    return ENGINE.kind_of(line.text) == "chapter" and (line.size or 0) >= chapter_size
 
 
 class _Reader(Reader):
@@ -110,8 +109,7 @@ class _Reader(Reader):
         elif start is not None and level == 3 and x < SUBRULE_MAX_X and (at := self.place(start)):
             self.open_at(start, line, at[1])
         elif draft is None:
-            message = f"text before any heading: {line.text[:60]!r}"
-            self.warnings.append(warn(WarningCode.UNPLACED_TEXT, message, line.line, line.page))
+            self.warnings.append(unplaced(line.text, line_at(line)))
         else:
             here = line_at(line)
             if not draft.label(ENGINE.labels, line.text, here):
@@ -168,8 +166,7 @@ def read_front(lines: list[Line], heading_size: float, parsed: Parsed) -> list[L
 def _back_matter(back: list[tuple[Line, list[Line]]]) -> list[Passage]:
     passages = []
     for heading, body in back:
-        numbered = ENGINE.numbering.match_start(heading.text)
-        if numbered and numbered.level == 0 and body and (
+        if ENGINE.kind_of(heading.text) == "chapter" and body and (
             body[0].bold or (body[0].size or 0) > (heading.size or 0) * 0.7
         ):  # fmt: skip
             # the numbered heading is the chapter record's; the passage is headed by its own
@@ -190,9 +187,8 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
         raise ParseError(options.document, "no chapter heading found after the table of contents")
     parsed = Parsed(drafts=[], missing="page 1 states no 'This is version ... effective ...' line")
     front_end = next((i for i in heads if i < start), start)
-    read_statement(
-        ENGINE, read_front(drop_page_numbers(lines[:front_end]), section_size, parsed), parsed
-    )
+    preface = read_front(drop_page_numbers(lines[:front_end]), section_size, parsed)
+    read_statement(ENGINE, preface, parsed)
     reader = _Reader(chapter_size, section_size)
     for line in drop_page_numbers(lines[start:]):
         reader.feed_line(line)
