@@ -54,6 +54,6 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     finish = engine.finish(FAMILY, PARSER_VERSION)
     dump = looks_like_layout_dump(lines)
     body = partial(parse_layout, lines) if dump else read_body
-    parsed = read_document(engine, text_blocks(lines), finish, options.document, body)
+    parsed = read_document(engine, text_blocks(lines), options.document, body)
     parsed.missing = "the document states no 'Last Updated: YYYY-MM-DD' date"
     return finish_document(parsed, finish, options, notes)
