@@ -43,14 +43,11 @@ SENTENCE_END = (".", ":", "!", "?", '"', "\u201d")
 @dataclass
 class _Block:
     column: int
-    lines: list[Line] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
-    extra: list[tuple[str, Line]] = field(default_factory=list)
+    pieces: list[tuple[str, Line]] = field(default_factory=list)  # (text, without a number; line)
 
 
 @dataclass
 class _Page:
-    number: int
     numbers: list[tuple[str, Line]] = field(default_factory=list)
     blocks: list[_Block] = field(default_factory=list)
 
@@ -62,7 +59,7 @@ def _ends_paragraph(block: _Block, next_text: str, right_edge: int) -> bool:
     pdftotext keeps the column positions, so a soft wrap only happens when the
     next word would have run past the widest line of the page.
     """
-    last = block.lines[-1].text.rstrip()
+    last = block.pieces[-1][1].text.rstrip()
     if not last.endswith(SENTENCE_END):
         return False
     word = next_text.split(" ", 1)[0]
@@ -81,13 +78,13 @@ def _page_right_edges(lines: list[Line]) -> list[int]:
 
 def _split_pages(lines: list[Line]) -> list[_Page]:
     edges = _page_right_edges(lines)
-    pages = [_Page(1)]
+    pages = [_Page()]
     open_block: _Block | None = None
     started = False
     for line in lines:
         raw = line.text
         if raw.startswith("\f"):
-            pages.append(_Page(len(pages) + 1))
+            pages.append(_Page())
             raw = raw.lstrip("\f")
             open_block = None
         page = pages[-1]
@@ -111,8 +108,7 @@ def _split_pages(lines: list[Line]) -> list[_Page]:
             open_block = _Block(column)
             page.blocks.append(open_block)
         open_block.column = column
-        open_block.lines.append(line)
-        open_block.texts.append(text)
+        open_block.pieces.append((text, line))
     return pages
 
 
@@ -120,12 +116,12 @@ def _merge_attached(blocks: list[_Block], reader: Reader) -> list[_Block]:
     """`Example:` and `See rule ...` paragraphs belong to the paragraph before them."""
     merged: list[_Block] = []
     for block in blocks:
-        first = block.texts[0]
+        first = block.pieces[0][0]
         attached = first.startswith("Example:") or (
             first.startswith("See ") and bool(reader.engine.references.find(first))
         )
         if attached and merged:
-            merged[-1].extra.extend(zip(block.texts, block.lines, strict=True))
+            merged[-1].pieces.extend(block.pieces)
         else:
             merged.append(block)
     return merged
@@ -152,13 +148,13 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
     """Records the dump pairs with certainty, and a warning for each page it could not pair."""
     numbering = reader.numbering
     previous_kept = False
-    for page in _split_pages(lines):
+    for page_number, page in enumerate(_split_pages(lines), start=1):
         blocks = page.blocks
-        if blocks and blocks[0].texts[0][:1].islower():
+        if blocks and blocks[0].pieces[0][0][:1].islower():
             # A paragraph running on from the previous page.
             carried = blocks.pop(0)
             if previous_kept and reader.current is not None:
-                for text, line in zip(carried.texts, carried.lines, strict=True):
+                for text, line in carried.pieces:
                     reader.continue_draft(reader.current, text, at=line_at(line))
         blocks = _merge_attached(blocks, reader)
         numbers = [n for n, _ in page.numbers]
@@ -166,7 +162,7 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
             continue
         if len(numbers) != len(blocks) or not _consistent(numbers, blocks, numbering):
             message = (
-                f"page {page.number}: {len(numbers)} numbers and {len(blocks)} paragraphs "
+                f"page {page_number}: {len(numbers)} numbers and {len(blocks)} paragraphs "
                 f"do not pair with certainty; not parsed: {', '.join(numbers)}"
             )
             reader.warnings.append(
@@ -181,10 +177,9 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
                 continue
             level = numbering.level_of(number) or 0
             placed = reader.place(NumberStart(level, number, ""))
-            first = block.lines[0]
+            first = block.pieces[0][1]
             draft = reader.open(number, placed[1] if placed else None, level, "", line_at(first))
             draft.mark(first.highlight)
-            pieces = [*zip(block.texts, block.lines, strict=True), *block.extra]
-            for text, line in pieces:
+            for text, line in block.pieces:
                 reader.continue_draft(draft, text, at=line_at(line))
         previous_kept = True
