@@ -39,19 +39,13 @@ SCHEME = NumberedScheme(
     date_is="effective", wraps="paragraphs",
 )  # fmt: skip
 ENGINE = Engine(SCHEME)
-EFFECTIVE = ENGINE.statements[0]
 _GLOSSARY, _CREDITS, _CONTENTS, _INTRO = "Glossary", "Credits", "Contents", "Introduction"
 
 
 def read_effective_date(statement: str) -> str | None:
     """`These rules are effective as of January 16, 2026.` -> `2026-01-16`."""
-    match = EFFECTIVE.search(statement.strip())
+    match = ENGINE.statements[0].search(statement.strip())
     return read_date(match.group("date")) if match else None
-
-
-def _level(para: Block) -> int | None:
-    start = ENGINE.numbering.match_start(para.text)
-    return start.level if start else None
 
 
 def _index_of(paras: list[Block], text: str, start: int) -> int | None:
@@ -139,8 +133,9 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     paras = pdf_paragraphs(lines, ENGINE.numbering.alphabet) if pdf else text_blocks(lines)
     # The contents list the same headings, so the body is found from the first `NNN.N`
     # rule upwards, never from the first `1. Game Concepts`.
-    start = next((i for i, p in enumerate(paras) if (_level(p) or 0) >= 2), len(paras))
-    while start > 0 and _level(paras[start - 1]) in (0, 1):
+    rules = ("rule", "subrule")
+    start = next((i for i, p in enumerate(paras) if ENGINE.kind_of(p.text) in rules), len(paras))
+    while start > 0 and ENGINE.kind_of(paras[start - 1].text) in ("chapter", "section"):
         start -= 1
     if start == len(paras):
         message = "no numbered rules found; is this the MTG Comprehensive Rules?"

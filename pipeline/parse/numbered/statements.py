@@ -89,8 +89,7 @@ def find_statement(lines: list[Line], patterns: list[re.Pattern[str]]) -> Statem
         for line in lines:
             if match := pattern.search(line.text.strip()):
                 found.append(line)
-                for key, value in match.groupdict().items():
-                    groups.setdefault(key, value)
+                groups = match.groupdict() | groups  # a value already stated stays
                 break
     text = groups.get("date")
     return (
