@@ -66,49 +66,41 @@ def _ends_paragraph(block: _Block, next_text: str, right_edge: int) -> bool:
     return len(last) + 1 + len(word) <= right_edge - FIT_SLACK
 
 
-def _page_right_edges(lines: list[Line]) -> list[int]:
-    """The widest line of each page: pages are laid out at different scales in the dump."""
-    edges = [0]
+def _split_pages(lines: list[Line]) -> list[_Page]:
+    on_pages: list[list[Line]] = [[]]  # a form feed starts each page after the first
     for line in lines:
         if line.text.startswith("\f"):
-            edges.append(0)
-        edges[-1] = max(edges[-1], len(line.text.rstrip()))
-    return edges
-
-
-def _split_pages(lines: list[Line]) -> list[_Page]:
-    edges = _page_right_edges(lines)
-    pages = [_Page()]
-    open_block: _Block | None = None
+            on_pages.append([])
+        on_pages[-1].append(line)
+    pages: list[_Page] = []
     started = False
-    for line in lines:
-        raw = line.text
-        if raw.startswith("\f"):
-            pages.append(_Page())
-            raw = raw.lstrip("\f")
-            open_block = None
-        page = pages[-1]
-        match = NUMBER_COLUMN_RE.match(raw)
-        rest = raw
-        if match:
-            page.numbers.append((match["n"], line))
-            started = True
-            rest = " " * len(match.group(0)) + raw[len(match.group(0)) :]
-        text = rest.strip()
-        if not started or not text:
-            # Blank and number-only lines end a paragraph; the title lines precede rule 000.
-            open_block = None
-            continue
-        column = len(rest) - len(rest.lstrip(" "))
-        if (
-            open_block is None
-            or abs(column - open_block.column) > INDENT_TOLERANCE
-            or _ends_paragraph(open_block, text, edges[len(pages) - 1])
-        ):
-            open_block = _Block(column)
-            page.blocks.append(open_block)
-        open_block.column = column
-        open_block.pieces.append((text, line))
+    for on_page in on_pages:
+        # The widest line of the page: pages are laid out at different scales in the dump.
+        right_edge = max((len(line.text.rstrip()) for line in on_page), default=0)
+        page = _Page()
+        pages.append(page)
+        open_block: _Block | None = None
+        for line in on_page:
+            raw = line.text.lstrip("\f")
+            if match := NUMBER_COLUMN_RE.match(raw):
+                page.numbers.append((match["n"], line))
+                started = True
+                raw = " " * match.end() + raw[match.end() :]
+            text = raw.strip()
+            if not started or not text:
+                # Blank and number-only lines end a paragraph; the title lines precede rule 000.
+                open_block = None
+                continue
+            column = len(raw) - len(raw.lstrip(" "))
+            if (
+                open_block is None
+                or abs(column - open_block.column) > INDENT_TOLERANCE
+                or _ends_paragraph(open_block, text, right_edge)
+            ):
+                open_block = _Block(column)
+                page.blocks.append(open_block)
+            open_block.column = column
+            open_block.pieces.append((text, line))
     return pages
 
 
