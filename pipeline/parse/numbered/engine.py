@@ -120,8 +120,7 @@ class Reader:
     def feed(self, block: Block) -> None:
         at = block.location
         start = self.numbering.match_start(block.text)
-        placed = self.place(start) if start is not None else None
-        if start is not None and placed is not None:
+        if start is not None and (placed := self.place(start)) is not None:
             number, parent = placed
             if number not in self.seen:
                 self.open(number, parent, start.level, start.rest, at).mark(block.highlight)
