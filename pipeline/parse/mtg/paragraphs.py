@@ -50,18 +50,13 @@ def _starts_rule_after_page_break(
     """
     section, rule, letter = key
     last_section, last_rule, last_letter = last
-    if section != last_section:
-        return False
     if letter:
-        if rule != last_rule or letter <= last_letter:
-            return False
         index = letters.find(last_letter) if last_letter else -1
-        successor = index + 1 < len(letters) and letter == letters[index + 1]
+        forward = rule == last_rule and letter > last_letter
+        successor = letter == letters[index + 1 : index + 2]
     else:
-        if rule <= last_rule:
-            return False
-        successor = rule == last_rule + 1
-    return successor or previous_text.endswith(_TERMINAL)
+        forward, successor = rule > last_rule, rule == last_rule + 1
+    return section == last_section and forward and (successor or previous_text.endswith(_TERMINAL))
 
 
 def pdf_paragraphs(lines: list[Line], letters: str) -> list[Block]:
