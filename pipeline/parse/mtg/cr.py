@@ -67,7 +67,7 @@ def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
     read_statement(ENGINE, [Line(text=p.text, line=p.line, page=p.page) for p in paras], parsed)
     intro, contents = _index_of(paras, _INTRO, 0), _index_of(paras, _CONTENTS, 0)
     if intro is not None:
-        body = paras[intro + 1 : contents if contents is not None else len(paras)]
+        body = paras[intro + 1 : contents]
         parsed.front_matter.append(passage("introduction", _INTRO, body, paragraphs, paras[intro]))
     else:
         _warn(parsed, WarningCode.NO_INTRODUCTION, "no Introduction before the rules", first)
@@ -113,7 +113,7 @@ def read_back(paras: list[Block], parsed: Parsed) -> None:
             said = rest[legal].text
             message = f"the last page says {said!r}, the first page says {parsed.effective}"
             _warn(parsed, WarningCode.EFFECTIVE_DATE_MISMATCH, message, rest[legal])
-        parsed.back_matter.append(passage("legal", "Legal", rest[legal:], paragraphs, rest[legal]))
+        parsed.back_matter.append(passage("legal", "Legal", rest[legal:], paragraphs))
 
 
 def check_contents(toc: list[str], parsed: Parsed) -> None:
@@ -148,9 +148,9 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
         _warn(parsed, WarningCode.NO_GLOSSARY, "no Glossary heading after the rules")
     if credits_at is None:
         _warn(parsed, WarningCode.NO_CREDITS, "no Credits heading after the glossary")
-    read_rules(paras[start : glossary_at or credits_at or len(paras)], parsed)
+    read_rules(paras[start : glossary_at or credits_at], parsed)
     if glossary_at is not None:
-        read_glossary(paras[glossary_at + 1 : credits_at or len(paras)], parsed)
+        read_glossary(paras[glossary_at + 1 : credits_at], parsed)
     if credits_at is not None:
         read_back(paras[credits_at:], parsed)
     check_contents(toc, parsed)

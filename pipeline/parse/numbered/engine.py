@@ -158,8 +158,7 @@ class Reader:
             inline += [e for block in draft.examples for e in engine.inline.split(joiner(block))]
             examples = [e.strip() for e in inline if e.strip()]
             main = engine.glyph.sub("", main.strip())
-            level = self.numbering.level_of(draft.number) or 0
-            rule = self.numbering.levels[level].title
+            rule = self.numbering.levels[self.numbering.level_of(draft.number) or 0].title
             if rule == "always" or (rule == "short" and is_title(main)):
                 draft.title, main = [main], ""
             draft.text, draft.examples = ([main] if main else []), [[e] for e in examples]
