@@ -142,7 +142,5 @@ class Numbering:
 
     def letter_span(self, first: str, last: str) -> list[str]:
         """`a`..`e` through the alphabet (skipped letters left out); the ends alone otherwise."""
-        if first not in self.alphabet or last not in self.alphabet:
-            return [first, last]
-        lo, hi = self.alphabet.index(first), self.alphabet.index(last)
-        return list(self.alphabet[lo : hi + 1]) if lo <= hi else [first, last]
+        lo, hi = self.alphabet.find(first), self.alphabet.find(last)
+        return list(self.alphabet[lo : hi + 1]) if 0 <= lo <= hi else [first, last]
