@@ -55,9 +55,7 @@ def unplaced(text: str, where: Location) -> ParseWarning:
 def count_records(records: list[Rule]) -> dict[str, int]:
     """Counts per record kind (`chapters`, `rules`, ...) plus the total."""
     counts = Counter(r.kind for r in records)
-    result = {f"{kind}s": n for kind, n in sorted(counts.items())}
-    result[CountKey.RECORDS] = len(records)
-    return result
+    return {f"{kind}s": n for kind, n in sorted(counts.items())} | {CountKey.RECORDS: len(records)}
 
 
 def check_tree(records: list[Rule]) -> list[ParseWarning]:

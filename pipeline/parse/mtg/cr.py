@@ -39,19 +39,13 @@ SCHEME = NumberedScheme(
     date_is="effective", wraps="paragraphs",
 )  # fmt: skip
 ENGINE = Engine(SCHEME)
-EFFECTIVE = ENGINE.statements[0]
 _GLOSSARY, _CREDITS, _CONTENTS, _INTRO = "Glossary", "Credits", "Contents", "Introduction"
 
 
 def read_effective_date(statement: str) -> str | None:
     """`These rules are effective as of January 16, 2026.` -> `2026-01-16`."""
-    match = EFFECTIVE.search(statement.strip())
+    match = ENGINE.statements[0].search(statement.strip())
     return read_date(match.group("date")) if match else None
-
-
-def _level(para: Block) -> int | None:
-    start = ENGINE.numbering.match_start(para.text)
-    return start.level if start else None
 
 
 def _index_of(paras: list[Block], text: str, start: int) -> int | None:
@@ -73,7 +67,7 @@ def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
     read_statement(ENGINE, [Line(text=p.text, line=p.line, page=p.page) for p in paras], parsed)
     intro, contents = _index_of(paras, _INTRO, 0), _index_of(paras, _CONTENTS, 0)
     if intro is not None:
-        body = paras[intro + 1 : contents if contents is not None else len(paras)]
+        body = paras[intro + 1 : contents]
         parsed.front_matter.append(passage("introduction", _INTRO, body, paragraphs, paras[intro]))
     else:
         _warn(parsed, WarningCode.NO_INTRODUCTION, "no Introduction before the rules", first)
@@ -119,7 +113,7 @@ def read_back(paras: list[Block], parsed: Parsed) -> None:
             said = rest[legal].text
             message = f"the last page says {said!r}, the first page says {parsed.effective}"
             _warn(parsed, WarningCode.EFFECTIVE_DATE_MISMATCH, message, rest[legal])
-        parsed.back_matter.append(passage("legal", "Legal", rest[legal:], paragraphs, rest[legal]))
+        parsed.back_matter.append(passage("legal", "Legal", rest[legal:], paragraphs))
 
 
 def check_contents(toc: list[str], parsed: Parsed) -> None:
@@ -139,8 +133,9 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     paras = pdf_paragraphs(lines, ENGINE.numbering.alphabet) if pdf else text_blocks(lines)
     # The contents list the same headings, so the body is found from the first `NNN.N`
     # rule upwards, never from the first `1. Game Concepts`.
-    start = next((i for i, p in enumerate(paras) if (_level(p) or 0) >= 2), len(paras))
-    while start > 0 and _level(paras[start - 1]) in (0, 1):
+    rules = ("rule", "subrule")
+    start = next((i for i, p in enumerate(paras) if ENGINE.kind_of(p.text) in rules), len(paras))
+    while start > 0 and ENGINE.kind_of(paras[start - 1].text) in ("chapter", "section"):
         start -= 1
     if start == len(paras):
         message = "no numbered rules found; is this the MTG Comprehensive Rules?"
@@ -153,9 +148,9 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
         _warn(parsed, WarningCode.NO_GLOSSARY, "no Glossary heading after the rules")
     if credits_at is None:
         _warn(parsed, WarningCode.NO_CREDITS, "no Credits heading after the glossary")
-    read_rules(paras[start : glossary_at or credits_at or len(paras)], parsed)
+    read_rules(paras[start : glossary_at or credits_at], parsed)
     if glossary_at is not None:
-        read_glossary(paras[glossary_at + 1 : credits_at or len(paras)], parsed)
+        read_glossary(paras[glossary_at + 1 : credits_at], parsed)
     if credits_at is not None:
         read_back(paras[credits_at:], parsed)
     check_contents(toc, parsed)

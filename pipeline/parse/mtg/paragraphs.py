@@ -33,11 +33,6 @@ _TERMINAL = (".", ")", "\u201d", '"', ":", "!", "?", "]")
 RuleKey = tuple[int, int, str]
 
 
-def _rule_key(text: str) -> RuleKey | None:
-    match = _RULE_START.match(text)
-    return (int(match.group(1)), int(match.group(2)), match.group(3)) if match else None
-
-
 def _starts_rule_after_page_break(
     key: RuleKey, last: RuleKey, previous_text: str, letters: str
 ) -> bool:
@@ -50,18 +45,13 @@ def _starts_rule_after_page_break(
     """
     section, rule, letter = key
     last_section, last_rule, last_letter = last
-    if section != last_section:
-        return False
     if letter:
-        if rule != last_rule or letter <= last_letter:
-            return False
         index = letters.find(last_letter) if last_letter else -1
-        successor = index + 1 < len(letters) and letter == letters[index + 1]
+        forward = rule == last_rule and letter > last_letter
+        successor = letter == letters[index + 1 : index + 2]
     else:
-        if rule <= last_rule:
-            return False
-        successor = rule == last_rule + 1
-    return successor or previous_text.endswith(_TERMINAL)
+        forward, successor = rule > last_rule, rule == last_rule + 1
+    return section == last_section and forward and (successor or previous_text.endswith(_TERMINAL))
 
 
 def pdf_paragraphs(lines: list[Line], letters: str) -> list[Block]:
@@ -86,7 +76,8 @@ def pdf_paragraphs(lines: list[Line], letters: str) -> list[Block]:
     for line in body:
         text = line.text.strip()
         x0, size = line.x0 or 0.0, line.size or 10.0
-        key = _rule_key(text)
+        number = _RULE_START.match(text)
+        key = (int(number.group(1)), int(number.group(2)), number.group(3)) if number else None
         # Headings and glossary senses sit left of every wrapped rule line
         # (`See rule\n704. See also` is a wrap, not section 704).
         heading = bool(_HEADING_START.match(text)) and x0 < margin + _HEADING_LIMIT

@@ -36,7 +36,7 @@ from pipeline.parse.numbered.layout import (
     wrap_joiner,
 )
 from pipeline.parse.numbered.numbers import Numbering, NumberStart
-from pipeline.parse.numbered.records import Draft, Join, label_pattern, paragraphs, span
+from pipeline.parse.numbered.records import Draft, Join, label_pattern, line_at, paragraphs, span
 from pipeline.parse.numbered.references import References
 from pipeline.parse.numbered.statements import compile_statement, find_statement
 
@@ -64,10 +64,10 @@ class Engine:
         self.inline = re.compile(rf"\s*(?<!\()\b(?:{words}):\s*")
         self.statements = [compile_statement(s, scheme.version_pattern) for s in scheme.statements]
         self.glyph = re.compile(rf"^[{re.escape(''.join(scheme.bullets))}]\s+")
+        self.join = paragraphs if scheme.wraps == "paragraphs" else wrap_joiner(scheme.hyphens)
 
     def finish(self, family: str, version: str = PARSER_VERSION) -> Finish:
-        join = paragraphs if self.scheme.wraps == "paragraphs" else wrap_joiner(self.scheme.hyphens)
-        return Finish(family, version, self.references, join)
+        return Finish(family, version, self.references, self.join)
 
     def kind_of(self, text: str) -> str | None:
         start = self.numbering.match_start(text)
@@ -120,8 +120,7 @@ class Reader:
     def feed(self, block: Block) -> None:
         at = block.location
         start = self.numbering.match_start(block.text)
-        placed = self.place(start) if start is not None else None
-        if start is not None and placed is not None:
+        if start is not None and (placed := self.place(start)) is not None:
             number, parent = placed
             if number not in self.seen:
                 self.open(number, parent, start.level, start.rest, at).mark(block.highlight)
@@ -132,12 +131,10 @@ class Reader:
         if draft is None:
             self.warnings.append(unplaced(block.text, at))
             return
-        self.continue_draft(draft, block.text, block.bullet, at)
+        self.continue_draft(draft, block.text, at, block.bullet)
         draft.mark(block.highlight)
 
-    def continue_draft(
-        self, draft: Draft, piece: str, bullet: bool = False, at: Location | None = None
-    ) -> None:
+    def continue_draft(self, draft: Draft, piece: str, at: Location, bullet: bool = False) -> None:
         """A label opens an example or note, a bullet a list item, a `See rule ...` line goes
         back to the rule's own text (even after an example); anything else continues. `at`:
         the lines the piece was read from."""
@@ -155,14 +152,13 @@ class Reader:
     def settle(self) -> list[Draft]:
         """Inline labels split out, glyphs dropped, short top-level texts made titles."""
         engine = self.engine
-        joiner = engine.finish("").join
+        joiner = engine.join
         for draft in self.drafts:
             main, *inline = engine.inline.split(joiner(draft.text))
             inline += [e for block in draft.examples for e in engine.inline.split(joiner(block))]
             examples = [e.strip() for e in inline if e.strip()]
             main = engine.glyph.sub("", main.strip())
-            level = self.numbering.level_of(draft.number) or 0
-            rule = self.numbering.levels[level].title
+            rule = self.numbering.levels[self.numbering.level_of(draft.number) or 0].title
             if rule == "always" or (rule == "short" and is_title(main)):
                 draft.title, main = [main], ""
             draft.text, draft.examples = ([main] if main else []), [[e] for e in examples]
@@ -176,8 +172,7 @@ def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> list[Li
         return []
     if found.date is None and found.date_text is not None:
         message = f"cannot read the date in {found.date_text!r}"
-        line = found.lines[0]
-        parsed.warnings.append(warn(WarningCode.BAD_DATE, message, line.line, line.page))
+        parsed.warnings.append(warn(WarningCode.BAD_DATE, message, line_at(found.lines[0])))
     parsed.stated = found.date if engine.scheme.version_is_date else found.version
     setattr(parsed, engine.scheme.date_is, found.date)
     return found.lines
@@ -216,9 +211,7 @@ def read_body(reader: Reader, blocks: list[Block]) -> None:
         reader.feed(block)
 
 
-def read_document(
-    engine: Engine, blocks: list[Block], finish: Finish, what: str, body: Body = read_body
-) -> Parsed:
+def read_document(engine: Engine, blocks: list[Block], what: str, body: Body = read_body) -> Parsed:
     """Front matter, the numbered rules (read by `body`) and the back matter of the blocks."""
     start = next((i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text)), None)
     if start is None:
@@ -231,10 +224,10 @@ def read_document(
     parsed.drafts = reader.settle()
     parsed.warnings += reader.warnings
     if preface:
-        parsed.front_matter.append(passage("preface", "Preface", preface, finish.join))
+        parsed.front_matter.append(passage("preface", "Preface", preface, engine.join))
     if stop is not None:
         title, back = blocks[stop].text, blocks[stop + 1 :] or blocks[stop:]
-        parsed.back_matter.append(passage(slugify(title), title, back, finish.join))
+        parsed.back_matter.append(passage(slugify(title), title, back, engine.join))
     return parsed
 
 
@@ -242,7 +235,7 @@ def pdf_blocks(engine: Engine, lines: list[Line], kind_of: StartKind | None = No
     """A PDF's body as paragraphs: furniture dropped, wraps joined by indentation (`kind_of`:
     the kinds of entry whose indentation is learnt; the scheme's levels by default)."""
     size = body_size(lines) or 0.0
-    body, _ = drop_furniture([ln for ln in lines if ln.text.strip()], size)
+    body = drop_furniture([ln for ln in lines if ln.text.strip()], size)
     labels, glyphs = engine.labels, tuple(engine.scheme.bullets)
     marked = lambda text: labels.match(text) is not None or text.startswith(glyphs)  # noqa: E731
     return join_indented(body, size, kind_of or engine.kind_of, marked, glyphs)
@@ -257,6 +250,4 @@ def parse_numbered(
     engine = Engine(options.scheme)
     finish = engine.finish("numbered")
     blocks = pdf_blocks(engine, lines) if options.rendition == "pdf" else text_blocks(lines)
-    return finish_document(
-        read_document(engine, blocks, finish, options.document), finish, options, notes
-    )
+    return finish_document(read_document(engine, blocks, options.document), finish, options, notes)

@@ -168,12 +168,11 @@ def finish_document(
     counts[CountKey.GLOSSARY] = len(glossary)
     counts[CountKey.EXAMPLES] = sum(len(r.examples) for r in records)
     counts.update(parsed.counts)
-    stated = {name: getattr(parsed, name) for name in _STATED}
     doc = Document(
         game=options.document.split("/")[0], document=options.document, version=version,
         parser=ParserInfo(family=finish.family, version=finish.parser_version),
         records=records, glossary=glossary, extraction=dict(sorted((notes or {}).items())),
-        counts=counts, **stated,
+        counts=counts, **{name: getattr(parsed, name) for name in _STATED},
     )  # fmt: skip
     return check_document(doc, warnings)
 

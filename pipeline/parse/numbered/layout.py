@@ -106,8 +106,8 @@ def drop_page_numbers(lines: list[Line]) -> list[Line]:
     return [ln for ln in lines if not (ln.line in ends and PAGE_NUMBER_RE.match(ln.text.strip()))]
 
 
-def drop_furniture(lines: list[Line], body: float) -> tuple[list[Line], int]:
-    """Lines without running heads and page numbers, and how many were dropped.
+def drop_furniture(lines: list[Line], body: float) -> list[Line]:
+    """Lines without running heads and page numbers.
 
     The first and last line of a page are furniture when they sit at a position
     shared by other pages and are set smaller than the body, repeat (digits
@@ -126,7 +126,7 @@ def drop_furniture(lines: list[Line], body: float) -> tuple[list[Line], int]:
             repeated = texts[re.sub(r"\d+", "#", line.text)] >= 2
             if smaller or repeated or line.text.strip().isdigit():
                 dropped.add(line.line)
-    return [line for line in lines if line.line not in dropped], len(dropped)
+    return [line for line in lines if line.line not in dropped]
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ import re
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 
@@ -75,14 +74,12 @@ class Numbering:
             for number in [self._full[index] if level.printed == "full" else _segment(level)]
         ]
 
-    @cached_property
     def cited(self) -> str:
         """Regex of a cited number: the first level, then each deeper level or not. Lenient
         on purpose: a slip such as `rule 1.6b` is kept as printed (then warned as dangling)."""
         first, *rest = self.levels
         return _segment(first) + "".join(f"(?:{re.escape(v.join)}{_segment(v)})?" for v in rest)
 
-    @cached_property
     def dotted(self) -> str:
         """Numbers with a `.` in them: the ones a document can only mean as a citation."""
         forms = [
@@ -145,7 +142,5 @@ class Numbering:
 
     def letter_span(self, first: str, last: str) -> list[str]:
         """`a`..`e` through the alphabet (skipped letters left out); the ends alone otherwise."""
-        if first not in self.alphabet or last not in self.alphabet:
-            return [first, last]
-        lo, hi = self.alphabet.index(first), self.alphabet.index(last)
-        return list(self.alphabet[lo : hi + 1]) if lo <= hi else [first, last]
+        lo, hi = self.alphabet.find(first), self.alphabet.find(last)
+        return list(self.alphabet[lo : hi + 1]) if 0 <= lo <= hi else [first, last]

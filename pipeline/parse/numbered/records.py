@@ -41,12 +41,10 @@ def span(first: Location, last: Location | None) -> Location:
 
 
 def line_at(line: Line) -> Location:
-    """Where one extracted line sits."""
     return Location(line=line.line, page=line.page)
 
 
 def lines_span(lines: list[Line]) -> Location:
-    """From the first of the lines to the last."""
     return span(line_at(lines[0]), line_at(lines[-1]))
 
 

@@ -25,7 +25,7 @@ class References:
 
     def __init__(self, scheme: NumberedScheme, numbering: Numbering) -> None:
         self.scheme, self.numbering = scheme, numbering
-        cited = numbering.cited
+        cited = numbering.cited()
         tail = rf"(?:[\u2013\u2014-](?P<tail>{cited}|\d+|[a-z]))?" if scheme.ranges else ""
         self.item = re.compile(rf"(?<![\d.])(?P<n>{cited}){tail}(?![A-Za-z0-9])")
         self.bracket = re.compile(rf"\[(?:{cited})(?:\s*,\s*(?:{cited}))*\]")
@@ -35,7 +35,7 @@ class References:
         # cost more than one character class at every position.
         self.needs_digit = scheme.levels[0].segment == "digits"
         lead = r"(?=\d)" if self.needs_digit else ""
-        dotted = numbering.dotted
+        dotted = numbering.dotted()
         self.bare = re.compile(rf"{lead}(?<![\d.])(?={dotted})") if dotted else None
         words = "|".join(re.escape(k) for k in sorted(scheme.keywords, key=len, reverse=True))
         self.keyword = re.compile(rf"\b(?:{words})s?\s+", re.IGNORECASE) if words else None

@@ -19,7 +19,7 @@ from pipeline.models.content import Line
 # English month names, spelled out because strptime's %B follows the locale.
 _NAMES = "january february march april may june july august september october november december"
 MONTHS = {name: number for number, name in enumerate(_NAMES.split(), start=1)}
-_ABBREVIATED = {name[:3]: number for name, number in MONTHS.items()} | {"sept": 9}
+_NAMED = MONTHS | {name[:3]: number for name, number in MONTHS.items()} | {"sept": 9}
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _FORMS = [  # (pattern, order of year, month, day in its groups)
     (re.compile(rf"^([A-Za-z]+)\.?\s+{_DAY},?\s+(\d{{4}})$"), (2, 0, 1)),
@@ -38,8 +38,7 @@ def read_date(text: str) -> str | None:
     for pattern, (y, m, d) in _FORMS:
         if match := pattern.match(text):
             year, month, day = match.group(y + 1), match.group(m + 1), match.group(d + 1)
-            number = int(month) if month.isdigit() else MONTHS.get(month.lower())
-            number = number or _ABBREVIATED.get(month.lower())
+            number = int(month) if month.isdigit() else _NAMED.get(month.lower())
             try:
                 return datetime.date(int(year), number or 0, int(day)).isoformat()
             except ValueError:
@@ -89,8 +88,7 @@ def find_statement(lines: list[Line], patterns: list[re.Pattern[str]]) -> Statem
         for line in lines:
             if match := pattern.search(line.text.strip()):
                 found.append(line)
-                for key, value in match.groupdict().items():
-                    groups.setdefault(key, value)
+                groups = match.groupdict() | groups  # a value already stated stays
                 break
     text = groups.get("date")
     return (

@@ -52,8 +52,7 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     prefix = options.settings.get("prefix")
     engine = ENGINE if prefix is None else Engine(SCHEME.model_copy(update={"prefix": prefix}))
     finish = engine.finish(FAMILY, PARSER_VERSION)
-    dump = looks_like_layout_dump(lines)
-    body = partial(parse_layout, lines) if dump else read_body
-    parsed = read_document(engine, text_blocks(lines), finish, options.document, body)
+    body = partial(parse_layout, lines) if looks_like_layout_dump(lines) else read_body
+    parsed = read_document(engine, text_blocks(lines), options.document, body)
     parsed.missing = "the document states no 'Last Updated: YYYY-MM-DD' date"
     return finish_document(parsed, finish, options, notes)

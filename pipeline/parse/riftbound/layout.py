@@ -43,14 +43,11 @@ SENTENCE_END = (".", ":", "!", "?", '"', "\u201d")
 @dataclass
 class _Block:
     column: int
-    lines: list[Line] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
-    extra: list[tuple[str, Line]] = field(default_factory=list)
+    pieces: list[tuple[str, Line]] = field(default_factory=list)  # (text, without a number; line)
 
 
 @dataclass
 class _Page:
-    number: int
     numbers: list[tuple[str, Line]] = field(default_factory=list)
     blocks: list[_Block] = field(default_factory=list)
 
@@ -62,57 +59,48 @@ def _ends_paragraph(block: _Block, next_text: str, right_edge: int) -> bool:
     pdftotext keeps the column positions, so a soft wrap only happens when the
     next word would have run past the widest line of the page.
     """
-    last = block.lines[-1].text.rstrip()
+    last = block.pieces[-1][1].text.rstrip()
     if not last.endswith(SENTENCE_END):
         return False
     word = next_text.split(" ", 1)[0]
     return len(last) + 1 + len(word) <= right_edge - FIT_SLACK
 
 
-def _page_right_edges(lines: list[Line]) -> list[int]:
-    """The widest line of each page: pages are laid out at different scales in the dump."""
-    edges = [0]
+def _split_pages(lines: list[Line]) -> list[_Page]:
+    on_pages: list[list[Line]] = [[]]  # a form feed starts each page after the first
     for line in lines:
         if line.text.startswith("\f"):
-            edges.append(0)
-        edges[-1] = max(edges[-1], len(line.text.rstrip()))
-    return edges
-
-
-def _split_pages(lines: list[Line]) -> list[_Page]:
-    edges = _page_right_edges(lines)
-    pages = [_Page(1)]
-    open_block: _Block | None = None
+            on_pages.append([])
+        on_pages[-1].append(line)
+    pages: list[_Page] = []
     started = False
-    for line in lines:
-        raw = line.text
-        if raw.startswith("\f"):
-            pages.append(_Page(len(pages) + 1))
-            raw = raw.lstrip("\f")
-            open_block = None
-        page = pages[-1]
-        match = NUMBER_COLUMN_RE.match(raw)
-        rest = raw
-        if match:
-            page.numbers.append((match["n"], line))
-            started = True
-            rest = " " * len(match.group(0)) + raw[len(match.group(0)) :]
-        text = rest.strip()
-        if not started or not text:
-            # Blank and number-only lines end a paragraph; the title lines precede rule 000.
-            open_block = None
-            continue
-        column = len(rest) - len(rest.lstrip(" "))
-        if (
-            open_block is None
-            or abs(column - open_block.column) > INDENT_TOLERANCE
-            or _ends_paragraph(open_block, text, edges[len(pages) - 1])
-        ):
-            open_block = _Block(column)
-            page.blocks.append(open_block)
-        open_block.column = column
-        open_block.lines.append(line)
-        open_block.texts.append(text)
+    for on_page in on_pages:
+        # The widest line of the page: pages are laid out at different scales in the dump.
+        right_edge = max((len(line.text.rstrip()) for line in on_page), default=0)
+        page = _Page()
+        pages.append(page)
+        open_block: _Block | None = None
+        for line in on_page:
+            raw = line.text.lstrip("\f")
+            if match := NUMBER_COLUMN_RE.match(raw):
+                page.numbers.append((match["n"], line))
+                started = True
+                raw = " " * match.end() + raw[match.end() :]
+            text = raw.strip()
+            if not started or not text:
+                # Blank and number-only lines end a paragraph; the title lines precede rule 000.
+                open_block = None
+                continue
+            column = len(raw) - len(raw.lstrip(" "))
+            if (
+                open_block is None
+                or abs(column - open_block.column) > INDENT_TOLERANCE
+                or _ends_paragraph(open_block, text, right_edge)
+            ):
+                open_block = _Block(column)
+                page.blocks.append(open_block)
+            open_block.column = column
+            open_block.pieces.append((text, line))
     return pages
 
 
@@ -120,12 +108,12 @@ def _merge_attached(blocks: list[_Block], reader: Reader) -> list[_Block]:
     """`Example:` and `See rule ...` paragraphs belong to the paragraph before them."""
     merged: list[_Block] = []
     for block in blocks:
-        first = block.texts[0]
+        first = block.pieces[0][0]
         attached = first.startswith("Example:") or (
             first.startswith("See ") and bool(reader.engine.references.find(first))
         )
         if attached and merged:
-            merged[-1].extra.extend(zip(block.texts, block.lines, strict=True))
+            merged[-1].pieces.extend(block.pieces)
         else:
             merged.append(block)
     return merged
@@ -152,13 +140,13 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
     """Records the dump pairs with certainty, and a warning for each page it could not pair."""
     numbering = reader.numbering
     previous_kept = False
-    for page in _split_pages(lines):
+    for page_number, page in enumerate(_split_pages(lines), start=1):
         blocks = page.blocks
-        if blocks and blocks[0].texts[0][:1].islower():
+        if blocks and blocks[0].pieces[0][0][:1].islower():
             # A paragraph running on from the previous page.
             carried = blocks.pop(0)
             if previous_kept and reader.current is not None:
-                for text, line in zip(carried.texts, carried.lines, strict=True):
+                for text, line in carried.pieces:
                     reader.continue_draft(reader.current, text, at=line_at(line))
         blocks = _merge_attached(blocks, reader)
         numbers = [n for n, _ in page.numbers]
@@ -166,7 +154,7 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
             continue
         if len(numbers) != len(blocks) or not _consistent(numbers, blocks, numbering):
             message = (
-                f"page {page.number}: {len(numbers)} numbers and {len(blocks)} paragraphs "
+                f"page {page_number}: {len(numbers)} numbers and {len(blocks)} paragraphs "
                 f"do not pair with certainty; not parsed: {', '.join(numbers)}"
             )
             reader.warnings.append(
@@ -181,10 +169,9 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
                 continue
             level = numbering.level_of(number) or 0
             placed = reader.place(NumberStart(level, number, ""))
-            first = block.lines[0]
+            first = block.pieces[0][1]
             draft = reader.open(number, placed[1] if placed else None, level, "", line_at(first))
             draft.mark(first.highlight)
-            pieces = [*zip(block.texts, block.lines, strict=True), *block.extra]
-            for text, line in pieces:
+            for text, line in block.pieces:
                 reader.continue_draft(draft, text, at=line_at(line))
         previous_kept = True
