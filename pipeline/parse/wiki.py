@@ -107,12 +107,11 @@ def build_records(
         if text_md is None:
             message = f"section {section.heading!r} of the rendered page has no matching wikitext"
             warnings.append(warn(W.NO_WIKITEXT_SECTION, message + " heading"))
-        ruling = Ruling(
+        records.append(Ruling(
             id=ruling_id(None, None, text, section.heading), section=section.heading,
             text=text, text_md=text_md, citations=find_citations(section.blocks),
             location=Location(line=line) if line is not None else None,
-        )  # fmt: skip
-        records.append(ruling)
+        ))  # fmt: skip
     return records
 
 

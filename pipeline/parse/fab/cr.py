@@ -264,10 +264,8 @@ def read_title_page(lines: list[Line], *, what: str) -> tuple[str, str, str]:
         )
         missing = ", ".join(name for name, value in wanted if value is None)
         seen = " | ".join(line.text for line in page[:6])
-        problem = (
-            f"unrecognised title page: page {page[0].page} lacks {missing} (it reads: {seen!r})"
-        )
-        raise ParseError(what, problem, page[0].line)
+        problem = f"unrecognised title page: page {page[0].page} lacks {missing}"
+        raise ParseError(what, f"{problem} (it reads: {seen!r})", page[0].line)
     if (published := read_date(date)) is None:
         raise ParseError(what, f"title page date {date!r} is not a date")
     return title, version, published

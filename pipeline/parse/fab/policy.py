@@ -83,12 +83,5 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
             section = start.number
     if not any(d.kind == "chapter" for d in parsed.drafts):
         raise ParseError(document, "no chapter heading found (expected '1 Title' then '1.1 Title')")
-    companion = COMPANIONS.get(prefix)
-
-    def elsewhere(ident: str, known: set[str]) -> str:
-        return ident if ident in known else f"{companion}:{ident.split(':', 1)[1]}"
-
-    finish = Finish(
-        FAMILY, PARSER_VERSION, engine.references, elsewhere=elsewhere if companion else None
-    )
+    finish = Finish(FAMILY, PARSER_VERSION, engine.references, companion=COMPANIONS.get(prefix))
     return finish_document(parsed, finish, options, notes)

@@ -2,10 +2,9 @@
 
 The TXT rendition already has one paragraph per line (a blank line between
 entries, an indented line for a rule's second paragraph: `layout.text_blocks`
-marks both). The PDF rendition
-wraps paragraphs over several lines and pages; `pdf_paragraphs` undoes that
-from the positions pdfplumber reports, so both renditions reach the parser
-in the same shape.
+marks both). The PDF rendition wraps paragraphs over several lines and pages;
+`pdf_paragraphs` undoes that from the positions the PDF engine reports (either
+engine: their lines are the same), so both renditions reach the parser alike.
 """
 
 from __future__ import annotations

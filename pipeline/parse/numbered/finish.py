@@ -10,7 +10,6 @@ known (the parse entry point, `jobs.families.parse_bytes`, calls it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate, chain
 from typing import TypeVar
@@ -72,8 +71,9 @@ class Finish:
     references: References
     join: Join = paragraphs
     order_from: int | None = None  # check that numbers go forward from this level down
-    # a cited id the document does not have, as another document's (the PPG cites the TRP)
-    elsewhere: Callable[[str, set[str]], str] | None = None
+    # the prefix of a cited id the document does not have: its companion's (the PPG cites
+    # the TRP by number)
+    companion: str | None = None
 
 
 def build_records(drafts: list[Draft], finish: Finish) -> list[Rule]:
@@ -92,8 +92,9 @@ def build_records(drafts: list[Draft], finish: Finish) -> list[Rule]:
         # a heading cites too: NISEI's `12.2.1. Corp's Turn (Section 5.6)`
         cited = [title or "", text, *chain(*parts.values())]
         refs = finish.references.find(*cited, known=known, own=ident)
-        if finish.elsewhere is not None:
-            refs = list(dict.fromkeys(finish.elsewhere(ref, known) for ref in refs))
+        if finish.companion is not None:
+            moved = (r if r in known else f"{finish.companion}:{r.split(':', 1)[1]}" for r in refs)
+            refs = list(dict.fromkeys(moved))
         fields = {"number": draft.number, "kind": draft.kind, "location": draft.span}
         records.append(
             Rule(id=ident, parent=parent, depth=depth[ident], title=title, text=text,

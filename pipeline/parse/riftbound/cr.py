@@ -51,8 +51,7 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     # ids are `cr:` + number, or the registry entry's prefix (`tr:` for the Tournament Rules)
     prefix = options.settings.get("prefix")
     engine = ENGINE if prefix is None else Engine(SCHEME.model_copy(update={"prefix": prefix}))
-    finish = engine.finish(FAMILY, PARSER_VERSION)
     body = partial(parse_layout, lines) if looks_like_layout_dump(lines) else read_body
     parsed = read_document(engine, text_blocks(lines), options.document, body)
     parsed.missing = "the document states no 'Last Updated: YYYY-MM-DD' date"
-    return finish_document(parsed, finish, options, notes)
+    return finish_document(parsed, engine.finish(FAMILY, PARSER_VERSION), options, notes)
