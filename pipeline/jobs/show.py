@@ -166,13 +166,20 @@ class HistoryStep:
     change: str = ""
 
 
+def stored_diff(corpus: Corpus, entry: DocumentEntry, old: str, new: str) -> DocumentDiff | None:
+    """The diff an update stored for this pair of versions, if it made one."""
+    stored = next((d for d in entry.diffs if (d.old, d.new) == (old, new)), None)
+    if stored is None:
+        return None
+    return DocumentDiff.model_validate_json(corpus.read_file(stored.json_file))
+
+
 def pair_diff(
     corpus: Corpus, entry: DocumentEntry, document: str, old: str, new: str
 ) -> DocumentDiff:
     """The diff between two stored versions: the stored one when an update made it, else now."""
-    stored = next((d for d in entry.diffs if (d.old, d.new) == (old, new)), None)
-    if stored is not None:
-        return DocumentDiff.model_validate_json(corpus.read_file(stored.json_file))
+    if (stored := stored_diff(corpus, entry, old, new)) is not None:
+        return stored
     from pipeline.jobs.versions import diff_versions  # the diff engine, only when needed
 
     return diff_versions(

@@ -14,7 +14,7 @@ from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.rulings import diff_rulings
 from pipeline.errors import UsageError
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
-from pipeline.jobs.show import pair_diff
+from pipeline.jobs.show import stored_diff
 from pipeline.models.records import Document
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
@@ -78,9 +78,9 @@ def render_diff(
         raise UsageError(f"unknown diff format {format!r}; known: {', '.join(DIFF_FORMATS)}")
     entry = corpus.document_entry(document)
     old_doc, new_doc = corpus.load_document(document, old), corpus.load_document(document, new)
-    if min_similarity is None:
-        result = pair_diff(corpus, entry, document, old, new)
-    else:
+    # Both documents are rendered anyway, so a diff made now reuses them.
+    result = stored_diff(corpus, entry, old, new) if min_similarity is None else None
+    if result is None:
         result = diff_versions(entry.family, old_doc, new_doc, min_similarity)
     if format == "json":
         return canonical_json(result)
