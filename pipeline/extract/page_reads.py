@@ -90,7 +90,7 @@ def _read_here(
 ) -> tuple[list[Row], int]:
     """The pages read by this process alone, or beside spawned workers (this process has
     threads, and must not fork)."""
-    ranges = [(start, min(start + per_task, pages)) for start in range(0, pages, per_task)]
+    ranges = _ranges(pages, per_task)
     with collector_paused():
         if pages < PARALLEL_MIN_PAGES or cores < 2 or len(ranges) < 2:
             return reader(data, columns, 0, pages)
@@ -114,8 +114,7 @@ def _forked(
     session: OpenPages | None,
     processes: int,
 ) -> Forked[tuple[list[Row], int]]:
-    step = FORKED_PAGES_PER_TASK if session is not None else per_task
-    ranges = [(start, min(start + step, pages)) for start in range(0, pages, step)]
+    ranges = _ranges(pages, FORKED_PAGES_PER_TASK if session is not None else per_task)
 
     @contextmanager
     def tasks() -> Iterator[Callable[[int], tuple[list[Row], int]]]:
@@ -126,6 +125,11 @@ def _forked(
             yield lambda task: read(*ranges[task])
 
     return Forked(len(ranges), tasks, processes)
+
+
+def _ranges(pages: int, step: int) -> list[tuple[int, int]]:
+    """Pages [0, pages) as [first, last) ranges of `step` pages (the last one shorter)."""
+    return [(start, min(start + step, pages)) for start in range(0, pages, step)]
 
 
 def _joined(parts: list[tuple[list[Row], int]]) -> tuple[list[Row], int]:

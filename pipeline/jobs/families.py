@@ -19,7 +19,7 @@ all for a numbered document: family `numbered` reads the scheme its registry
 entry declares), add one `Family(...)` line here, and a `[[source]]` in
 `registry/sources.toml`, and its name to `NAMES` (jobs/family_names.py, which the
 registry checks sources against without importing this table), and to `LINE_NAMES`
-there too when its extractor is `lines()`.
+there too when its extractor is `Lines`.
 """
 
 from __future__ import annotations
@@ -131,11 +131,6 @@ class Lines:
         return Extracted(text, engine=codec, engine_version=PYTHON, lines=text)
 
 
-def lines(sentinel: str | None = None) -> Extractor[list[Line]]:
-    """Text lines (decoded; `sentinel` is the title the text must start with) or PDF lines."""
-    return Lines(sentinel)
-
-
 # The HTML, YAML and tar extractors import their engine when called: a PDF or text parse
 # (the common case, and `rulescorpus parse`'s) does not load beautifulsoup4, soupsieve,
 # PyYAML or tarfile, 0.06 s of a parse child's start.
@@ -185,14 +180,14 @@ def family(name: str, extract: Extractor[T], parse: Parser[T], version: str) -> 
 
 
 TABLE: list[Family[Any]] = [
-    family("fab-cr", lines(), fab_cr.parse, fab_cr.PARSER_VERSION),
-    family("fab-policy", lines(), fab_policy.parse, fab_policy.PARSER_VERSION),
-    family("mtg-cr", lines(mtg_cr.SENTINEL), mtg_cr.parse, mtg_cr.PARSER_VERSION),
-    family("netrunner-cr", lines(), netrunner_cr.parse, netrunner_cr.PARSER_VERSION),
-    family("riftbound-cr", lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION),
-    family("numbered", lines(), numbered.parse_numbered, numbered.PARSER_VERSION),
-    family("swu-cr", lines(), swu_cr.parse, swu_cr.PARSER_VERSION),
-    family("headed-sections", lines(), sections.parse, sections.PARSER_VERSION),
+    family("fab-cr", Lines(), fab_cr.parse, fab_cr.PARSER_VERSION),
+    family("fab-policy", Lines(), fab_policy.parse, fab_policy.PARSER_VERSION),
+    family("mtg-cr", Lines(mtg_cr.SENTINEL), mtg_cr.parse, mtg_cr.PARSER_VERSION),
+    family("netrunner-cr", Lines(), netrunner_cr.parse, netrunner_cr.PARSER_VERSION),
+    family("riftbound-cr", Lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION),
+    family("numbered", Lines(), numbered.parse_numbered, numbered.PARSER_VERSION),
+    family("swu-cr", Lines(), swu_cr.parse, swu_cr.PARSER_VERSION),
+    family("headed-sections", Lines(), sections.parse, sections.PARSER_VERSION),
     family("nrdb-rulings", tar_members, rulings.parse, rulings.PARSER_VERSION),
     family("faq-html", faq_page, faq.parse, faq.PARSER_VERSION),
     family("fandom-wiki", wiki_bundle, wiki.parse, wiki.PARSER_VERSION),
@@ -205,7 +200,7 @@ if set(FAMILIES) != NAMES:  # the registry checks sources against NAMES without 
     raise RuntimeError(f"jobs/family_names.py must list exactly {sorted(FAMILIES)}")
 # The parse sandbox starts a line family's PDF extraction before it imports this table.
 if {f.name for f in TABLE if isinstance(f.extract, Lines)} != LINE_NAMES:
-    raise RuntimeError("jobs/family_names.py: LINE_NAMES must list the families of lines()")
+    raise RuntimeError("jobs/family_names.py: LINE_NAMES must list the families of Lines")
 
 
 def family_of(name: str) -> Family[Any]:

@@ -6,7 +6,7 @@ not cost the parsers, the PDF engines and the HTML library that the typed table 
 `jobs.families` imports. That table is built for exactly these names: it refuses to
 import if the two ever differ.
 
-`LINE_NAMES` are the families whose extractor is `families.lines()` (text or PDF lines):
+`LINE_NAMES` are the families whose extractor is `families.Lines` (text or PDF lines):
 the parse sandbox starts their PDF extraction before it imports the table, and the
 table checks this list too.
 """
