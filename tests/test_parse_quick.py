@@ -125,3 +125,12 @@ def test_a_reader_gone_before_the_output_ends_both_the_same_quiet_way() -> None:
             process.stdout.close()  # long before the parse has its JSON to write
             ends.append((process.wait(timeout=120), process.stderr.read()))
     assert ends[0] == ends[1] == (1, b"")
+
+
+def test_the_commands_engine_choices_are_the_extractors_engines() -> None:
+    # cli may not import extract (DESIGN), so the choices are written out in cli.shared;
+    # this holds them to the list the PDF extraction accepts.
+    from pipeline.cli.shared import PdfEngine
+    from pipeline.extract.pdf import ENGINES
+
+    assert [engine.value for engine in PdfEngine] == list(ENGINES)
