@@ -14,6 +14,9 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_PARSE
 from pipeline.jobs.schemas import render_schemas
+from pipeline.models.records import Document
+from pipeline.store.canonical import canonical_json
+from pipeline.verify.checks import sha256_bytes
 
 FAB = SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
 runner = CliRunner()
@@ -65,6 +68,16 @@ def test_parse_output_is_byte_identical_across_runs() -> None:
     first = invoke("parse", str(FAB), "--family", "fab-cr", "--version", "2.14.0")[1]
     second = invoke("parse", str(FAB), "--family", "fab-cr", "--version", "2.14.0")[1]
     assert first == second and first.endswith("}\n")
+
+
+def test_parse_prints_the_json_the_corpus_would_store() -> None:
+    # The sandbox's child writes it (jobs.parse_file.as_file); read back and written out
+    # again, as the corpus writes a Document, it must be the very same bytes.
+    code, out, _err = invoke("parse", str(FAB), "--family", "fab-cr", "--version", "2.14.0")
+    doc = Document.model_validate_json(out)
+    assert code == 0 and canonical_json(doc) == out.encode("utf-8")
+    assert doc.source is not None and doc.source.sha256 == sha256_bytes(FAB.read_bytes())
+    assert doc.renditions == [doc.source] and doc.source.url is None
 
 
 def test_parse_without_a_version_warns_and_leaves_it_null() -> None:

@@ -31,13 +31,17 @@ T = TypeVar("T")
 
 # argv: file, rendition, engine, "thread" to run with a second thread, and MiB of
 # ballast to hold (a caller's size). Prints the way its child starts, then the parse's
-# outcome, and exits with the ParseError's code.
+# outcome, and exits with the ParseError's code. With a sixth argument, "file", it
+# then parses again as the parse command does (a partial for the child to finish with).
 CALLER = """
 import hashlib, sys, threading
+from functools import partial
 from pipeline.errors import RulesCorpusError
+from pipeline.jobs.parse_file import as_file
 from pipeline.jobs.parse_request import ParseRequest
 from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.sandbox import parse_isolated_json, start_method
+from pipeline.jobs.sandbox import parse_isolated_as, parse_isolated_json, start_method
+from pipeline.models.records import SourceRef
 if sys.argv[4] == "thread":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
 ballast = bytearray(int(sys.argv[5]) * 1024 * 1024)
@@ -51,6 +55,10 @@ except RulesCorpusError as exc:
     print(f"error {exc.exit_code}: {exc}", flush=True)
     sys.exit(exc.exit_code)
 print("ok", hashlib.sha256(payload).hexdigest(), flush=True)
+if sys.argv[6:] == ["file"]:
+    ref = SourceRef(url=None, sha256="0" * 64, bytes=1, rendition=sys.argv[2])
+    parsed = parse_isolated_as(open(sys.argv[1], "rb").read(), request, partial(as_file, ref))
+    print("file", hashlib.sha256(parsed.json).hexdigest(), len(parsed.warnings), flush=True)
 """
 
 
@@ -61,10 +69,16 @@ def environment(**limits: str) -> dict[str, str]:
 
 
 def run_caller(
-    path: Path, rendition: str, threads: str = "none", ballast_mb: int = 0, **limits: str
+    path: Path,
+    rendition: str,
+    threads: str = "none",
+    ballast_mb: int = 0,
+    *also: str,
+    **limits: str,
 ) -> list[str]:
+    args = [str(path), rendition, "pdfium", threads, str(ballast_mb), *also]
     done = subprocess.run(
-        [sys.executable, "-c", CALLER, str(path), rendition, "pdfium", threads, str(ballast_mb)],
+        [sys.executable, "-c", CALLER, *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -201,10 +215,13 @@ def test_a_pdf_bomb_stops_at_the_memory_limit_in_a_directly_forked_child(tmp_pat
 
 
 def test_both_ways_give_the_same_document_json() -> None:
-    forked = run_caller(MTG_TXT, "txt")
-    served = run_caller(MTG_TXT, "txt", threads="thread")
+    # Also as the parse command asks: the child finishing with a partial, which the fork
+    # server's child gets pickled and a forked one as it is.
+    forked = run_caller(MTG_TXT, "txt", "none", 0, "file")
+    served = run_caller(MTG_TXT, "txt", "thread", 0, "file")
     assert forked[0] == "fork" and served[0] == "forkserver"
-    assert forked[1].startswith("ok ") and forked[1:] == served[1:]
+    assert forked[1].startswith("ok ") and forked[2].startswith("file ")
+    assert forked[1:] == served[1:]
 
 
 def test_a_caller_too_large_for_its_limit_uses_the_fork_server() -> None:

@@ -27,8 +27,8 @@ def run_parse(
     code (a library error printed as every command prints it, `cli.shared.print_error`)."""
     from pipeline.jobs.parse_file import parse_file
 
-    # The modules are imported for good: frozen, the collector's passes while the
-    # Document is read back skip them (50 -> 34 ms to validate it and write its JSON).
+    # The modules are imported for good: frozen, the collector's passes skip them, here
+    # and in the parse child forked from this process.
     gc.freeze()
     try:
         parsed = parse_file(
@@ -42,12 +42,11 @@ def run_parse(
         )
     except RulesCorpusError as exc:
         return print_error(exc)
-    doc = parsed.document
     sys.stdout.buffer.write(parsed.json)
-    for warning in doc.warnings:
+    for warning in parsed.warnings:
         where = f" line {warning.location.line}" if warning.location else ""
         err.print(f"warning [{warning.code}]{where}: {warning.message}", markup=False)
-    for erratum in doc.publisher_errata:
+    for erratum in parsed.publisher_errata:
         # A reviewed lint finding names the offending text; any other erratum, what it cites.
         what = (
             f"[{erratum.code}] {erratum.field or 'text'} has {erratum.cites!r}"
@@ -58,7 +57,7 @@ def run_parse(
             f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}",
             markup=False,
         )
-    # Everything is written. Frozen, the heap (the Document too) is skipped by the
-    # collector's passes at the interpreter's exit: 0.04 s of the command's 1 s.
+    # Everything is written. Frozen, the heap is skipped by the collector's passes at
+    # the interpreter's exit.
     gc.freeze()
-    return EXIT_PARSE if doc.warnings else 0
+    return EXIT_PARSE if parsed.warnings else 0

@@ -31,8 +31,9 @@ import resource
 import signal
 import sys
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TypeVar
 
 from pipeline.errors import ParseError, RulesCorpusError
 from pipeline.extract.forkmap import can_fork
@@ -41,6 +42,11 @@ from pipeline.jobs.family_names import LINE_NAMES
 from pipeline.jobs.limits import MiB, ParseLimits
 from pipeline.jobs.parse_request import ParseRequest, pdf_options
 from pipeline.models.records import Document
+
+T = TypeVar("T")
+# What the child makes of its Document before sending it: what the caller needs of it
+# (and must pickle). Made in the child, it costs the caller nothing to read back.
+Finish = Callable[[Document], T]
 
 # A caller may fork its parse child directly only while its own address space is at
 # most this share of the child's limit: a fork inherits the whole of it, and a large
@@ -91,7 +97,14 @@ def start_method(limits: ParseLimits) -> str:
     return "forkserver"
 
 
-def _child(conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits) -> None:
+def dump_json(doc: Document) -> bytes:
+    """The Document as the caller reads it back (`parse_isolated`): its JSON."""
+    return doc.model_dump_json().encode("utf-8")
+
+
+def _child(
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, finish: Finish[Any]
+) -> None:
     die_with_parent()
     # Ctrl-C reaches the whole process group: the run decides what it means (exit 2)
     # and kills this child; a KeyboardInterrupt here would only print a traceback.
@@ -107,8 +120,7 @@ def _child(conn: Connection, data: bytes, request: ParseRequest, limits: ParseLi
         # it keeps, and frozen, the collector's passes during the parse skip it (0.03 s
         # of the MTG CR's).
         gc.freeze()
-        doc = parse_bytes(data, request)
-        answer = ("ok", doc.model_dump_json().encode("utf-8"))
+        answer = ("ok", finish(parse_bytes(data, request)))
     except MemoryError:
         answer = ("limit", "memory")
     except RulesCorpusError as exc:
@@ -148,18 +160,14 @@ def _cancel_prefetches() -> None:
         cancel_prefetches()
 
 
-def _forked_child(
-    unused: Connection, conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits
-) -> None:
+def _forked_child(unused: Connection, conn: Connection, *args: Any) -> None:
     # A plain fork inherits the parent's end of the pipe too: closed, so the pipe
     # breaks when the parent is gone instead of filling up with nobody reading.
     unused.close()
-    _child(conn, data, request, limits)
+    _child(conn, *args)
 
 
-def _served_child(
-    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits
-) -> None:
+def _served_child(conn: Connection, *args: Any) -> None:
     die_with_parent()  # the fork server's death, below, is this child's
     # The fork server hands each child a copy of the run's end of its "alive" pipe and
     # stays up while any copy is open, so a killed run's child went on parsing (for as
@@ -171,7 +179,7 @@ def _served_child(
         with contextlib.suppress(OSError):
             os.close(alive)
         server._forkserver_alive_fd = None  # type: ignore[union-attr]
-    _child(conn, data, request, limits)
+    _child(conn, *args)
 
 
 def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> ParseError:
@@ -191,17 +199,20 @@ def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> Pars
     )
 
 
-def _start_child(data: bytes, request: ParseRequest, limits: ParseLimits) -> tuple[Any, Connection]:
+def _start_child(
+    data: bytes, request: ParseRequest, limits: ParseLimits, finish: Finish[Any]
+) -> tuple[Any, Connection]:
     """The running child and the end of the pipe its answer comes down."""
+    work = (data, request, limits, finish)
     if start_method(limits) == "fork":
         context = multiprocessing.get_context("fork")
         receiver, sender = context.Pipe(duplex=False)
-        args: tuple[Any, ...] = (receiver, sender, data, request, limits)
+        args: tuple[Any, ...] = (receiver, sender, *work)
         target: Any = _forked_child
     else:
         context = _fork_server()
         receiver, sender = context.Pipe(duplex=False)
-        args, target = (sender, data, request, limits), _served_child
+        args, target = (sender, *work), _served_child
     # Not a daemon: the PDF engine may start its own workers; die_with_parent reaps it.
     process = context.Process(target=target, args=args)
     try:
@@ -211,13 +222,14 @@ def _start_child(data: bytes, request: ParseRequest, limits: ParseLimits) -> tup
     return process, receiver
 
 
-def parse_isolated_json(
-    data: bytes, request: ParseRequest, limits: ParseLimits | None = None
-) -> bytes:
-    """`parse_bytes` in a limited child process: the Document's JSON as the child
-    dumped it (`model_dump_json`), or a ParseError."""
+def parse_isolated_as(
+    data: bytes, request: ParseRequest, finish: Finish[T], limits: ParseLimits | None = None
+) -> T:
+    """`parse_bytes` in a limited child process, which hands the Document to `finish`
+    (a module's function, or a partial of one, when the child is served): what `finish`
+    made of it, or a ParseError."""
     limits = limits or ParseLimits.from_env()
-    process, receiver = _start_child(data, request, limits)
+    process, receiver = _start_child(data, request, limits, finish)
     answered = False
     try:
         if not receiver.poll(limits.wall_seconds):
@@ -236,8 +248,8 @@ def parse_isolated_json(
             process.kill()  # past a limit, or this run is being interrupted
         process.join()
     if kind == "ok":
-        assert isinstance(payload, bytes)
-        return payload
+        result: T = payload
+        return result
     if kind == "limit":
         raise _limit_error(request, str(payload), limits)
     if kind == "error":
@@ -246,6 +258,14 @@ def parse_isolated_json(
     raise ParseError(
         request.what, f"the parser failed unexpectedly (a bug; please report it):\n{payload}"
     )
+
+
+def parse_isolated_json(
+    data: bytes, request: ParseRequest, limits: ParseLimits | None = None
+) -> bytes:
+    """`parse_bytes` in a limited child process: the Document's JSON as the child
+    dumped it (`model_dump_json`), or a ParseError."""
+    return parse_isolated_as(data, request, dump_json, limits)
 
 
 def parse_isolated(
