@@ -26,28 +26,30 @@ def find_groups(singles: list[Item], pieces: list[Item]) -> list[tuple[Item, lis
     """Each single whose text is best explained by 2-3 consecutive free siblings on the
     other side, clearly better than by any one of them alone."""
     index = RareIndex(pieces)
-    window_of: dict[int, list[list[Item]]] = defaultdict(list)
+    # Each window once, by the positions of its pieces, with its length in tokens; one
+    # with a piece too short to count never groups, whatever it is compared with.
+    window_of: dict[int, list[tuple[tuple[int, ...], list[Item], int]]] = defaultdict(list)
     for run in _sibling_runs(pieces):
         for size in range(2, MAX_PIECES + 1):
             for start in range(len(run) - size + 1):
                 window = run[start : start + size]
+                lengths = [len(p.masked_tokens) for p in window]
+                if min(lengths) < MIN_PIECE_TOKENS:
+                    continue
+                entry = (tuple(p.pos for p in window), window, sum(lengths))
                 for member in window:
-                    window_of[member.pos].append(window)
+                    window_of[member.pos].append(entry)
     scored: list[tuple[float, int, Item, list[Item]]] = []
     for single in singles:
-        windows: dict[tuple[int, ...], list[Item]] = {}
+        windows: dict[tuple[int, ...], tuple[list[Item], int]] = {}
         for candidate in index.candidates(single):
-            for window in window_of.get(candidate.pos, []):
-                windows.setdefault(tuple(p.pos for p in window), window)
+            for key, window, total in window_of.get(candidate.pos, []):
+                windows.setdefault(key, (window, total))
         size = len(single.masked_tokens)
         scorer = Scorer(single.masked_tokens)
         for key in sorted(windows):
-            window = windows[key]
-            lengths = [len(p.masked_tokens) for p in window]
-            total = sum(lengths)
-            if min(lengths) < MIN_PIECE_TOKENS or 2 * min(size, total) < GROUP_SIMILAR * (
-                size + total
-            ):
+            window, total = windows[key]
+            if 2 * min(size, total) < GROUP_SIMILAR * (size + total):
                 continue
             joined = [t for p in window for t in p.masked_tokens]
             sim = 1.0 if joined == single.masked_tokens else scorer.at_least(joined, GROUP_SIMILAR)
