@@ -25,6 +25,7 @@ from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
 from pipeline.diff.models import DocumentDiff
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.records import Document, ParseOptions, Rule
+from pipeline.models.text import fold_typography
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
 from pipeline.report.html import render_html
@@ -588,3 +589,40 @@ def test_reports_are_deterministic(name: str, data: st.DataObject, words: list[s
     assert render_html(diff, doc, new, hide_reference_only=hide) == render_html(
         reloaded, doc, new, hide_reference_only=hide
     )
+
+
+# fold_typography as first written: one regular expression per step, each always run.
+# The function skips a step that cannot match, and folds spaces with str.split.
+_FOLD_STEPS = (
+    (re.compile(r"\[\s*\.\.\.\s*\]"), "..."),
+    (re.compile(r"\s+"), " "),
+    (re.compile(r" ([.,;:!?)\]}])"), r"\1"),
+    (re.compile(r"([(\[{]) "), r"\1"),
+    (re.compile(r" ?- ?"), "-"),
+)
+
+
+def _fold_as_first_written(text: str) -> str:
+    from pipeline.models.text import _TYPOGRAPHY
+
+    folded = text.translate(_TYPOGRAPHY)
+    for number, (pattern, replacement) in enumerate(_FOLD_STEPS):
+        folded = pattern.sub(replacement, folded)
+        if number == 1:
+            folded = folded.strip()
+    return folded
+
+
+_TYPOGRAPHIC = st.text(
+    alphabet=st.sampled_from(
+        "ab1 .,;:!?()[]{}-\t\n\u00a0\u2009\u202f\u2026\u2013\u2014\u2019\u201c\u200b\u00ad"
+        "\u2028\u3000\x1c\x85"
+    ),
+    max_size=40,
+)
+
+
+@given(_TYPOGRAPHIC)
+@settings(max_examples=400, deadline=None)
+def test_fold_typography_folds_as_its_regular_expressions_do(text: str) -> None:
+    assert fold_typography(text) == _fold_as_first_written(text)

@@ -4,6 +4,7 @@ typography-only class alike: one definition, part of the record contract."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # What counts as the same text, for the rendition check (verify) and for the diff's
 # typography-only class alike: one definition, part of the record contract.
@@ -31,9 +32,6 @@ _TYPOGRAPHY = str.maketrans(
 _BRACKETED_ELLIPSIS = re.compile(r"\[\s*\.\.\.\s*\]")
 
 
-_SPACE_RUN = re.compile(r"\s+")
-
-
 _SPACE_BEFORE_PUNCT = re.compile(r" ([.,;:!?)\]}])")
 
 
@@ -43,6 +41,9 @@ _SPACE_AFTER_OPEN = re.compile(r"([(\[{]) ")
 _SPACED_DASH = re.compile(r" ?- ?")
 
 
+# A diff folds both versions' texts, so each version's is folded twice in an import
+# (as the new side, then as the old): remembered, the second is a lookup.
+@lru_cache(maxsize=1 << 16)
 def fold_typography(text: str) -> str:
     """The text with only typographic differences folded away: curly and straight quotes
     (single and double kept apart, so an apostrophe never becomes a quotation mark),
@@ -50,8 +51,11 @@ def fold_typography(text: str) -> str:
     non-breaking and repeated spaces, spaces around a dash, and the space a PDF
     extraction leaves before punctuation or after an opening bracket (`[1.0.1a] .`).
     Letters and digits are never touched."""
-    folded = _BRACKETED_ELLIPSIS.sub("...", text.translate(_TYPOGRAPHY))
-    folded = _SPACE_RUN.sub(" ", folded).strip()
+    folded = text.translate(_TYPOGRAPHY)
+    if "[" in folded:
+        folded = _BRACKETED_ELLIPSIS.sub("...", folded)
+    folded = " ".join(folded.split())  # str.split's whitespace is the pattern \s's
     folded = _SPACE_BEFORE_PUNCT.sub(r"\1", folded)
-    folded = _SPACE_AFTER_OPEN.sub(r"\1", folded)
-    return _SPACED_DASH.sub("-", folded)
+    if "(" in folded or "[" in folded or "{" in folded:
+        folded = _SPACE_AFTER_OPEN.sub(r"\1", folded)
+    return _SPACED_DASH.sub("-", folded) if "-" in folded else folded
