@@ -256,11 +256,11 @@ import sys
 from multiprocessing import Pipe
 from pipeline.jobs.parse_request import ParseRequest
 from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.sandbox import _child
+from pipeline.jobs.sandbox import _child, dump_json
 receiver, sender = Pipe(duplex=False)
 receiver.close()  # the run was killed before the parse ended
 request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")
-_child(sender, open(sys.argv[1], "rb").read(), request, ParseLimits())
+_child(sender, open(sys.argv[1], "rb").read(), request, ParseLimits(), dump_json)
 """
 
 FORK_SERVER_HOOK = """

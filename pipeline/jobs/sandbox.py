@@ -160,14 +160,23 @@ def _cancel_prefetches() -> None:
         cancel_prefetches()
 
 
-def _forked_child(unused: Connection, conn: Connection, *args: Any) -> None:
+def _forked_child(
+    unused: Connection,
+    conn: Connection,
+    data: bytes,
+    request: ParseRequest,
+    limits: ParseLimits,
+    finish: Finish[Any],
+) -> None:
     # A plain fork inherits the parent's end of the pipe too: closed, so the pipe
     # breaks when the parent is gone instead of filling up with nobody reading.
     unused.close()
-    _child(conn, *args)
+    _child(conn, data, request, limits, finish)
 
 
-def _served_child(conn: Connection, *args: Any) -> None:
+def _served_child(
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, finish: Finish[Any]
+) -> None:
     die_with_parent()  # the fork server's death, below, is this child's
     # The fork server hands each child a copy of the run's end of its "alive" pipe and
     # stays up while any copy is open, so a killed run's child went on parsing (for as
@@ -179,7 +188,7 @@ def _served_child(conn: Connection, *args: Any) -> None:
         with contextlib.suppress(OSError):
             os.close(alive)
         server._forkserver_alive_fd = None  # type: ignore[union-attr]
-    _child(conn, *args)
+    _child(conn, data, request, limits, finish)
 
 
 def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> ParseError:
