@@ -32,7 +32,7 @@ T = TypeVar("T")
 # argv: file, rendition, engine, "thread" to run with a second thread, and MiB of
 # ballast to hold (a caller's size). Prints the way its child starts, then the parse's
 # outcome, and exits with the ParseError's code. With a sixth argument, "file", it
-# then parses again as the parse command does (a partial for the child to finish with).
+# then parses again as the parse command does (a partial for the child to reply with).
 CALLER = """
 import hashlib, sys, threading
 from functools import partial
@@ -215,7 +215,7 @@ def test_a_pdf_bomb_stops_at_the_memory_limit_in_a_directly_forked_child(tmp_pat
 
 
 def test_both_ways_give_the_same_document_json() -> None:
-    # Also as the parse command asks: the child finishing with a partial, which the fork
+    # Also as the parse command asks: the child replying with a partial, which the fork
     # server's child gets pickled and a forked one as it is.
     forked = run_caller(MTG_TXT, "txt", "none", 0, "file")
     served = run_caller(MTG_TXT, "txt", "thread", 0, "file")

@@ -44,9 +44,9 @@ from pipeline.jobs.parse_request import ParseRequest, pdf_options
 from pipeline.models.records import Document
 
 T = TypeVar("T")
-# What the child makes of its Document before sending it: what the caller needs of it
-# (and must pickle). Made in the child, it costs the caller nothing to read back.
-Finish = Callable[[Document], T]
+# What the child sends of its Document: what the caller needs of it (and must pickle).
+# Made in the child, it costs the caller nothing to read back.
+Reply = Callable[[Document], T]
 
 # A caller may fork its parse child directly only while its own address space is at
 # most this share of the child's limit: a fork inherits the whole of it, and a large
@@ -103,7 +103,7 @@ def dump_json(doc: Document) -> bytes:
 
 
 def _child(
-    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, finish: Finish[Any]
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
 ) -> None:
     die_with_parent()
     # Ctrl-C reaches the whole process group: the run decides what it means (exit 2)
@@ -121,10 +121,10 @@ def _child(
         # of the MTG CR's).
         gc.freeze()
         doc = parse_bytes(data, request)
-        # Kept to the end too: frozen, the passes while `finish` writes it skip the
+        # Kept to the end too: frozen, the passes while `reply` writes it skip the
         # Document (0.04 -> 0.02 s to write the MTG CR's canonical JSON).
         gc.freeze()
-        answer = ("ok", finish(doc))
+        answer = ("ok", reply(doc))
     except MemoryError:
         answer = ("limit", "memory")
     except RulesCorpusError as exc:
@@ -170,16 +170,16 @@ def _forked_child(
     data: bytes,
     request: ParseRequest,
     limits: ParseLimits,
-    finish: Finish[Any],
+    reply: Reply[Any],
 ) -> None:
     # A plain fork inherits the parent's end of the pipe too: closed, so the pipe
     # breaks when the parent is gone instead of filling up with nobody reading.
     unused.close()
-    _child(conn, data, request, limits, finish)
+    _child(conn, data, request, limits, reply)
 
 
 def _served_child(
-    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, finish: Finish[Any]
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
 ) -> None:
     die_with_parent()  # the fork server's death, below, is this child's
     # The fork server hands each child a copy of the run's end of its "alive" pipe and
@@ -192,7 +192,7 @@ def _served_child(
         with contextlib.suppress(OSError):
             os.close(alive)
         server._forkserver_alive_fd = None  # type: ignore[union-attr]
-    _child(conn, data, request, limits, finish)
+    _child(conn, data, request, limits, reply)
 
 
 def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> ParseError:
@@ -213,10 +213,10 @@ def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> Pars
 
 
 def _start_child(
-    data: bytes, request: ParseRequest, limits: ParseLimits, finish: Finish[Any]
+    data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
 ) -> tuple[Any, Connection]:
     """The running child and the end of the pipe its answer comes down."""
-    work = (data, request, limits, finish)
+    work = (data, request, limits, reply)
     if start_method(limits) == "fork":
         context = multiprocessing.get_context("fork")
         receiver, sender = context.Pipe(duplex=False)
@@ -236,13 +236,13 @@ def _start_child(
 
 
 def parse_isolated_as(
-    data: bytes, request: ParseRequest, finish: Finish[T], limits: ParseLimits | None = None
+    data: bytes, request: ParseRequest, reply: Reply[T], limits: ParseLimits | None = None
 ) -> T:
-    """`parse_bytes` in a limited child process, which hands the Document to `finish`
-    (a module's function, or a partial of one, when the child is served): what `finish`
+    """`parse_bytes` in a limited child process, which hands the Document to `reply`
+    (a module's function, or a partial of one, when the child is served): what `reply`
     made of it, or a ParseError."""
     limits = limits or ParseLimits.from_env()
-    process, receiver = _start_child(data, request, limits, finish)
+    process, receiver = _start_child(data, request, limits, reply)
     answered = False
     try:
         if not receiver.poll(limits.wall_seconds):
