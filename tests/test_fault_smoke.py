@@ -8,11 +8,15 @@ workloads, 200 random kills and concurrent runs; this runs in seconds.
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from faults import cases_disk, cases_network, corpus_state, crash_campaign, procs
 from faults.lab import Lab, Outcome, judge
+from helpers import ROOT
 
 
 def explain(outcome: Outcome) -> str:
@@ -159,3 +163,20 @@ def test_regression_fuzz_reports_only_this_runs_findings(tmp_path: Path) -> None
     assert (tmp_path / "corpus" / "input-ab12").read_bytes() == b"%PDF-1.4 the input"
     runner._set_aside_earlier(findings)  # nothing new: nothing moves
     assert (findings / "earlier.jsonl").read_text(encoding="utf-8") == old
+
+
+@pytest.mark.parametrize("seconds", ["4", "0", "ten"])
+def test_regression_fuzz_too_few_seconds_is_an_error_not_a_clean_run(seconds: str) -> None:
+    # `make fuzz FUZZ_SECONDS=4` started no harness (one is started only with 5 s left)
+    # and printed 0 executions and 0 findings a harness, exit 0: a pass that fuzzed nothing.
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.fuzz", "manifest"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "FUZZ_SECONDS": seconds},
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"FUZZ_SECONDS='{seconds}'" in done.stdout and "at least 5" in done.stdout
+    assert "Traceback" not in done.stderr

@@ -21,6 +21,9 @@ from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_RESTARTS = 8
+# A harness is (re)started only while this many seconds are left: less would be spent
+# instrumenting and seeding, not fuzzing.
+MIN_SECONDS = 5
 
 
 @dataclass
@@ -56,7 +59,7 @@ def run_harness(name: str, seconds: int, work: Path, room: int, console: Console
     _set_aside_earlier(findings)
     while True:
         left = int(seconds - (time.monotonic() - began))
-        if left < 5 or result.restarts > MAX_RESTARTS:
+        if left < MIN_SECONDS or result.restarts > MAX_RESTARTS:
             break
         before = set(findings.glob("*-*")) if findings.exists() else set()
         proc = subprocess.run(
@@ -125,7 +128,19 @@ def main(argv: list[str]) -> int:
     from .harnesses import HARNESSES
 
     console = Console(highlight=False, width=140)
-    seconds = int(os.environ.get("FUZZ_SECONDS", "600"))
+    try:
+        seconds = int(os.environ.get("FUZZ_SECONDS", "600"))
+    except ValueError:
+        seconds = -1
+    if seconds < MIN_SECONDS:
+        # Fewer seconds would start no harness, and a run that fuzzed nothing must not
+        # pass for a clean one.
+        console.print(
+            f"FUZZ_SECONDS={os.environ.get('FUZZ_SECONDS')!r}: give a whole number of "
+            f"seconds per harness, at least {MIN_SECONDS} (`make fuzz FUZZ_SECONDS=30`)",
+            markup=False,
+        )
+        return 2
     work = Path(os.environ.get("FUZZ_WORK", Path(tempfile.gettempdir()) / "rulescorpus-fuzz"))
     names = argv or list(HARNESSES)
     unknown = [n for n in names if n not in HARNESSES]
