@@ -269,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--quick", action="store_true", help="one PDF, no full import")
     args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error(f"--runs {args.runs}: a median needs at least one run")
     console = Console(width=140)
     shared: Path = args.shared
     if not (shared / "manifest.json").exists():
