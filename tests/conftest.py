@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from helpers import SHARED, link_archive
 
 from pipeline.errors import EXIT_OK
+from pipeline.jobs.collector import tune_collector
 from pipeline.jobs.context import Context
 from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_cache import ParseCache
@@ -38,6 +39,8 @@ def pytest_configure(config: pytest.Config) -> None:
             f"the real documents are missing: {SHARED}/manifest.json does not exist. The "
             "tests read ../shared/sources beside the checkout; put it there (CI does)."
         )
+    # The tests import and diff in this process, as the command line does in its own.
+    tune_collector()
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -13,6 +15,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_PARSE
+from pipeline.jobs.collector import THRESHOLDS
 from pipeline.jobs.schemas import render_schemas
 from pipeline.models.records import Document
 from pipeline.store.canonical import canonical_json
@@ -150,3 +153,21 @@ def test_the_diff_and_map_format_choices_are_the_jobs_formats() -> None:
 
     assert {f.value for f in DiffFormat} == set(DIFF_FORMATS)
     assert {f.value for f in MapFormat} == set(MAP_FORMATS)
+
+
+def test_the_command_line_runs_with_the_collectors_thresholds() -> None:
+    # An import holds whole Documents; at CPython's defaults the collector's full passes
+    # over them were a quarter of its serial phase (pipeline/jobs/collector.py).
+    code = (
+        "import gc, sys\n"
+        "from pipeline.cli.app import main\n"
+        "sys.argv = ['rulescorpus', 'sources', '--help']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(gc.get_threshold(), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.stderr.strip().splitlines()[-1] == str(THRESHOLDS)
+    assert THRESHOLDS[0] > 700  # above CPython's default, or the module does nothing
