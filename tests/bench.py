@@ -1,7 +1,7 @@
 """`make bench`: every figure measured side by side in one run, medians of several.
 
 First done-when 1 of issue 13, on the MTG 20251114 PDF, each round running
-all four side by side (so the machine's load at the moment falls on all of them):
+every row side by side (so the machine's load at the moment falls on all of them):
 
 - `pdftotext -layout FILE /dev/null`, the reference;
 - `rulescorpus parse FILE --family mtg-cr > /dev/null`, the whole command a

@@ -195,7 +195,9 @@ if recent is None:
     sys.exit("pipeline.extract.pdf._RECENT moved: the bench cannot empty the extraction cache")
 data = open(sys.argv[1], "rb").read()
 request = ParseRequest(family=sys.argv[2], document=sys.argv[3], rendition="pdf", what=sys.argv[1])
-pages = len(pypdfium2.PdfDocument(data))
+counted = pypdfium2.PdfDocument(data)
+pages = len(counted)
+counted.close()
 ranges = [(first, min(first + STEP, pages)) for first in range(0, pages, STEP)]
 
 @contextmanager
