@@ -181,13 +181,9 @@ def measure_memory(command: list[str], ok: tuple[int, ...] = (0,)) -> float:
 
 # A warm process: imports done once, then one cold parse (or extraction) per request line.
 WARM = """
-import ctypes, json, os, sys, time
-from contextlib import contextmanager
-import pypdfium2
+import json, sys, time
 from pipeline.extract import pdf as extract
-from pipeline.extract import pdfium_objects as c
-from pipeline.extract.forkmap import map_forked
-from pipeline.extract.page_reads import FORKED_PAGES_PER_TASK as STEP
+from pipeline.extract.pdfium import load_pdf_pages_pdfium
 from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.parse_request import ParseRequest
 recent = getattr(extract, "_RECENT", None)
@@ -195,27 +191,6 @@ if recent is None:
     sys.exit("pipeline.extract.pdf._RECENT moved: the bench cannot empty the extraction cache")
 data = open(sys.argv[1], "rb").read()
 request = ParseRequest(family=sys.argv[2], document=sys.argv[3], rendition="pdf", what=sys.argv[1])
-counted = pypdfium2.PdfDocument(data)
-pages = len(counted)
-counted.close()
-ranges = [(first, min(first + STEP, pages)) for first in range(0, pages, STEP)]
-
-@contextmanager
-def loading():
-    # What PDFium does before the engine asks it anything: each page and its text page
-    # loaded, on the engine's page workers in the engine's tasks; nothing read.
-    doc = pypdfium2.PdfDocument(data)
-    handle = ctypes.cast(doc.raw, ctypes.c_void_p).value
-    def task(index):
-        for number in range(*ranges[index]):
-            page = c.load_page(handle, number)
-            c.close_textpage(c.load_textpage(page))
-            c.close_page(page)
-    try:
-        yield task
-    finally:
-        doc.close()
-
 print("ready", flush=True)
 for line in sys.stdin:
     recent.clear()  # a cold extraction every time
@@ -223,9 +198,8 @@ for line in sys.stdin:
     if line.strip() == "extract":
         lines = len(extract.extract_pdf_lines(data, what=sys.argv[1]).lines)
         answer = {"lines": lines}
-    elif line.strip() == "floor":
-        map_forked(len(ranges), loading, os.cpu_count() or 1)
-        answer = {"pages": pages}
+    elif line.strip() == "floor":  # PDFium's own part of the extraction
+        answer = {"pages": load_pdf_pages_pdfium(data, what=sys.argv[1])}
     else:
         doc = parse_bytes(data, request)
         answer = {"records": len(doc.records), "warnings": len(doc.warnings)}

@@ -17,6 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
+from pipeline.errors import ExtractError
 from pipeline.extract import pdf as extract
 from pipeline.extract import pdfium
 from pipeline.extract.page_reads import PARALLEL_MIN_PAGES
@@ -86,3 +87,16 @@ def test_the_default_engine_never_imports_pdfplumber(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.stdout.strip() == "1 []", done.stdout + done.stderr
+
+
+def test_the_bench_floor_loads_every_page_the_engine_reads() -> None:
+    # `make bench`'s row for PDFium's own part: the same page workers and tasks as the
+    # extraction (many pages, so they are used), every page loaded, nothing read.
+    data = make_pdf(PARALLEL_MIN_PAGES + 5)
+    assert pdfium.load_pdf_pages_pdfium(data, what="floor.pdf") == PARALLEL_MIN_PAGES + 5
+    assert pdfium.extract_pdf_lines_pdfium(data, what="floor.pdf").pages == PARALLEL_MIN_PAGES + 5
+
+
+def test_the_bench_floor_names_the_file_it_cannot_open() -> None:
+    with pytest.raises(ExtractError, match=r"broken\.pdf.*cannot open PDF"):
+        pdfium.load_pdf_pages_pdfium(b"%PDF-1.7 not really", what="broken.pdf")

@@ -35,7 +35,13 @@ from typing import Any
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
 from pipeline.errors import ExtractError
-from pipeline.extract.page_reads import Pending, ReadRange, start_read_pages
+from pipeline.extract.page_reads import (
+    OpenPages,
+    Pending,
+    ReadPages,
+    ReadRange,
+    start_read_pages,
+)
 from pipeline.extract.pdfium_objects import (
     Handle,
     Objects,
@@ -85,19 +91,8 @@ def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pdf
 def start_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pending[PdfText]:
     """`extract_pdf_lines_pdfium` begun: forked page workers start now (when this process
     may fork them), `result` gives the lines."""
-    try:
-        doc = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        raise ExtractError(what, f"cannot open PDF: {exc}") from exc
-    pages = len(doc)
-    doc.close()
-    # Spawned workers (in a process with threads) get half the pages each, this
-    # process reading the first half: their cost is mostly their start. Forked ones
-    # take a few pages at a time through `_open_pages`.
-    per_task = max(1, math.ceil(pages / 2))
-    read = start_read_pages(
-        _read_pages, data, columns, pages, per_task, in_parent=True, session=_open_pages
-    )
+    pages = _count_pages(data, what)
+    read = _start_reads(_read_pages, _open_pages, data, columns, pages)
 
     def finish() -> PdfText:
         try:
@@ -115,15 +110,51 @@ def start_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pendi
     return Pending(finish, read.close)
 
 
-def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[Row], int]:
+def load_pdf_pages_pdfium(data: bytes, *, what: str) -> int:
+    """PDFium's own part of an extraction, for `make bench`: every page and its text page
+    loaded and closed, by the same processes in the same tasks, and nothing read. No
+    engine that reads PDFium's text pages from Python can be faster. The page count."""
+    pages = _count_pages(data, what)
+    only_loaded = partial(_read_pages, text=False)
+    try:
+        _start_reads(only_loaded, partial(_open_pages, text=False), data, 1, pages).result()
+    except pdfium.PdfiumError as exc:  # a page PDFium cannot load
+        raise ExtractError(what, f"cannot read PDF: {exc}") from exc
+    return pages
+
+
+def _count_pages(data: bytes, what: str) -> int:
+    try:
+        doc = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        raise ExtractError(what, f"cannot open PDF: {exc}") from exc
+    pages = len(doc)
+    doc.close()
+    return pages
+
+
+def _start_reads(
+    reader: ReadPages, session: OpenPages, data: bytes, columns: int, pages: int
+) -> Pending[tuple[list[Row], int]]:
+    # Spawned workers (in a process with threads) get half the pages each, this
+    # process reading the first half: their cost is mostly their start. Forked ones
+    # take a few pages at a time through `session`.
+    per_task = max(1, math.ceil(pages / 2))
+    return start_read_pages(reader, data, columns, pages, per_task, in_parent=True, session=session)
+
+
+def _read_pages(
+    data: bytes, columns: int, first: int, last: int, *, text: bool = True
+) -> tuple[list[Row], int]:
     """Rows of pages [first, last) (0-based); and the zero-width characters removed."""
-    with _open_pages(data, columns) as read:
+    with _open_pages(data, columns, text=text) as read:
         return read(first, last)
 
 
 @contextmanager
-def _open_pages(data: bytes, columns: int) -> Iterator[ReadRange]:
-    """The document opened once, for reading page ranges of it."""
+def _open_pages(data: bytes, columns: int, *, text: bool = True) -> Iterator[ReadRange]:
+    """The document opened once, for reading page ranges of it. Without `text`, each page
+    and its text page are only loaded and closed (`load_pdf_pages_pdfium`)."""
     doc = pdfium.PdfDocument(data)
     handle = _address(doc.raw)
     # Lines start at a few x positions and baselines repeat from page to page, so the
@@ -135,9 +166,11 @@ def _open_pages(data: bytes, columns: int) -> Iterator[ReadRange]:
         rows: list[Row] = []
         removed = 0
         for index in range(first, last):
-            page = load_page(handle, index)
-            if not page:
-                raise pdfium.PdfiumError(f"Failed to load page {index + 1}.")
+            page = _load_page(handle, index)
+            if not text:
+                close_textpage(load_textpage(page))
+                close_page(page)
+                continue
             try:
                 reader = _PageReader(page)
                 runs, zero_width = reader.runs()
@@ -152,6 +185,13 @@ def _open_pages(data: bytes, columns: int) -> Iterator[ReadRange]:
         yield read
     finally:
         doc.close()
+
+
+def _load_page(handle: int, index: int) -> int:
+    page: int = load_page(handle, index)
+    if not page:
+        raise pdfium.PdfiumError(f"Failed to load page {index + 1}.")
+    return page
 
 
 def _snap_base(snap: Callable[[float, float], float], top: float, base: float) -> float:
