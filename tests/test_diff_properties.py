@@ -437,6 +437,18 @@ def test_insert_mid_section_shifts_the_following_siblings(
     assert_classified(diff_documents(doc, new), exp)
 
 
+def test_regression_insert_before_siblings_whose_subrules_cite_their_own_numbers() -> None:
+    # Found by the property above: MTG's 723.1a and 723.2a say the same but cite 723.1f
+    # and 723.2f. With a rule inserted at 723.1, the shifted 723.1a (now 723.2a, citing
+    # 723.2f) had old 723.2a's exact text at old 723.2a's id, and was taken for it; old
+    # 723.1a was sent to 723.3a as a move. The tree says otherwise, and now wins.
+    doc = real_document("mtg")
+    group = next(g for g in sibling_groups("mtg") if g[0] == "cr:723.1")
+    new, exp = mutate_insert(doc, group, 0, ["brindle"] * 6)
+    assert {"cr:723.1a": "cr:723.2a", "cr:723.2a": "cr:723.3a"}.items() <= exp.renumbered.items()
+    assert_classified(diff_documents(doc, new), exp)
+
+
 @PROPERTY
 @given(name=documents, data=st.data())
 def test_delete_removes_one_and_renumbers_the_rest(name: str, data: st.DataObject) -> None:

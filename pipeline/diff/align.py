@@ -124,6 +124,27 @@ class _Aligner:
             -n.pos,
         )
 
+    def tree_offers_another(self, o: Item, n: Item) -> bool:
+        """Whether a content found once on each side is left for the later tiers: the tree
+        contradicts the pairing (o's parent went elsewhere) and offers `n` another old
+        record, free, of the same content but for cited numbers, at the same suffix under
+        the old parent now at n's parent. Insert a rule before two siblings whose subrules
+        differ only in citing their own numbers (MTG's 723.1a and 723.2a), and the first's
+        renumbered citation makes its text the second's old text, at the second's old id."""
+        if self.parent_consistent(o, n) or n.parent is None:
+            return False
+        new_parent = self.new_by_id.get(n.parent)
+        old_pos = self.result.new_taken.get(new_parent.pos) if new_parent is not None else None
+        if old_pos is None:
+            return False
+        return any(
+            self.is_free_old(other)
+            and other.masked == n.masked
+            and self.parent_consistent(other, n)
+            and self.same_suffix(other, n)
+            for other in self.old_children.get(self.old[old_pos].id, [])
+        )
+
     def take_greedy(
         self,
         ordered: list[tuple[Item, Item]],
@@ -159,7 +180,8 @@ class _Aligner:
                 olds = [o for o in olds if self.is_free_old(o)]
                 news = [n for n in news if self.is_free_new(n)]
             if len(olds) == 1 and len(news) == 1:
-                self.pair(olds[0], news[0], method, score)
+                if not self.tree_offers_another(olds[0], news[0]):
+                    self.pair(olds[0], news[0], method, score)
             elif olds and news:
                 held.append((olds, news))
                 self.reserved_old.update(o.pos for o in olds)
