@@ -36,7 +36,7 @@ from pipeline.jobs.renditions import (
     check_group,
     parse_all,
 )
-from pipeline.jobs.versions import add_version
+from pipeline.jobs.versions import Published, add_version
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of, select_sources
 from pipeline.store.corpus import Corpus
@@ -182,11 +182,18 @@ def _store_groups(
                     f"{version}.json and run `rulescorpus accept {document} {version}`"
                 )
                 if staged
-                else "",
+                else older_message(published),
             )
         )
     tx.commit()
     return outcomes
+
+
+def older_message(published: Published) -> str:
+    """A publisher serving an old file again: stored, reported, never made current."""
+    if published.older_than is None:
+        return ""
+    return f"stored, but older than the current version {published.older_than}, which stays current"
 
 
 def check_one_new_version(

@@ -131,13 +131,16 @@ def _unbalanced(text: str, openers: str) -> Span | None:
     return (stack[0], stack[0] + 1) if stack else None
 
 
-# A list item numbered `1)`, `a)` or `ii)` at the start of a line opens no bracket.
-_LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:\d{1,2}|[a-z]|[ivx]{2,4})(\))(?=[ \t])")
+# A list item numbered `1)`, `a)` or `ii)` opens no bracket, at the start of a line or inside
+# a sentence (`the following criteria: 1) It defines ... 2) It ...`) where no `(` is open.
+_LIST_MARKER = re.compile(r"(?m)(?:^|(?<=\s))(?:\d{1,2}|[a-z]|[ivx]{2,4})(\))(?=[ \t])")
 
 
 def find_unbalanced_brackets(field: LintField) -> list[Span]:
     text = field.text
     for marker in _LIST_MARKER.finditer(text):
+        if text.count("(", 0, marker.start(1)) > text.count(")", 0, marker.start(1)):
+            continue  # `(see rule 1) ...`: this `)` closes the open `(`
         # blank the marker's `)` in place, so offsets (and the excerpt) stay the original's
         text = text[: marker.start(1)] + " " + text[marker.end(1) :]
     found = _unbalanced(text, "([{")
@@ -155,6 +158,20 @@ def find_unbalanced_quotes(field: LintField) -> list[Span]:
         return [span]
     straight = [m.start() for m in re.finditer('"', field.text)]
     return [(straight[-1], straight[-1] + 1)] if len(straight) % 2 else []
+
+
+_LOST = re.compile(r"(?<=\[)\?(?=\d)|(?<=\w)\?(?=\w)")
+# A web address's query (`www.wizards.com/default.asp?x=magic/rules`) is a real `?`.
+_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|\S+/\S*\?\S+")
+
+
+def find_lost_characters(field: LintField) -> list[Span]:
+    addresses = [m.span() for m in _ADDRESS.finditer(field.text)]
+    return [
+        m.span()
+        for m in _LOST.finditer(field.text)
+        if not any(start <= m.start() < end for start, end in addresses)
+    ]
 
 
 def find_doubled_heading(field: LintField) -> list[Span]:
@@ -241,7 +258,7 @@ RULES: tuple[LintRule, ...] = (
     LintRule(
         WarningCode.LINT_LOST_CHARACTER,
         "a ? where the file's encoding could not hold a character (a minus sign, a letter)",
-        pattern=re.compile(r"(?<=\[)\?(?=\d)|(?<=\w)\?(?=\w)"),
+        predicate=find_lost_characters,
         marks="?",
     ),
     LintRule(

@@ -32,9 +32,16 @@ from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
 from pipeline.store.files import remove_temporaries, write_new, write_replacing
 
+_COMPACT_DATE = re.compile(r"(\d{4})(\d{2})(\d{2})")
+
 
 def version_key(version: str) -> tuple[tuple[int, str], ...]:
-    """Natural order for '2.10.1' < '2.14.0', '2025-06-02' < '2025-10-01', '1.4' < '22.12'."""
+    """The order of versions as what they state: numbers compared as numbers ('2.10.1' after
+    '2.9', '1.4' before '22.12'), dates as dates ('2025-06-02' before '2025-10-01'). A date
+    written without separators ('20030315', an archive's label) is the same date, so such
+    a label can never sort after a later date written in full."""
+    if compact := _COMPACT_DATE.fullmatch(version):
+        version = "-".join(compact.groups())
     return tuple(
         (int(part), "") if part.isdigit() else (-1, part)
         for part in re.findall(r"\d+|[^\d.\-]+", version)
@@ -65,6 +72,11 @@ class VersionEntry(Model):
     ids: str | None = Field(
         default=None,
         description="the version's id index: each record's byte span in `file` (store/ids.py)",
+    )
+    label: str | None = Field(
+        default=None,
+        description="an archive's own label for this version when it is not what the document "
+        "states; kept as the archive's, it never orders versions",
     )
 
 
