@@ -50,6 +50,21 @@ class RegistryError(UsageError):
         super().__init__(f"registry {path}: {problem}")
 
 
+class MisorderedCorpus(UsageError):
+    """A corpus stored by a build that ordered versions by an archive's labels: writing to
+    it would build on the wrong current version, so it is refused until rebuilt."""
+
+    def __init__(self, corpus: str, problems: list[str]) -> None:
+        self.corpus = corpus
+        self.problems = problems
+        shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+        super().__init__(
+            f"the corpus at {corpus} orders versions by labels, not by what the documents "
+            f"state ({shown}). Rebuild it from its archive into a new folder, "
+            f"`rulescorpus --corpus NEW_FOLDER import ARCHIVE_DIR`, then use that folder"
+        )
+
+
 class FetchError(RulesCorpusError):
     """A source could not be downloaded (exit 30)."""
 

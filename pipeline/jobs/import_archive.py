@@ -43,7 +43,7 @@ from pipeline.jobs.versions import add_version
 from pipeline.models.records import Document, WarningCode
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of
-from pipeline.store.corpus import version_key
+from pipeline.store.corpus import check_order, version_key
 from pipeline.verify.checks import check_pin, pinned_version_of
 
 Group = tuple[str, str]  # (document, version)
@@ -224,6 +224,7 @@ def import_archive(ctx: Context, root: Path) -> RunSummary:
     with ctx.run_lock() as recovered:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
+        check_order(ctx.corpus_dir, ctx.corpus.index())
         warm_parses(ctx, root, groups)
         ordered, refused = order_by_statement(ctx, root, groups)
         summary.outcomes.extend(refused)

@@ -39,7 +39,7 @@ from pipeline.jobs.renditions import (
 from pipeline.jobs.versions import Published, add_version
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of, select_sources
-from pipeline.store.corpus import Corpus
+from pipeline.store.corpus import Corpus, check_order
 from pipeline.store.layout import document_dir
 from pipeline.verify.checks import (
     PinStatus,
@@ -285,6 +285,7 @@ def update(
     with ctx.run_lock() as recovered, open_fetcher(ctx, deadline_at) as fetcher:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
+        check_order(ctx.corpus_dir, ctx.corpus.index())
         try:
             backend = open_backend(mirror, fetcher, ctx.blobs, html_readers())
         except FetchError as exc:

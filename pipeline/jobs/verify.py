@@ -36,7 +36,7 @@ from pipeline.jobs.versions import add_version
 from pipeline.models.records import Document, Rule
 from pipeline.models.sources import FetchResult, Pin
 from pipeline.store.canonical import canonical_json
-from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry
+from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry, order_problems
 from pipeline.store.ids import build_id_index
 
 
@@ -285,6 +285,17 @@ def verify(
         summary.outcomes.extend(
             _check_diff(corpus, document, d) for d in index.documents[document].diffs
         )
+        if misordered := order_problems(document, index.documents[document]):
+            summary.outcomes.append(
+                Outcome(
+                    document=document,
+                    outcome="verify-failed",
+                    exit_code=EXIT_VERIFY,
+                    message="\n".join(misordered)
+                    + "\nrebuild the corpus from its archive into a new folder: "
+                    "`rulescorpus --corpus NEW_FOLDER import ARCHIVE_DIR`",
+                )
+            )
     if not wanted and index.fetch:
         problems = check_files(corpus, [index.fetch[s] for s in sorted(index.fetch)])
         summary.outcomes.append(
