@@ -2,7 +2,7 @@
 README's example runs as written, and each call answers from the stored files.
 
 The corpus is conftest's `small_corpus`, shared with the export, Datasette and `show
---provenance` tests: every MTG text export (seven versions, so renumbering has a real
+--provenance` tests: every MTG text export (ten versions, so renumbering has a real
 history), the FaB 2.14.0 text export (a glossary) and the two NetrunnerDB rulings
 snapshots (rulings with cards)."""
 
@@ -48,7 +48,7 @@ def test_the_readme_example_runs_against_an_imported_corpus(corpus_dir: Path) ->
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "mtg/cr 2025-11-14 7 versions" in out
+    assert "mtg/cr 2025-11-14 10 versions" in out
     assert "Trample over planeswalkers is a variant of trample" in out
     assert "cr:603.2f of 2025-07-25 is cr:603.2e in 2025-11-14" in out
     assert "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85" in out
