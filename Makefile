@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SHARED ?= ../shared/sources
 CORPUS ?= corpus
 
-.PHONY: install bytecode system-deps run test check bench clean serve faults fuzz
+.PHONY: install bytecode system-deps run test check bench clean serve faults fuzz docs docs-serve
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -79,6 +79,15 @@ FUZZ_SECONDS ?= 600
 fuzz: $(STAMP) bytecode
 	@$(BIN)/python -c "import atheris" 2>/dev/null || $(BIN)/pip install --quiet -e '.[fuzz]'
 	FUZZ_SECONDS=$(FUZZ_SECONDS) $(BIN)/python -m tests.fuzz $(FUZZ_HARNESSES)
+
+# The documentation site (MkDocs, Material theme) in .cache/site. --strict turns every
+# broken link or page missing from the nav into an error; the build needs no network.
+DOCS_PORT ?= 8000
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:$(DOCS_PORT)
 
 clean:
 	rm -rf $(VENV)
