@@ -41,8 +41,7 @@ def describe_params(ctx: typer.Context, command: Any) -> list[str]:
     if arguments:
         lines += ["", "| argument | required |", "|---|---|"]
         lines += [
-            f"| `{str(p.name).upper()}` | {'yes' if p.required else 'no'} |"
-            for p in arguments
+            f"| `{str(p.name).upper()}` | {'yes' if p.required else 'no'} |" for p in arguments
         ]
     if options:
         lines += ["", "| option | what it does |", "|---|---|"]
