@@ -15,7 +15,7 @@ from pipeline.cli.shared import PdfEngine, Rendition, err, make_context, out
 from pipeline.jobs.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
-# must not pay for the parsers, the PDF and HTML libraries and requests (issue 13).
+# must not pay for the parsers, the PDF and HTML libraries and requests.
 
 
 @app.command("sources")
