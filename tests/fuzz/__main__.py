@@ -19,6 +19,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from tests.measured import rich_table_markdown, write_page
+
 ROOT = Path(__file__).resolve().parents[2]
 MAX_RESTARTS = 8
 # A harness is (re)started only while this many seconds are left: less would be spent
@@ -170,6 +172,12 @@ def main(argv: list[str]) -> int:
     for r in results:
         for finding in r.findings:
             console.print(f"  - {r.name}: {finding}", markup=False)
+    page = os.environ.get("FUZZ_PAGE")
+    if page:
+        findings = [f"- `{r.name}`: {f}" for r in results for f in r.findings]
+        body = rich_table_markdown(table) + ("\n" + "\n".join(findings) if findings else "")
+        command = f"FUZZ_SECONDS={seconds} python -m tests.fuzz {' '.join(argv)}"
+        write_page(Path(page), "Fuzzing", command.strip(), body)
     (work / "summary.json").write_text(
         json.dumps([r.__dict__ for r in results], indent=2, default=str)
     )
