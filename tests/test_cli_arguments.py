@@ -153,6 +153,17 @@ def test_a_missing_or_empty_corpus_says_how_to_name_one(tmp_path: Path, kind: st
             assert needed in err, (needed, err)
         assert "--doc" not in err
     assert not folder.exists() if kind == "missing" else not any(folder.iterdir())
+    # The plain `show` a person types first runs a quicker path; it says the same.
+    env = {k: v for k, v in os.environ.items() if k != "RULESCORPUS_CORPUS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "show", "cr:1.0.1"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"corpus (in {tmp_path})" in done.stderr and "make run" in done.stderr
 
 
 def test_cite_check_fix_without_yes_fails_when_it_would_rewrite(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 from pipeline.errors import NotFound, UsageError
 from pipeline.jobs.context import Context
@@ -46,11 +47,12 @@ def fold(name: str) -> str:
 def require_corpus(ctx: Context) -> list[str]:
     """The stored document ids; a missing or empty corpus folder is a usage error naming it."""
     root = ctx.corpus_dir
+    where = str(root) if root.is_absolute() else f"{root} (in {Path.cwd()})"
     if not root.is_dir():
-        raise UsageError(f"no corpus folder at {root}: {HOW_TO_CHOOSE}")
+        raise UsageError(f"no corpus folder at {where}: {HOW_TO_CHOOSE}")
     documents = sorted(ctx.corpus.index().documents)
     if not documents:
-        raise UsageError(f"the corpus at {root} holds no document yet: {HOW_TO_CHOOSE}")
+        raise UsageError(f"the corpus at {where} holds no document yet: {HOW_TO_CHOOSE}")
     return documents
 
 
