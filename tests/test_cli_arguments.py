@@ -98,6 +98,14 @@ def test_history_without_doc_answers_like_show(fab_corpus: Path) -> None:
     assert "2.10.1" in plain[1] and "2.14.0" in plain[1]
 
 
+def test_history_lines_end_without_padding(fab_corpus: Path) -> None:
+    """A record's text in `history` was padded with spaces to the console's width."""
+    code, out, _err = invoke("--corpus", str(fab_corpus), "history", "cr:1.0.1a")
+    lines = out.splitlines()
+    assert code == 0 and "  If an effect directly contradicts a rule contained in this" in out
+    assert all(line == line.rstrip() for line in lines), [x for x in lines if x != x.rstrip()]
+
+
 def test_diff_new_defaults_to_the_current_version(fab_corpus: Path) -> None:
     """`diff` required NEW where `renumbering` defaults it to the current version."""
     plain = invoke("--corpus", str(fab_corpus), "diff", "fab/cr", "2.10.1")

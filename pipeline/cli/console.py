@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -81,7 +80,11 @@ def print_summary(console: Console, summary: RunSummary) -> None:
 
 def _indented(console: Console, text: str, indent: int, style: str = "") -> None:
     """Wrapped lines keep the indentation of their first line."""
-    console.print(Padding(Text(text, style=style), (0, 0, 0, indent)))
+    # Wrapped here and printed line by line: rich's Padding would end every line in spaces
+    # up to the console's width.
+    for line in Text(text, style=style).wrap(console, max(console.width - indent, 20)):
+        line.rstrip()
+        console.print(Text(" " * indent) + line, soft_wrap=True)
 
 
 def print_shown(console: Console, shown: Shown) -> None:

@@ -45,7 +45,9 @@ def diff_cmd(
     document: str,
     old: str,
     new: Annotated[str | None, typer.Argument(help="default: the current version")] = None,
-    format: Annotated[DiffFormat, typer.Option("--format")] = DiffFormat.md,
+    format: Annotated[
+        DiffFormat, typer.Option("--format", help="a Markdown changelog, JSON or an HTML report")
+    ] = DiffFormat.md,
     hide_renumbering: Annotated[
         bool, typer.Option("--hide-renumbering", help="leave renumbered records out")
     ] = False,
@@ -180,7 +182,9 @@ def history_cmd(
 @app.command("schema")
 def schema_cmd(
     check: Annotated[bool, typer.Option(help="fail if schemas/ differs from the models")] = False,
-    folder: Annotated[Path, typer.Option("--dir")] = Path("schemas"),
+    folder: Annotated[Path, typer.Option("--dir", help="the folder of the JSON Schemas")] = Path(
+        "schemas"
+    ),
 ) -> None:
     """Write (or --check) the JSON Schemas of the corpus files."""
     from pipeline.jobs.schemas import stale_schemas, write_schemas

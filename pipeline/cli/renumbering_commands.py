@@ -29,7 +29,9 @@ def renumbering_cmd(
     document: str,
     old: str,
     new: Annotated[str | None, typer.Argument(help="default: the current version")] = None,
-    format: Annotated[MapFormat, typer.Option("--format")] = MapFormat.md,
+    format: Annotated[
+        MapFormat, typer.Option("--format", help="a Markdown table, CSV or JSON")
+    ] = MapFormat.md,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
