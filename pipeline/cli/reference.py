@@ -1,6 +1,6 @@
 """The command-line reference as Markdown, read off the typer app itself (click's own
 introspection), so the documentation cannot drift from the commands: the docs build writes
-it (docs/hooks.py) and tests/test_docs.py checks the pages against it."""
+it (docs/hooks/cli_reference.py) and tests/test_docs.py checks the pages against it."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def command_names() -> list[str]:
 
 
 def global_options() -> list[str]:
-    """The options every command takes, before or after its name."""
+    """The options of the program itself: those every command takes before or after its
+    name (--corpus, --cache, --sources), --version and the completion options."""
     return [str(opt) for param in root_command().params for opt in param.opts]
 
 
@@ -99,16 +100,18 @@ def render_cli_reference() -> str:
         f"`{PROGRAM} COMMAND --help` prints the same.",
         "",
         root.help.strip() if root.help else "",
-        "",
-        "Every command takes these options, before or after the command's name:",
-        "",
-        "| option | what it does |",
-        "|---|---|",
     ]
-    for param in root.params:
-        record = param.get_help_record(info)
-        if record is not None:
-            lines.append(f"| `{escape_cell(record[0])}` | {escape_cell(record[1])} |")
+    shared = [p for p in root.params if p.name in GLOBAL_NAMES]
+    own = [p for p in root.params if p.name not in GLOBAL_NAMES]
+    for intro, params in (
+        ("Every command takes these options, before or after the command's name:", shared),
+        (f"`{PROGRAM}` itself, before any command, also takes:", own),
+    ):
+        lines += ["", intro, "", "| option | what it does |", "|---|---|"]
+        for param in params:
+            record = param.get_help_record(info)
+            if record is not None:
+                lines.append(f"| `{escape_cell(record[0])}` | {escape_cell(record[1])} |")
     for name in command_names():
         lines += ["", *describe_command([name], root.commands[name])]
     return "\n".join(lines) + "\n"
