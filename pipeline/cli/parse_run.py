@@ -7,6 +7,7 @@ import gc
 import sys
 from pathlib import Path
 
+from pipeline.cli.read_arguments import check_family
 from pipeline.cli.shared import err, make_context, print_error
 from pipeline.errors import EXIT_PARSE, RulesCorpusError
 
@@ -31,6 +32,7 @@ def run_parse(
     # and in the parse child forked from this process.
     gc.freeze()
     try:
+        check_family(family)
         parsed = parse_file(
             file,
             family,

@@ -13,7 +13,7 @@ from pydantic import Field
 from pipeline.models.base import Model
 from pipeline.models.scheme import NumberedScheme
 
-# The version of the record contract (README, "Changelog"). 2: `depth` counts from 1 in every
+# The version of the record contract (CHANGELOG.md). 2: `depth` counts from 1 in every
 # family, one set of count keys, warning codes from WarningCode, errata keyed by version.
 # 3: line and page spans and character offsets in `location`, the extraction engine in
 # `parser`, the lint's reviewed findings in `publisher_errata`.
@@ -21,7 +21,7 @@ SCHEMA_VERSION = 3
 
 
 class Location(Model):
-    """Where a record's text sits in the extracted stream (README, "Record contract").
+    """Where a record's text sits in the extracted stream (docs/records.md).
 
     `line` and `page` are the first line (1-based) and page holding it; `end_line` and
     `end_page` the last line holding the record's own text (never page furniture or the
@@ -42,7 +42,7 @@ class Location(Model):
 
 
 class WarningCode(StrEnum):
-    """Every warning a parser gives; README "Warning codes" says what each means."""
+    """Every warning a parser gives; docs/records.md says what each means."""
 
     DANGLING_REFERENCE = "dangling-reference"
     DUPLICATE_ID = "duplicate-id"
@@ -76,7 +76,7 @@ class WarningCode(StrEnum):
     HEADING_LEVEL = "heading-level"
     UNKNOWN_ICON = "unknown-icon"
     PAGE_MISSING = "page-missing"
-    # the extraction-artefact lint (pipeline/parse/lint.py; README "Extraction-artefact lint")
+    # the extraction-artefact lint (pipeline/parse/lint.py; docs/lint.md)
     LINT_TEX_ANGLE = "lint-tex-angle"
     LINT_MARKUP = "lint-markup"
     LINT_SPACE_BEFORE_PUNCTUATION = "lint-space-before-punctuation"
