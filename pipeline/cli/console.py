@@ -47,6 +47,9 @@ def print_summary(console: Console, summary: RunSummary) -> None:
             continue
         style = "dim" if o.outcome == "skipped" else ""
         console.print(Text(f"{o.document} {o.version or ''}: {o.message}", style=style))
+    for o in summary.outcomes:
+        for note in o.notes:
+            console.print(Text(f"{o.document} {o.version or ''}: publisher note: {note}"))
     console.print(f"exit code {summary.exit_code}")
 
 

@@ -50,6 +50,11 @@ class Outcome(Model):
     changes: dict[str, int] = Field(default_factory=dict, description="diff summary, per class")
     previous: str | None = None
     warnings: int = 0
+    notes: list[str] = Field(
+        default_factory=list,
+        description="the version's publisher notes, one line each: what the publisher printed "
+        "and the parser read right (never a warning, never staging the version)",
+    )
 
 
 FAILURES = {
