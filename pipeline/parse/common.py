@@ -81,7 +81,7 @@ def check_document(doc: Document, warnings: list[ParseWarning]) -> Document:
     cannot be checked here). Such a citation is the publisher's (a rule since removed or
     renumbered) and a publisher note, unless the cited number opens a paragraph of some
     record: then the parser may have read that rule as text, and it is a warning. Defects
-    reviewed for this version (parse/errata.py) are listed as its errata instead."""
+    reviewed in this very text (parse/errata.py) are listed as errata instead."""
     known = {r.id for r in doc.records} | {g.id for g in doc.glossary}
     own = {ident.split(":", 1)[0] for ident in known}
     found = [(r.id, "text", r.text, ref, r.location) for r in doc.records for ref in r.references]
@@ -98,8 +98,11 @@ def check_document(doc: Document, warnings: list[ParseWarning]) -> Document:
         if ref in known or ref.split(":")[0] not in own:
             continue
         message = f"{rid} cites {ref}, which is not in the document"
-        if (reason := known_dangling(doc.document, doc.version, rid, ref)) is not None:
-            errata.append(Erratum(record=rid, cites=ref, reason=reason, location=loc))
+        digest = text_digest(text)
+        if (reason := known_dangling(doc.document, rid, name, ref, digest)) is not None:
+            errata.append(
+                Erratum(record=rid, cites=ref, reason=reason, location=loc, digest=digest)
+            )
         elif ref.split(":", 1)[1] in swallowed:
             message += " (its number opens a paragraph of another record)"
             dangling.append(warn(WarningCode.DANGLING_REFERENCE, message, loc))
@@ -111,7 +114,7 @@ def check_document(doc: Document, warnings: list[ParseWarning]) -> Document:
                     field=name,
                     text=ref,
                     message=message,
-                    digest=text_digest(text),
+                    digest=digest,
                     location=loc,
                 )
             )

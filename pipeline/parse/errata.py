@@ -4,10 +4,10 @@ Two checks find such defects: a reference that names no rule in the same documen
 (`REVIEWED`), and the extraction-artefact lint (`ARTEFACTS`, see parse/lint.py): text
 that no publisher prints on purpose. Once a maintainer has confirmed from the bytes that
 the defect is the publisher's, it is listed here with the reason, and recorded in
-`Document.publisher_errata` with it. A reviewed dangling reference holds for the versions
-it was reviewed in. A reviewed lint finding holds wherever the same record's field has the
-very text it was reviewed in (`REVIEWED_TEXTS`, by `text_digest`), in any later release, and
-lapses as soon as the publisher changes that text. An unreviewed finding is a publisher note
+`Document.publisher_errata` with it. The tables name the versions each was reviewed in, but
+a review holds wherever the same record's field has the very text it was reviewed in
+(`REVIEWED_TEXTS`, by `text_digest`), in any later release, and lapses as soon as the
+publisher changes that text. An unreviewed finding is a publisher note
 or a warning, by its kind (parse/lint.py). Tests check that each entry still occurs (and
 that a cited target is really absent).
 """
@@ -215,40 +215,38 @@ ARTEFACTS: dict[tuple[str, str], Artefacts] = {
 }
 
 
-def _reviewed(
-    table: dict[tuple[str, str], dict[K, str]], document: str, version: str | None, key: K
-) -> str | None:
-    """The reason listed for `key` under exactly this document and version; None otherwise
-    (an unknown version is never a reviewed one)."""
-    if version is None:
+def known_dangling(document: str, record: str, field: str, cited: str, digest: str) -> str | None:
+    """The reviewed reason, when this dangling reference is a known defect of the document,
+    found in a text (by its digest) it was reviewed in."""
+    if digest not in REVIEWED_TEXTS.get((document, record, field), frozenset()):
         return None
-    return table.get((document, version), {}).get(key)
+    return _DANGLING_BY_DOCUMENT.get(document, {}).get((record, cited))
 
 
-def known_dangling(document: str, version: str | None, record: str, cited: str) -> str | None:
-    """The reviewed reason, when this dangling reference is a known defect of this version."""
-    return _reviewed(REVIEWED, document, version, (record, cited))
-
-
-def _by_document(table: dict[tuple[str, str], Artefacts]) -> dict[str, Artefacts]:
-    """The lint findings reviewed in any version of each document (one reason per finding)."""
-    merged: dict[str, Artefacts] = {}
+def _by_document(table: dict[tuple[str, str], dict[K, str]]) -> dict[str, dict[K, str]]:
+    """The findings reviewed in any version of each document (one reason per finding)."""
+    merged: dict[str, dict[K, str]] = {}
     for (document, _), entries in table.items():
         for key, reason in entries.items():
             assert merged.setdefault(document, {}).setdefault(key, reason) == reason, key
     return merged
 
 
-# Where each reviewed lint finding was seen: (document, record id, field) -> the text_digest
-# of every text of that field it was reviewed in.
+# Where each reviewed finding (a lint finding or a dangling reference) was seen: (document,
+# record id, field) -> the text_digest of every text of that field it was reviewed in.
 REVIEWED_TEXTS: dict[tuple[str, str, str], frozenset[str]] = {
     ("fab/cr", "cr:1.2.3a", "examples[0]"): frozenset({"7299718869bb78ee"}),
     ("fab/cr", "cr:1.4.3a", "examples[2]"): frozenset({"abbdc39956dc9905"}),
+    ("fab/cr", "cr:1.6.2c", "text"): frozenset({"c0a6b746c734027b"}),
     ("fab/cr", "cr:1.7.4j", "text"): frozenset({"f66d54a382d8272a"}),
     ("fab/cr", "cr:1.7.5c", "examples[0]"): frozenset({"5efa9ac62f7c6fab", "ae13ae6b93c3eb64"}),
+    ("fab/cr", "cr:1.8.4", "text"): frozenset({"6621ddec43b93307"}),
     ("fab/cr", "cr:1.8.4d", "text"): frozenset({"c5dc0b57781beee7"}),
     ("fab/cr", "cr:1.8.7", "examples[1]"): frozenset({"0678b9c4300facb6", "f877fd6af30a17ff"}),
+    ("fab/cr", "cr:1.9.1", "text"): frozenset({"628e11c8e1d735ca"}),
     ("fab/cr", "cr:4.1.7a", "text"): frozenset({"5bb11bde9843e69a"}),
+    ("fab/cr", "cr:5.4.4c", "text"): frozenset({"207d1bc422fb04db"}),
+    ("fab/cr", "cr:5.4.6", "text"): frozenset({"770b52b6e63ba143"}),
     ("fab/cr", "cr:6.6.1", "notes[0]"): frozenset({"f43801df94a6e572"}),
     ("fab/cr", "cr:6.6.4", "text"): frozenset({"2a63c45a4ede21bc", "85da457018f54671"}),
     ("fab/cr", "cr:6.6.5f", "examples[0]"): frozenset({"18b2503b7d6f12fa", "cee91fdb86b63664"}),
@@ -258,9 +256,13 @@ REVIEWED_TEXTS: dict[tuple[str, str, str], frozenset[str]] = {
     ("fab/cr", "cr:8.4.15", "text"): frozenset({"f0df0e115da1cfbd"}),
     ("fab/cr", "cr:8.5.2a", "text"): frozenset({"2ad7e973af42a4d5"}),
     ("fab/cr", "cr:8.5.3f", "text"): frozenset({"3a09a737e2f4320f"}),
+    ("fab/cr", "glossary:counters", "definition"): frozenset({"fa5d3980ccb0bbc9"}),
     ("fab/cr", "glossary:shielding-prevention-effect", "definition"): frozenset(
         {"1a6e665c842e8bb5"}
     ),
+    ("fab/cr", "glossary:trigger-condition", "definition"): frozenset({"890e5d18b1006c24"}),
+    ("fab/cr", "glossary:trigger-event", "definition"): frozenset({"c612752a017131d3"}),
+    ("fab/cr", "glossary:triggered-effect", "definition"): frozenset({"10e71700996961df"}),
     ("fab/ppg", "ppg:3.4", "text"): frozenset({"9c24001dcd88d88c"}),
     ("fab/ppg", "ppg:3.7", "text"): frozenset({"36e6978821ae381d"}),
     ("fab/ppg", "ppg:3.8", "text"): frozenset({"f001dd1434bd6829"}),
@@ -273,6 +275,7 @@ REVIEWED_TEXTS: dict[tuple[str, str, str], frozenset[str]] = {
     ("mtg/cr", "glossary:junk-token", "definition"): frozenset(
         {"6c473c88218c63b2", "9d0af7aeb7f629ee"}
     ),
+    ("mtg/cr", "glossary:map", "definition"): frozenset({"cc9451431e413776", "f2c79653c4909e41"}),
     ("mtg/cr", "legal", "text"): frozenset({"5447f369020434b8"}),
     ("netrunner/cr", "cr:11.2.11a", "text"): frozenset({"1444ea4086f66f0f"}),
     ("netrunner/cr", "cr:11.2.11b", "text"): frozenset({"e6a122a0095369fa"}),
@@ -288,6 +291,10 @@ REVIEWED_TEXTS: dict[tuple[str, str, str], frozenset[str]] = {
     ("netrunner/cr", "cr:11.2.82b", "text"): frozenset({"8dd32592eb54c1db"}),
     ("netrunner/cr", "cr:11.2.9a", "text"): frozenset({"15acce77a5aaab34"}),
     ("netrunner/cr", "cr:3.9.5b", "examples[0]"): frozenset({"3c557910cdc3ce6f"}),
+    ("netrunner/cr", "cr:4.8.5", "text"): frozenset({"84572f933c8f3049"}),
+    ("netrunner/cr", "cr:6.7.3b", "text"): frozenset({"76fdadc30fbb2d2e"}),
+    ("netrunner/cr", "cr:9.1.6a", "text"): frozenset({"437842e75ffe9838"}),
+    ("netrunner/cr", "cr:9.6.13", "text"): frozenset({"5dcf0d080b62ba39"}),
     ("netrunner/cr", "cr:9.8.10", "examples[0]"): frozenset({"f42d9dc9949c2013"}),
     ("netrunner/cr", "cr:9.8.5e", "text"): frozenset({"3168d7798cb99dd9"}),
     ("netrunner/cr", "summary-of-changes", "text"): frozenset({"ec099c23ccfe8a84"}),
@@ -310,6 +317,7 @@ REVIEWED_TEXTS: dict[tuple[str, str, str], frozenset[str]] = {
 }
 
 _ARTEFACTS_BY_DOCUMENT = _by_document(ARTEFACTS)
+_DANGLING_BY_DOCUMENT = _by_document(REVIEWED)
 
 
 def known_artefact(
