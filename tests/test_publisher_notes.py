@@ -33,6 +33,7 @@ from pipeline.models.records import (
     GlossaryTerm,
     Location,
     ParserInfo,
+    ParseWarning,
     Rule,
     WarningCode,
     text_digest,
@@ -294,6 +295,18 @@ def test_a_glossary_citation_of_a_removed_rule_is_a_publisher_note() -> None:
     ]
 
 
+def test_a_citation_of_a_missing_rule_is_a_warning_where_the_parse_may_have_lost_it() -> None:
+    unsure = [ParseWarning(code=WarningCode.NUMBERING, message="100.3 out of sequence")]
+    doc = check_document(tiny(("100.1", "Players follow rule 100.9.", ["cr:100.9"])), unsure)
+    assert doc.publisher_notes == []
+    assert [w.code for w in doc.warnings] == ["numbering", "dangling-reference"]
+    # a warning that says nothing of the rules read leaves the citation a note
+    dated = [ParseWarning(code=WarningCode.BAD_DATE, message="31 February")]
+    doc = check_document(tiny(("100.1", "Players follow rule 100.9.", ["cr:100.9"])), dated)
+    assert [w.code for w in doc.warnings] == ["bad-date"]
+    assert [n.text for n in doc.publisher_notes] == ["cr:100.9"]
+
+
 def test_a_cited_rule_read_as_text_of_another_is_a_warning_not_a_note() -> None:
     """A number that opens a paragraph of some record, cited elsewhere and absent as a
     rule: the parser may have read that rule as text (a wrapped line taken for a rule, or
@@ -321,19 +334,18 @@ SMALL_FAB = """1 Game Concepts
 
 
 def test_parse_prints_each_note_and_exits_as_the_warnings_say(tmp_path: Path) -> None:
+    """The slice ends before FaB's glossary and back matter (a warning: the parser did
+    not find the end), so its citation of a rule it lacks may be a rule the parser lost:
+    a warning too. The stray quotation mark is the publisher's: a note, on stderr."""
     path = tmp_path / "en-fab-cr.txt"
     path.write_text(SMALL_FAB, encoding="utf-8")
     result = CliRunner().invoke(
         app, ["parse", str(path), "--family", "fab-cr", "--version", "9.9.9"]
     )
     doc = json.loads(result.stdout)
-    notes = [(n["code"], n["record"], n["text"]) for n in doc["publisher_notes"]]
-    assert notes == [
-        ("dangling-reference", "cr:1.0.1", "cr:1.0.9"),
-        ("lint-unbalanced-quotes", "cr:1.0.2", "“"),
-    ]
-    assert "publisher note [dangling-reference] line 3: cr:1.0.1 cites cr:1.0.9" in result.stderr
+    notes = [(n["code"], n["record"], n["field"], n["text"]) for n in doc["publisher_notes"]]
+    assert notes == [("lint-unbalanced-quotes", "cr:1.0.2", "text", "“")]
     assert "publisher note [lint-unbalanced-quotes] line 4: cr:1.0.2 text:" in result.stderr
-    # the one warning is the parser's own (FaB's last parts are missing from this slice)
-    assert [w["code"] for w in doc["warnings"]] == ["unexpected-end"]
+    assert [w["code"] for w in doc["warnings"]] == ["unexpected-end", "dangling-reference"]
+    assert "cr:1.0.1 cites cr:1.0.9" in doc["warnings"][1]["message"]
     assert result.exit_code == EXIT_PARSE

@@ -88,10 +88,9 @@ def test_text_takes_its_version_from_the_agreeing_pdf(ctx: Context) -> None:
 def test_version_with_warnings_is_staged_then_accepted(ctx: Context) -> None:
     summary = jobs.update(ctx, [])
     outcome = summary.outcomes[0]
-    # the slice ends before FaB's glossary and back matter: the parser warns of the end it
-    # did not find; its citations of rules outside the slice are publisher notes
-    assert outcome.warnings == 1
-    assert outcome.notes and all("which is not in the document" in n for n in outcome.notes)
+    # the slice ends before FaB's glossary and back matter, so the rules outside it that
+    # it cites may be rules the parser lost: each citation is a warning, not a note
+    assert outcome.warnings > 1 and outcome.notes == []
     assert (outcome.outcome, summary.exit_code) == ("staged", EXIT_PARSE)
     assert "rulescorpus accept fab/cr 2.14.0" in outcome.message
     corpus = Corpus(ctx.corpus_dir)

@@ -75,12 +75,33 @@ def check_tree(records: list[Rule]) -> list[ParseWarning]:
     return warnings
 
 
+# The warnings that say a rule may be missing or misplaced (its text in another record,
+# its page unread, the document cut short).
+MAY_LOSE_RULES = frozenset(
+    {
+        WarningCode.DUPLICATE_ID,
+        WarningCode.ORPHAN,
+        WarningCode.MISPLACED,
+        WarningCode.NUMBERING,
+        WarningCode.UNPLACED_TEXT,
+        WarningCode.UNLABELLED_PARAGRAPH,
+        WarningCode.UNALIGNED_NUMBERS,
+        WarningCode.CONTENTS_MISMATCH,
+        WarningCode.UNEXPECTED_END,
+        WarningCode.PAGE_MISSING,
+        WarningCode.ANCHOR_MISMATCH,
+        WarningCode.HEADING_LEVEL,
+    }
+)
+
+
 def check_document(doc: Document, warnings: list[ParseWarning]) -> Document:
     """The document with `warnings`, then its tree's, then its references to its own ids
     that name nothing in it (a citation of another document, such as the PPG's `trp:6.2`,
     cannot be checked here). Such a citation is the publisher's (a rule since removed or
-    renumbered) and a publisher note, unless the cited number opens a paragraph of some
-    record: then the parser may have read that rule as text, and it is a warning. Defects
+    renumbered) and a publisher note, unless the parser may have lost the rule: the cited
+    number opens a paragraph of some record (the rule read as text), or the parse warns of
+    a rule missing or misplaced (`doubt_citations`); then it is a warning. Defects
     reviewed in this very text (parse/errata.py) are listed as errata instead."""
     known = {r.id for r in doc.records} | {g.id for g in doc.glossary}
     own = {ident.split(":", 1)[0] for ident in known}
@@ -119,8 +140,27 @@ def check_document(doc: Document, warnings: list[ParseWarning]) -> Document:
                 )
             )
     warnings = [*warnings, *check_tree(doc.records), *dangling]
+    return doubt_citations(
+        doc.model_copy(
+            update={"warnings": warnings, "publisher_errata": errata, "publisher_notes": notes}
+        )
+    )
+
+
+def doubt_citations(doc: Document) -> Document:
+    """Where the parse warns that a rule may be missing or misplaced (MAY_LOSE_RULES), a
+    citation of a rule it did not find may be one it lost: its notes of dangling references
+    go back to the warnings. Run again once every check has warned (the parse entry point,
+    after the ending check); a document with no such warning is returned as it is."""
+    if not any(w.code in MAY_LOSE_RULES for w in doc.warnings):
+        return doc
+    doubted = [n for n in doc.publisher_notes if n.code == WarningCode.DANGLING_REFERENCE]
+    if not doubted:
+        return doc
+    warnings = [warn(n.code, n.message, n.location) for n in doubted]
+    kept = [n for n in doc.publisher_notes if n.code != WarningCode.DANGLING_REFERENCE]
     return doc.model_copy(
-        update={"warnings": warnings, "publisher_errata": errata, "publisher_notes": notes}
+        update={"warnings": [*doc.warnings, *warnings], "publisher_notes": kept}
     )
 
 
