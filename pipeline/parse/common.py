@@ -159,9 +159,7 @@ def doubt_citations(doc: Document) -> Document:
         return doc
     warnings = [warn(n.code, n.message, n.location) for n in doubted]
     kept = [n for n in doc.publisher_notes if n.code != WarningCode.DANGLING_REFERENCE]
-    return doc.model_copy(
-        update={"warnings": [*doc.warnings, *warnings], "publisher_notes": kept}
-    )
+    return doc.model_copy(update={"warnings": [*doc.warnings, *warnings], "publisher_notes": kept})
 
 
 # A number standing at the start of a paragraph, as a rule's own number stands: `702.19c`,
