@@ -194,6 +194,11 @@ def test_a_release_that_may_be_misread_is_still_staged(
     assert len(outcome.notes) == 1 and "cr:101.1 text" in outcome.notes[0]
     assert Corpus(ctx.corpus_dir).index().documents["mtg/cr"].current is None
     assert before != corpus_digest(ctx.corpus_dir)  # staged, not lost
+    # a maintainer accepts it: the report lists the same note
+    accepted = audit.accept(ctx, "mtg/cr", "2026-02-27")
+    assert accepted.exit_code == EXIT_OK
+    assert accepted.outcomes[0].notes == outcome.notes
+    assert Corpus(ctx.corpus_dir).index().documents["mtg/cr"].current == "2026-02-27"
 
 
 # --------------------------------------------------------------------------- real releases
