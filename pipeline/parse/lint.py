@@ -10,8 +10,8 @@ the field and the exact offending text (marked `«…»`, with a little context)
 after every parse: a finding a maintainer has reviewed in the publisher's own bytes, in
 this very text of this document (`parse/errata.py`, `ARTEFACTS`), is recorded in
 `publisher_errata`; an unreviewed one is a publisher note when it is what the publisher
-printed (`PUBLISHERS`: quotation marks, brackets, spaces) and a warning otherwise (so the
-version is staged for review, as any warning stages it).
+printed (`PUBLISHERS`: quotation marks, brackets, spaces, a `?` the file holds) and a
+warning otherwise (so the version is staged for review, as any warning stages it).
 
 Each rule is one declarative entry of RULES: a code, a message and either a
 regular expression (every match is a finding) or a predicate (a function of the
@@ -98,7 +98,7 @@ class Finding:
     text: str
     excerpt: str
     location: Location | None
-    digest: str = ""  # text_digest of the whole text the finding is in
+    digest: str  # text_digest of the whole text the finding is in
 
     def describe(self, message: str) -> str:
         return f"{self.record} {self.field}: {message}: {self.excerpt!r}"
