@@ -105,7 +105,7 @@ def test_the_record_contract_holds(
     assert all(isinstance(w.code, WarningCode) for w in doc.warnings)
     raw = json.loads(doc.model_dump_json())
     assert all(w["code"] in {c.value for c in WarningCode} for w in raw["warnings"])
-    assert raw["schema_version"] == SCHEMA_VERSION == 3
+    assert raw["schema_version"] == SCHEMA_VERSION == 4
     if source.rendition == "pdf":
         assert "zero_width_removed" in doc.extraction  # extraction notes reach every family
     known = UNCLEAN.get((source.id, version))

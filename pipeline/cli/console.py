@@ -75,6 +75,10 @@ def print_summary(console: Console, summary: RunSummary) -> None:
         style = "dim" if o.outcome == "skipped" else ""
         line = Text(f"{o.document} {o.version or ''}: {o.message}", style=style)
         console.print(line, soft_wrap=not console.is_terminal)
+    for o in summary.outcomes:
+        for note in o.notes:
+            line = Text(f"{o.document} {o.version or ''}: publisher note: {note}")
+            console.print(line, soft_wrap=not console.is_terminal)
     console.print(f"exit code {summary.exit_code}")
 
 

@@ -59,6 +59,9 @@ def run_parse(
             f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}",
             markup=False,
         )
+    for note in parsed.publisher_notes:
+        where = f" line {note.location.line}" if note.location else ""
+        err.print(f"publisher note [{note.code}]{where}: {note.message}", markup=False)
     # Everything is written. Frozen, the heap is skipped by the collector's passes at
     # the interpreter's exit.
     gc.freeze()

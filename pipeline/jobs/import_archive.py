@@ -128,6 +128,7 @@ def import_group(
         changes=dict(published.diff.summary) if published.diff else {},
         message="; ".join(w.message for w in candidate.doc.warnings[:3]),
         label=archive_label(label, version),
+        notes=[note.message for note in candidate.doc.publisher_notes],
     )
 
 

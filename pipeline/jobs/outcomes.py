@@ -55,6 +55,11 @@ class Outcome(Model):
         description="an archive's own label for this version, when it is not what the "
         "document states (kept as the archive's; never orders versions)",
     )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="the version's publisher notes, one line each: what the publisher printed "
+        "and the parser read right (never a warning, never staging the version)",
+    )
 
 
 FAILURES = {

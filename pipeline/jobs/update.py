@@ -175,6 +175,7 @@ def _store_groups(
                 outcome="staged" if staged else "new",
                 exit_code=EXIT_PARSE if staged else EXIT_CHANGED,
                 warnings=warnings,
+                notes=[note.message for note in candidate.doc.publisher_notes],
                 previous=published.previous,
                 changes=dict(published.diff.summary) if published.diff else {},
                 message=(
