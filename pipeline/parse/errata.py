@@ -207,10 +207,6 @@ ARTEFACTS: dict[tuple[str, str], Artefacts] = {
     **{("netrunner/cr", version): entries for version, entries in _NSG_LINT.items()},
     **{("netrunner/rulings", v): _RULINGS_LINT for v in ("2023-03-12", "2024-01-15")},
     ("riftbound/cr", "2026-06-18"): _RIFTBOUND_LINT,
-    ("riftbound/tr", "2026-07-16"): {
-        (BRACKETS, "tr:705.1.b", "text", ")"): "a list item `a)` inside the sentence "
-        "(`… Disciplinary Code by: a) signing a contract …`)"
-    },
     ("swu/cr", "7.0"): _SWU_LINT,
 }
 
@@ -308,7 +304,6 @@ REVIEWED_TEXTS: dict[tuple[str, str, str], frozenset[str]] = {
     ("riftbound/cr", "cr:727.1.a.1", "examples[0]"): frozenset({"8d121fe7213011d5"}),
     ("riftbound/cr", "cr:817.1.b", "text"): frozenset({"e9e5d4d68a9a6b01"}),
     ("riftbound/cr", "cr:824.1.a", "text"): frozenset({"e99e4f82c2fb0701"}),
-    ("riftbound/tr", "tr:705.1.b", "text"): frozenset({"7e817557446bd30f"}),
     ("swu/cr", "cr:7.5.16.a", "text"): frozenset({"e5603a7a94bcfa00"}),
     ("swu/cr", "cr:7.6.13.c", "text"): frozenset({"b04c24af692de058"}),
     ("swu/cr", "cr:7.6.15.a", "text"): frozenset({"20be3c8bcbb70e74"}),
