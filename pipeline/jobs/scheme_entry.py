@@ -1,0 +1,127 @@
+"""`rulescorpus scheme FILE`: a registry entry for a numbered rules document, inferred from it.
+
+The file's lines are extracted as `parse` extracts them, the scheme is inferred
+(`parse.scheme_inference`), the entry is written as TOML and read back through
+the registry loader, and the file is parsed with that very entry the way
+`rulescorpus parse FILE --family numbered --sources ENTRY` parses it: what the
+report counts is what pasting the entry gives.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.errors import ParseError, SchemeError, UsageError
+from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.extract.text import extract_text_lines
+from pipeline.jobs.family_names import NAMES
+from pipeline.jobs.parse_file import parse_file, rendition_of
+from pipeline.models.content import Line
+from pipeline.models.sources import Source
+from pipeline.parse.scheme_inference import Inference, infer_scheme
+from pipeline.registry.entry_toml import entry_toml
+from pipeline.registry.loader import parse_registry
+
+READABLE = ("txt", "pdf")
+SHOWN_FURNITURE = 5
+
+
+@dataclass(frozen=True)
+class SchemeEntry:
+    """The entry's TOML (stdout), what was found (stderr), and the records it gives."""
+
+    toml: str
+    report: list[str]
+    records: list[str]
+
+
+def read_lines(path: Path, rendition: str) -> tuple[bytes, list[Line]]:
+    if rendition not in READABLE:
+        raise UsageError(f"{path}: scheme reads PDF and text files, not {rendition}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
+    try:
+        if rendition == "pdf":
+            return data, extract_pdf_lines(data, what=str(path)).lines
+        return data, extract_text_lines(data, what=str(path))
+    except ParseError as exc:
+        raise SchemeError(str(path), f"{exc.problem}; not a numbered rules document") from exc
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
+
+
+def build_source(inference: Inference, game: str, document: str, rendition: str) -> Source:
+    scheme = inference.scheme
+    return Source(
+        id=f"{game}-{document.split('/')[-1]}-{rendition}".replace("/", "-"),
+        game=game,
+        document=document,
+        title=scheme.title or document,
+        family="numbered",
+        rendition=rendition,  # type: ignore[arg-type]
+        primary=True,
+        # No URL is known from a file: an archive source until the publisher's URL is set.
+        options={"archive_only": "true"},
+        scheme=scheme,
+    )
+
+
+def describe(inference: Inference, counts: dict[str, int], warnings: int) -> list[str]:
+    """What was found, for stderr: records per level, the contents, the furniture."""
+    report = []
+    for level in inference.scheme.levels:
+        report.append(f"level {level.kind}: {counts.get(level.kind + 's', 0)} records")
+    contents = inference.contents
+    if contents:
+        pages = sorted({ln.page for ln in contents if ln.page is not None})
+        where = f", pages {pages[0]}-{pages[-1]}" if pages else ""
+        report.append(
+            f"contents skipped: {len(contents)} lines, lines {contents[0].line}-"
+            f"{contents[-1].line}{where}"
+        )
+    else:
+        report.append("contents: none found")
+    for item in inference.furniture[:SHOWN_FURNITURE]:
+        report.append(f"furniture: {item.text!r} on {item.pages} pages")
+    if not inference.furniture:
+        report.append("furniture: none found")
+    report.append(f"numbers in sequence: {inference.in_sequence:.0%}")
+    report.append(f"parse with this entry: {counts.get('records', 0)} records, {warnings} warnings")
+    return report
+
+
+def infer_entry(
+    path: Path, game: str | None = None, document: str | None = None
+) -> SchemeEntry:
+    """The registry entry for the numbered rules document at `path`, checked by parsing the
+    file with it."""
+    rendition = rendition_of(path)
+    data, lines = read_lines(path, rendition)
+    game = slug(game or path.stem.split("_")[0])
+    document = document or f"{game}/cr"
+    if "/" not in document:
+        raise UsageError(f"--document {document!r}: a document id is game/document, e.g. {game}/cr")
+    try:
+        inference = infer_scheme(lines, rendition, str(path))
+    except ParseError as exc:
+        raise SchemeError(exc.what, exc.problem) from exc
+    del data
+    source = build_source(inference, game, document, rendition)
+    comments = [
+        f"Inferred by `rulescorpus scheme` from {path.name}; review it, then set the url.",
+    ]
+    text = entry_toml(source, comments)
+    (entry,) = parse_registry(text, f"the entry inferred from {path}", NAMES)
+    parsed = parse_file(path, "numbered", document=document, rendition=rendition, registry=[entry])
+    doc = json.loads(parsed.json)
+    counts = Counter(doc.get("counts", {}))
+    records = [r["id"] for r in doc.get("records", [])]
+    return SchemeEntry(text, describe(inference, dict(counts), len(parsed.warnings)), records)

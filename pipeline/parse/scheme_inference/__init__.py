@@ -1,0 +1,101 @@
+"""Scheme inference: a numbered rules document's lines -> the `NumberedScheme` a registry
+entry declares for it (`rulescorpus scheme FILE`).
+
+The levels come from the numbers printed at the start of lines (`numbering`),
+outside the table of contents and away from the page furniture (`furniture`);
+title, statements, labels and back matter from the words around the rules
+(`front`). Pure: lines in, a scheme and what was found out. A document whose
+line starts hold no numbering that runs in sequence is no numbered rules
+document, and says so.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.errors import ParseError
+from pipeline.models.content import Line
+from pipeline.models.scheme import NumberedScheme
+from pipeline.parse.numbered.engine import Engine, pdf_blocks
+from pipeline.parse.numbered.layout import Block, text_blocks
+from pipeline.parse.scheme_inference.front import infer_ends, infer_front, infer_labels
+from pipeline.parse.scheme_inference.furniture import Furniture, find_contents, find_furniture
+from pipeline.parse.scheme_inference.numbering import infer_levels
+
+MIN_NUMBERS = 5  # fewer numbered lines than this is a list, not a rules document
+IN_SEQUENCE = 0.6  # this share of numbers must follow the one before them at their level
+
+__all__ = ["Inference", "infer_scheme"]
+
+
+@dataclass(frozen=True)
+class Inference:
+    """The inferred scheme and what the reader found on the way."""
+
+    scheme: NumberedScheme
+    contents: list[Line]  # the table of contents' lines, kept out of the numbering
+    furniture: list[Furniture]
+    in_sequence: float  # share of the numbered lines that follow their predecessor
+
+
+def in_sequence(engine: Engine, blocks: Sequence[Block]) -> tuple[int, float]:
+    """How many blocks open a number of the scheme, and the share of them that is the first
+    or the next one under its parent (a card list's counts, `4 Bolt`, `1 Island`, are not)."""
+    numbering = engine.numbering
+    last: dict[tuple[int, str | None], int] = defaultdict(int)
+    total = following = 0
+    for block in blocks:
+        start = numbering.match_start(block.text)
+        if start is None or start.own:
+            continue
+        parts = numbering.segments(start.number) or [start.number]
+        key = (start.level, numbering.parent_of(start.number))
+        ordinal = numbering.ordinal(start.level, parts[-1])
+        total += 1
+        following += ordinal in (last[key] + 1, last[key]) or (not last[key] and ordinal <= 1)
+        last[key] = max(last[key], ordinal)
+    return total, (following / total if total else 0.0)
+
+
+def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr") -> Inference:
+    """The scheme of a numbered rules document, from its extracted lines."""
+    if not any(line.text.strip() for line in lines):
+        hint = "a scan without a text layer? OCR it first" if rendition == "pdf" else "empty"
+        raise ParseError(what, f"no text to read ({hint}); not a numbered rules document")
+    contents = find_contents(lines)
+    levels, skipped = infer_levels(lines, {line.line for line in contents})
+    if not levels:
+        raise ParseError(what, "no numbered lines; not a numbered rules document")
+    scheme = NumberedScheme(prefix=prefix, levels=levels, skip_letters=skipped)
+    engine = Engine(scheme)
+    examples, notes = infer_labels(lines, engine.numbering)
+    scheme = scheme.model_copy(update={"example": examples, "note": notes})
+    engine = Engine(scheme)
+    blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
+    total, share = in_sequence(engine, blocks)
+    restarts = sum(1 for b in blocks if (m := engine.numbering.match_start(b.text)) and m.number == "1")
+    if sum(1 for lv in levels if lv.printed == "full") == 1 and restarts >= MIN_NUMBERS and share < IN_SEQUENCE:
+        raise ParseError(
+            what,
+            f"the numbering starts again at 1 under {restarts} headings: an outline whose "
+            "levels only the layout shows (`1.`, `a.`, `i.`); declare its scheme by hand",
+        )
+    if total < MIN_NUMBERS or share < IN_SEQUENCE:
+        raise ParseError(
+            what,
+            f"{total} numbered lines, {share:.0%} of them in sequence; not a numbered rules "
+            "document (prose, a list?)",
+        )
+    start = next(i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text))
+    front = infer_front(blocks[:start])
+    scheme = scheme.model_copy(
+        update={
+            "title": front.title,
+            "statements": front.statements,
+            "date_is": front.date_is,
+            "ends": infer_ends(blocks, engine.numbering),
+        }
+    )
+    return Inference(scheme, contents, find_furniture(lines), share)

@@ -1,0 +1,125 @@
+"""What a document says around its rules: title, version and date statements, the labels
+of examples and notes, and the headings of its back matter.
+
+Each is read from the document's own words: a statement is the line that
+prints a version (`Ver. 1.6.0`, `This is version 1.4 of this document`) or
+ends in a date (`Last Update: August 16th, 2017`), written back as a template
+with `{version}` and `{date}` where the values stand; a label is a word that
+opens several paragraphs followed by a colon (`Example:`, `Ex:`, `Note:`); a
+back-matter heading is a short heading after the last rule with text under it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.models.content import Line
+from pipeline.parse.numbered.engine import is_title
+from pipeline.parse.numbered.layout import Block
+from pipeline.parse.numbered.numbers import Numbering
+from pipeline.parse.numbered.statements import read_date
+
+VERSION = re.compile(r"(?<!\w)(?P<word>ver(?:sion)?\.?)\s*(?P<v>\d+(?:\.\d+)+)(?![\d.]\d)", re.I)
+LABEL = re.compile(r"^(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?:\s*\S")
+MIN_LABELS = 2
+MAX_STATEMENTS = 3
+
+
+def date_at(text: str) -> int | None:
+    """Where the date a line ends with starts (the longest one), or None."""
+    for match in re.finditer(r"(?<!\S)\S", text):
+        if read_date(text[match.start() :]) is not None:
+            return match.start()
+    return None
+
+
+def _template(text: str) -> tuple[str, str | None] | None:
+    """A line as a statement template, and the version it states; None when it states
+    neither a version nor a readable date after some words of its own."""
+    version = VERSION.search(text)
+    if version is not None:
+        head = text[version.start() : version.start("v")]
+        tail = text[version.end() :]
+        at = date_at(tail)
+        if at is not None:
+            tail = tail[:at] + "{date}"
+        elif tail.strip(" .;,"):  # the version is not the end of the statement
+            return None
+        return head + "{version}" + tail, version.group("v")
+    at = date_at(text)
+    if at is None or not re.search(r"\w", text[:at]):
+        return None  # a date alone would match any line of the front matter
+    return text[:at] + "{date}", None
+
+
+@dataclass(frozen=True)
+class Front:
+    """The title, the statements and the lines they were read from."""
+
+    title: str | None
+    statements: list[str]
+    date_is: str
+    stated: list[Block]
+
+
+def infer_front(front: Sequence[Block]) -> Front:
+    """Statements from the blocks before the rules (the first that states a version, and the
+    lines that end in a date), and the title: the first block that is neither."""
+    statements: list[str] = []
+    stated: list[Block] = []
+    has_version = False
+    for block in front:
+        found = _template(block.text.strip())
+        if found is None or (found[1] is not None and has_version):
+            continue
+        if len(statements) < MAX_STATEMENTS:
+            statements.append(found[0])
+            stated.append(block)
+            has_version = has_version or found[1] is not None
+    title = next(
+        (b.text.strip() for b in front if b not in stated and re.search(r"[^\W\d_]", b.text)),
+        None,
+    )
+    dates = [s for s in statements if "{date}" in s]
+    date_is = "effective" if dates and "effective" in dates[0].lower() else "published"
+    return Front(title, statements, date_is, stated)
+
+
+def infer_labels(lines: Sequence[Line], numbering: Numbering) -> tuple[list[str], list[str]]:
+    """Labels of examples (`Example:`, `Ex:`) and notes (`Note:`) that open paragraphs of
+    the rules, as printed, each seen at least twice."""
+    counts: Counter[str] = Counter()
+    for line in lines:
+        text = line.text.strip()
+        if numbering.match_start(text) is None and (match := LABEL.match(text)):
+            counts[match.group("label")] += 1
+    seen = sorted(label for label, n in counts.items() if n >= MIN_LABELS)
+    examples = [label for label in seen if label.casefold().startswith("ex")]
+    notes = [label for label in seen if label.casefold().startswith("note")]
+    return examples, notes
+
+
+def infer_ends(blocks: Sequence[Block], numbering: Numbering) -> list[str]:
+    """The heading of the back matter: the first short heading after the last numbered
+    block with text after it, where the engine, looking for it from the first rule, finds
+    it after the rules (not in a table of contents)."""
+    numbered = [i for i, b in enumerate(blocks) if numbering.match_start(b.text) is not None]
+    if not numbered:
+        return []
+    last = numbered[-1]
+    heading = next(
+        (
+            i
+            for i in range(last + 1, len(blocks) - 1)
+            if is_title(blocks[i].text) and blocks[i].heading is not False
+        ),
+        None,
+    )
+    if heading is None:
+        return []
+    text = blocks[heading].text
+    first = next(i for i in range(numbered[0], len(blocks)) if blocks[i].text.lower() == text.lower())
+    return [text] if first > last else []
