@@ -143,21 +143,39 @@ def skipped_letters(levels: list[LevelScheme], starts: list[Numbered]) -> str:
 
 
 def level_width(depth: int, starts: list[Numbered]) -> int | None:
-    """Every number prints this level with the same count of digits, zero-padded (`000.`)."""
-    digits = {s.segments[depth][1] for s in starts if len(s.segments) > depth}
-    widths = {len(d) for d in digits if d.isdigit()}
-    padded = any(len(d) > 1 and d.startswith("0") for d in digits)
-    return widths.pop() if len(widths) == 1 and padded else None
+    """(Nearly) every number prints this level with the same count of digits, zero-padded
+    (`000.`): the width, so a wrapped `1 Champion Legend` is no number of it."""
+    digits = [s.segments[depth][1] for s in starts if len(s.segments) > depth]
+    widths = Counter(len(d) for d in digits if d.isdigit())
+    if not widths or not any(len(d) > 1 and d.startswith("0") for d in digits):
+        return None
+    width, count = widths.most_common(1)[0]
+    return width if count >= DOT_SURE * sum(widths.values()) else None
+
+
+def predecessor(number: Numbered) -> str | None:
+    """The number before it at its level (`130.3` before `130.4`), or None for a first."""
+    join, last = number.segments[-1]
+    if last.isdigit() and int(last) > 1:
+        before = str(int(last) - 1).zfill(len(last))
+    elif len(last) == 1 and last.isalpha() and last not in "aA":
+        before = chr(ord(last) - 1)
+    else:
+        return None
+    return "".join(j + t for j, t in number.segments[:-1]) + join + before
 
 
 def level_dot(numbers: list[Numbered]) -> str:
-    """A dot after the number: required, optional or none, by how many numbers of the level
-    print one (a lone number is a page number, and a `)` no dot either way)."""
+    """A dot after the number: required, none, or optional where the document prints some
+    numbers of a dotted level without one (the next rule after a dotted one, never printed
+    with a dot elsewhere: not a reference wrapped to a line start). A lone number is a page
+    number, and a `)` is no dot either way."""
     numbers = [n for n in numbers if n.rest and n.mark != ")"]
-    dotted = sum(1 for n in numbers if n.mark == ".")
-    if dotted >= DOT_SURE * len(numbers):
-        return "required" if numbers else "none"
-    return "none" if dotted <= (1 - DOT_SURE) * len(numbers) else "optional"
+    dotted = {n.number for n in numbers if n.mark == "."}
+    if sum(1 for n in numbers if n.mark == ".") <= (1 - DOT_SURE) * len(numbers):
+        return "none"
+    bare = [n for n in numbers if not n.mark and n.number not in dotted and predecessor(n) in dotted]
+    return "optional" if len(bare) >= 2 else "required"
 
 
 def is_heading_text(text: str) -> bool:
