@@ -66,7 +66,7 @@ def build_source(inference: Inference, game: str, document: str, rendition: str)
         document=document,
         title=scheme.title or document,
         family="numbered",
-        rendition=rendition,  # type: ignore[arg-type]
+        rendition=rendition,
         primary=True,
         # No URL is known from a file: an archive source until the publisher's URL is set.
         options={"archive_only": "true"},
@@ -98,9 +98,7 @@ def describe(inference: Inference, counts: dict[str, int], warnings: int) -> lis
     return report
 
 
-def infer_entry(
-    path: Path, game: str | None = None, document: str | None = None
-) -> SchemeEntry:
+def infer_entry(path: Path, game: str | None = None, document: str | None = None) -> SchemeEntry:
     """The registry entry for the numbered rules document at `path`, checked by parsing the
     file with it."""
     rendition = rendition_of(path)

@@ -75,8 +75,14 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
     engine = Engine(scheme)
     blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
     total, share = in_sequence(engine, blocks)
-    restarts = sum(1 for b in blocks if (m := engine.numbering.match_start(b.text)) and m.number == "1")
-    if sum(1 for lv in levels if lv.printed == "full") == 1 and restarts >= MIN_NUMBERS and share < IN_SEQUENCE:
+    restarts = sum(
+        1 for b in blocks if (m := engine.numbering.match_start(b.text)) and m.number == "1"
+    )
+    if (
+        sum(1 for lv in levels if lv.printed == "full") == 1
+        and restarts >= MIN_NUMBERS
+        and share < IN_SEQUENCE
+    ):
         raise ParseError(
             what,
             f"the numbering starts again at 1 under {restarts} headings: an outline whose "

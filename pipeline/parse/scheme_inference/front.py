@@ -121,5 +121,7 @@ def infer_ends(blocks: Sequence[Block], numbering: Numbering) -> list[str]:
     if heading is None:
         return []
     text = blocks[heading].text
-    first = next(i for i in range(numbered[0], len(blocks)) if blocks[i].text.lower() == text.lower())
+    first = next(
+        i for i in range(numbered[0], len(blocks)) if blocks[i].text.lower() == text.lower()
+    )
     return [text] if first > last else []

@@ -10,6 +10,7 @@ of what the numbering is learnt from.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -43,19 +44,21 @@ def find_contents(lines: Sequence[Line]) -> list[Line]:
         if s.rest
         and (
             later[(s.number, heading_text(s.rest))] > s.line.line
-            or LEADER.search(s.rest) is not None
-            and re.search(r"(?:\.\s*){2,}|…", s.rest) is not None
+            or (
+                LEADER.search(s.rest) is not None
+                and re.search(r"(?:\.\s*){2,}|…", s.rest) is not None
+            )
         )
     ]
     if len(entries) < MIN_PAGES:
         return []
     at = {line.line: index for index, line in enumerate(lines)}
     kept: set[int] = set()
-    for first, second in zip(entries, entries[1:], strict=False):
-        start, end = at[first.line.line], at[second.line.line]
-        kept.add(start)
-        if end - start <= MAX_GAP:
-            kept.update(range(start, end + 1))
+    for first, second in itertools.pairwise(entries):
+        here, there = at[first.line.line], at[second.line.line]
+        kept.add(here)
+        if there - here <= MAX_GAP:
+            kept.update(range(here, there + 1))
     kept.add(at[entries[-1].line.line])
     return [lines[i] for i in sorted(kept)]
 
@@ -77,7 +80,11 @@ def find_furniture(lines: Sequence[Line]) -> list[Furniture]:
         if line.text.strip():
             pages.setdefault(line.page, []).append(line)
     if len(pages) > 1:
-        ends = [ln for page in pages.values() for ln in {page[0].line: page[0], page[-1].line: page[-1]}.values()]  # noqa: E501
+        ends = [
+            ln
+            for page in pages.values()
+            for ln in {page[0].line: page[0], page[-1].line: page[-1]}.values()
+        ]
         counts = Counter(re.sub(r"\d+", "#", ln.text.strip()) for ln in ends)
     else:
         starts = {s.line.line for s in read_starts(lines) if s.rest}

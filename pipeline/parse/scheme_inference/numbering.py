@@ -174,7 +174,9 @@ def level_dot(numbers: list[Numbered]) -> str:
     dotted = {n.number for n in numbers if n.mark == "."}
     if sum(1 for n in numbers if n.mark == ".") <= (1 - DOT_SURE) * len(numbers):
         return "none"
-    bare = [n for n in numbers if not n.mark and n.number not in dotted and predecessor(n) in dotted]
+    bare = [
+        n for n in numbers if not n.mark and n.number not in dotted and predecessor(n) in dotted
+    ]
     return "optional" if len(bare) >= 2 else "required"
 
 
@@ -237,11 +239,11 @@ def infer_levels(lines: Sequence[Line], contents: set[int]) -> tuple[list[LevelS
     levels = [
         LevelScheme(
             kind=names[depth],
-            segment=segments[depth],  # type: ignore[arg-type]
+            segment=segments[depth],
             width=level_width(depth, body) if segments[depth] == "digits" else None,
             join=level.join if depth else ".",
-            dot=level_dot(level.numbers),  # type: ignore[arg-type]
-            title=titles[depth],  # type: ignore[arg-type]
+            dot=level_dot(level.numbers),
+            title=titles[depth],
         )
         for depth, level in enumerate(chain)
     ]

@@ -1,0 +1,260 @@
+"""`rulescorpus scheme FILE`: the registry entry inferred for a numbered rules document.
+
+The round trip is tested on the real documents: the entry `scheme` prints, saved as a
+registry and given to `parse --family numbered --sources`, gives exactly the records
+`scheme` counted; every id is a number the document prints at the start of a line (the
+scheme invents none); where a hand-written family reads the same document, the ids are
+the same. Files that are no numbered rules document are refused with one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from typer.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from helpers import SHARED
+
+from pipeline.cli.app import app
+from pipeline.errors import EXIT_PARSE, EXIT_USAGE
+from pipeline.jobs.family_names import NAMES
+from pipeline.registry.entry_toml import entry_toml
+from pipeline.registry.loader import parse_registry
+
+runner = CliRunner()
+FOW = "fow/comprehensive-rules/7.0/fow-cr-7.0.txt"
+SWU = "swu/comprehensive-rules/7.0/SWU-comprehensive-rules.pdf"
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_error(err: str) -> str:
+    """The error as one line (the console wraps long lines at its width), checked to be the
+    only thing said and no traceback."""
+    assert "Traceback" not in err
+    assert err.count("error:") == 1 and err.lstrip().startswith("error:")
+    return " ".join(err.split())
+
+
+def scheme_and_parse(path: Path, game: str, tmp_path: Path) -> tuple[str, str, list[str]]:
+    """The entry's TOML and report, and the ids `parse` gives with the entry pasted."""
+    code, toml, report = invoke("scheme", str(path), "--game", game, "--document", f"{game}/cr")
+    assert code == 0, report
+    registry = tmp_path / "sources.toml"
+    registry.write_text(toml, encoding="utf-8")
+    code, out, err = invoke("parse", str(path), "--family", "numbered", "--sources", str(registry))
+    assert code in (0, EXIT_PARSE), err
+    return toml, report, [r["id"] for r in json.loads(out)["records"]]
+
+
+def printed_numbers(path: Path) -> set[str]:
+    """Every number the document prints at the start of a line (a dot or `)` after it), read
+    here independently of the pipeline's readers."""
+    from pipeline.extract.pdf import extract_pdf_lines
+    from pipeline.extract.text import extract_text_lines
+
+    data = path.read_bytes()
+    if path.suffix == ".pdf":
+        lines = [ln.text for ln in extract_pdf_lines(data, what=path.name).lines]
+    else:
+        lines = [ln.text for ln in extract_text_lines(data, what=path.name)]
+    start = re.compile(r"^\s*(\d+(?:[.\-]?[0-9A-Za-z]+)*?)[.)]?(?:\s|$)")
+    return {m.group(1) for text in lines if (m := start.match(text))}
+
+
+# (file, game, the hand-written family that reads it too, or None)
+DOCUMENTS = [
+    ("fab/comprehensive-rules/2.14.0/en-fab-cr.txt", "fab", "fab-cr"),
+    ("riftbound/core-rules/2026-06-18/CR-v1.4.txt", "riftbound", "riftbound-cr"),
+    (FOW, "fow", None),
+    ("gundam/comprehensive-rules/1.6.0/comprehensiverules_en.pdf", "gundam", None),
+    ("digimon/comprehensive-rules-zh/1.2/digimon-cr-zh-1.2.pdf", "digimon", None),
+    ("netrunner/comprehensive-rules/1.4/Comprehensive_Rules.pdf", "netrunner", None),
+]
+
+
+@pytest.mark.parametrize(("relative", "game", "family"), DOCUMENTS)
+def test_the_pasted_entry_gives_exactly_the_records_scheme_counted(
+    relative: str, game: str, family: str | None, tmp_path: Path
+) -> None:
+    path = SHARED / relative
+    toml, report, ids = scheme_and_parse(path, game, tmp_path)
+    counted = re.search(r"parse with this entry: (\d+) records", report)
+    assert counted is not None and int(counted.group(1)) == len(ids) > 100
+    entry = tomllib.loads(toml)["source"][0]
+    assert (entry["family"], entry["game"], entry["document"]) == ("numbered", game, f"{game}/cr")
+    levels = entry["scheme"]["levels"]
+    for level in levels:
+        count = re.search(rf"level {level['kind']}: (\d+) records", report)
+        assert count is not None, report
+    # Never an invented number: each id of a level printed in full is printed in the document.
+    printed = printed_numbers(path)
+    own = any(level["printed"] == "own" for level in levels)
+    full_ids = [i.split(":", 1)[1] for i in ids]
+    if own:  # an own level's id adds its letter to its parent's number
+        full_ids = [n for n in full_ids if not n[-1].isalpha()]
+    assert set(full_ids) <= printed
+    if family is not None:
+        code, out, err = invoke("parse", str(path), "--family", family)
+        assert code in (0, EXIT_PARSE), err
+        assert ids == [r["id"] for r in json.loads(out)["records"]]
+
+
+def test_the_entry_reads_the_numbering_a_reader_sees(tmp_path: Path) -> None:
+    """Force of Will: sections of three and four digits, subrules by letter, roman tails
+    after a hyphen (`903.2i-i`), the version on the title line and the date below it."""
+    toml, report, ids = scheme_and_parse(SHARED / FOW, "fow", tmp_path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    shapes = [(lv["segment"], lv["join"], lv["dot"]) for lv in scheme["levels"]]
+    assert shapes == [
+        ("digits", ".", "required"),
+        ("digits", ".", "required"),
+        ("letter", "", "required"),
+        ("roman", "-", "required"),
+    ]
+    assert scheme["statements"][:2] == ["ver. {version}", "Last Update: {date}"]
+    assert {"cr:1009", "cr:1009.1", "cr:903.2i", "cr:903.2i-i"} <= set(ids)
+    assert "contents skipped: 164 lines, lines 5-172" in report
+
+
+def test_scheme_output_is_deterministic(tmp_path: Path) -> None:
+    first = invoke("scheme", str(SHARED / FOW), "--game", "fow")
+    assert first == invoke("scheme", str(SHARED / FOW), "--game", "fow")
+
+
+VERSE = """Verse Tactics Comprehensive Rules
+Version 1.2.0
+Last updated: 1/16/2026
+1. Basics
+1-1. Players
+1-1-1. Two players play a game.
+Example: Ana and Ben play.
+1-1-2. Each player has a deck.
+Note: Decks are shuffled first.
+1-2. Winning
+1-2-1. A player with no cards left in their deck loses the game.
+1-2-1a. This is checked at the start of each turn.
+1-2-1b. A player may also concede.
+1-2-1c. A player who concedes leaves at once.
+1-2-2. The last player standing wins.
+Example: Ben concedes, so Ana wins.
+2. Turns
+2-1. Steps
+2-1-1. Each turn has three steps: draw, play and end.
+2-1-2. The first player skips the draw.
+Note: This makes up for going first.
+Credits
+Designed by the Verse team.
+"""
+
+
+def test_a_small_document_gives_a_complete_entry(tmp_path: Path) -> None:
+    path = tmp_path / "verse.txt"
+    path.write_text(VERSE, encoding="utf-8")
+    toml, report, ids = scheme_and_parse(path, "verse", tmp_path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    assert scheme["title"] == "Verse Tactics Comprehensive Rules"
+    assert scheme["statements"] == ["Version {version}", "Last updated: {date}"]
+    assert (scheme["example"], scheme["note"], scheme["ends"]) == (
+        ["Example"],
+        ["Note"],
+        ["Credits"],
+    )
+    assert [(lv["join"], lv["segment"], lv["dot"]) for lv in scheme["levels"]] == [
+        (".", "digits", "required"),
+        ("-", "digits", "required"),
+        ("-", "digits", "required"),
+        ("", "letter", "required"),
+    ]
+    assert ids == [
+        "cr:1", "cr:1-1", "cr:1-1-1", "cr:1-1-2", "cr:1-2", "cr:1-2-1", "cr:1-2-1a",
+        "cr:1-2-1b", "cr:1-2-1c", "cr:1-2-2", "cr:2", "cr:2-1", "cr:2-1-1", "cr:2-1-2",
+    ]  # fmt: skip
+    assert "parse with this entry: 14 records, 0 warnings" in report
+    code, out, _ = invoke(
+        "parse", str(path), "--family", "numbered", "--sources", str(tmp_path / "sources.toml")
+    )
+    doc = json.loads(out)
+    assert (code, doc["version"], doc["published"]) == (0, "1.2.0", "2026-01-16")
+    records = {r["id"]: r for r in doc["records"]}
+    assert records["cr:1-1-1"]["examples"] == ["Ana and Ben play."]
+    assert records["cr:2-1-2"]["notes"] == ["This makes up for going first."]
+    assert [p["id"] for p in doc["back_matter"]] == ["credits"]
+
+
+def test_the_entry_toml_loads_back_to_the_same_source(tmp_path: Path) -> None:
+    path = tmp_path / "verse.txt"
+    path.write_text(VERSE, encoding="utf-8")
+    code, toml, _ = invoke("scheme", str(path), "--game", "verse")
+    assert code == 0
+    (source,) = parse_registry(toml, "inferred", NAMES)
+    assert entry_toml(source, [toml.splitlines()[0][2:]]) == toml
+
+
+def blank_pdf() -> bytes:
+    pdf = pdfium.PdfDocument.new()
+    pdf.new_page(612, 792)
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "said"),
+    [
+        (
+            "story.txt",
+            b"Once upon a time there was a game.\nIt had no rules.\n",
+            "no numbered lines",
+        ),
+        (
+            "decklist.txt",
+            b"4 Lightning Bolt\n2 Counterspell\n1 Island\n20 Mountain\n3 Shock\n4 Giant Growth\n",
+            "0% of them in sequence",
+        ),
+        ("scan.pdf", None, "no text to read (a scan without a text layer? OCR it first)"),
+    ],
+)
+def test_a_file_that_is_no_numbered_document_is_refused_in_one_line(
+    name: str, content: bytes | None, said: str, tmp_path: Path
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content if content is not None else blank_pdf())
+    code, out, err = invoke("scheme", str(path))
+    assert (code, out) == (EXIT_USAGE, "")
+    message = one_error(err)
+    assert str(path) in message.replace(" ", "") or path.name in message
+    assert said in message and "not a numbered rules document" in message
+
+
+def test_an_outline_numbered_only_by_layout_is_refused_with_its_reason() -> None:
+    """SWU prints only each level's own number (`1.`, `a.`): which level a `1.` is shows in
+    its indentation alone, which a scheme cannot say."""
+    code, out, err = invoke("scheme", str(SHARED / SWU))
+    assert (code, out) == (EXIT_USAGE, "")
+    assert "the numbering starts again at 1 under" in one_error(err)
+
+
+def test_parse_with_an_entry_refuses_a_file_that_is_no_numbered_document(tmp_path: Path) -> None:
+    path = tmp_path / "verse.txt"
+    path.write_text(VERSE, encoding="utf-8")
+    code, toml, _ = invoke("scheme", str(path), "--game", "verse")
+    registry = tmp_path / "sources.toml"
+    registry.write_text(toml, encoding="utf-8")
+    story = tmp_path / "story.txt"
+    story.write_text("Once upon a time there was a game.\nIt had no rules.\n", encoding="utf-8")
+    code, out, err = invoke("parse", str(story), "--family", "numbered", "--sources", str(registry))
+    assert (code, out) == (EXIT_PARSE, "")
+    assert "no numbered rules found" in one_error(err)
