@@ -74,7 +74,7 @@ def build_source(inference: Inference, game: str, document: str, rendition: str)
     )
 
 
-def describe(inference: Inference, counts: dict[str, int], warnings: int) -> list[str]:
+def describe(inference: Inference, counts: dict[str, int], warnings: list[str]) -> list[str]:
     """What was found, for stderr: records per level, the contents, the furniture."""
     report = []
     for level in inference.scheme.levels:
@@ -94,7 +94,12 @@ def describe(inference: Inference, counts: dict[str, int], warnings: int) -> lis
     if not inference.furniture:
         report.append("furniture: none found")
     report.append(f"numbers in sequence: {inference.in_sequence:.0%}")
-    report.append(f"parse with this entry: {counts.get('records', 0)} records, {warnings} warnings")
+    codes = Counter(warnings).most_common()
+    by_code = f" ({', '.join(f'{code} {n}' for code, n in codes)})" if codes else ""
+    report.append(
+        f"parse with this entry: {counts.get('records', 0)} records, {len(warnings)} "
+        f"warnings{by_code}"
+    )
     return report
 
 
@@ -122,4 +127,6 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
     doc = json.loads(parsed.json)
     counts = Counter(doc.get("counts", {}))
     records = [r["id"] for r in doc.get("records", [])]
-    return SchemeEntry(text, describe(inference, dict(counts), len(parsed.warnings)), records)
+    return SchemeEntry(
+        text, describe(inference, dict(counts), [w.code.value for w in parsed.warnings]), records
+    )

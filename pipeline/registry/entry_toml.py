@@ -15,7 +15,10 @@ from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.models.sources import Source
 
 # Written whatever their value: what inference decides, so the reader sees each decision.
-SCHEME_KEYS = ("prefix", "title", "statements", "date_is", "example", "note", "ends")
+SCHEME_KEYS = (
+    "prefix", "title", "statements", "date_is", "example", "note", "bullets", "keywords",
+    "brackets", "wraps", "ends",
+)  # fmt: skip
 LEVEL_KEYS = ("kind", "segment", "width", "join", "printed", "dot", "title")
 
 

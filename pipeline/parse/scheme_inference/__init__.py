@@ -20,10 +20,18 @@ from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.engine import Engine, pdf_blocks
 from pipeline.parse.numbered.layout import Block, text_blocks
-from pipeline.parse.scheme_inference.front import infer_ends, infer_front, infer_labels
+from pipeline.parse.scheme_inference.front import (
+    infer_bullets,
+    infer_ends,
+    infer_front,
+    infer_labels,
+)
 from pipeline.parse.scheme_inference.furniture import Furniture, find_contents, find_furniture
-from pipeline.parse.scheme_inference.numbering import infer_levels
+from pipeline.parse.scheme_inference.numbering import infer_levels, read_starts
+from pipeline.parse.scheme_inference.references import infer_references
 
+LONG_LINE = 200  # characters: a text whose lines run longer was not wrapped at a width
+UNWRAPPED = 0.1  # this share of long lines: each line is a paragraph of its own
 MIN_NUMBERS = 5  # fewer numbered lines than this is a list, not a rules document
 IN_SEQUENCE = 0.6  # this share of numbers must follow the one before them at their level
 
@@ -59,19 +67,28 @@ def in_sequence(engine: Engine, blocks: Sequence[Block]) -> tuple[int, float]:
     return total, (following / total if total else 0.0)
 
 
+def unwrapped(lines: Sequence[Line]) -> bool:
+    """A text export that sets each paragraph on one line (no wrapping at a page width): its
+    next line is another paragraph, not the rest of a sentence."""
+    texts = [line.text for line in lines if line.text.strip()]
+    return sum(1 for t in texts if len(t) > LONG_LINE) >= UNWRAPPED * len(texts)
+
+
 def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr") -> Inference:
     """The scheme of a numbered rules document, from its extracted lines."""
     if not any(line.text.strip() for line in lines):
         hint = "a scan without a text layer? OCR it first" if rendition == "pdf" else "empty"
         raise ParseError(what, f"no text to read ({hint}); not a numbered rules document")
     contents = find_contents(lines)
-    levels, skipped = infer_levels(lines, {line.line for line in contents})
+    in_contents = {line.line for line in contents}
+    levels, skipped = infer_levels(lines, in_contents)
     if not levels:
         raise ParseError(what, "no numbered lines; not a numbered rules document")
     scheme = NumberedScheme(prefix=prefix, levels=levels, skip_letters=skipped)
     engine = Engine(scheme)
     examples, notes = infer_labels(lines, engine.numbering)
-    scheme = scheme.model_copy(update={"example": examples, "note": notes})
+    bullets = infer_bullets(lines, engine.numbering) or scheme.bullets
+    scheme = scheme.model_copy(update={"example": examples, "note": notes, "bullets": bullets})
     engine = Engine(scheme)
     blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
     total, share = in_sequence(engine, blocks)
@@ -96,12 +113,20 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
         )
     start = next(i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text))
     front = infer_front(blocks[:start])
+    printed = {s.number for s in read_starts(lines) if s.line.line not in in_contents}
+    keywords, brackets = infer_references(lines, engine.numbering, printed)
     scheme = scheme.model_copy(
         update={
             "title": front.title,
             "statements": front.statements,
             "date_is": front.date_is,
+            # a document that states only a date is versioned by it (`Last Updated: …`)
+            "version_is_date": bool(front.statements)
+            and all("{version}" not in s for s in front.statements),
             "ends": infer_ends(blocks, engine.numbering),
+            "keywords": keywords,
+            "brackets": brackets,
+            "wraps": "paragraphs" if rendition != "pdf" and unwrapped(lines) else "join",
         }
     )
     return Inference(scheme, contents, find_furniture(lines), share)

@@ -12,6 +12,7 @@ back-matter heading is a short heading after the last rule with text under it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,6 +101,20 @@ def infer_labels(lines: Sequence[Line], numbering: Numbering) -> tuple[list[str]
     examples = [label for label in seen if label.casefold().startswith("ex")]
     notes = [label for label in seen if label.casefold().startswith("note")]
     return examples, notes
+
+
+def infer_bullets(lines: Sequence[Line], numbering: Numbering) -> list[str]:
+    """Glyphs that open list items: a symbol and a space at the start of a line or of a
+    rule's text (`053.1. * Units and legends ...`), seen at least twice."""
+    counts: Counter[str] = Counter()
+    for line in lines:
+        text = line.text.strip()
+        start = numbering.match_start(text)
+        text = start.rest if start is not None else text
+        if len(text) > 2 and text[1] == " " and unicodedata.category(text[0])[0] in "PS":
+            counts[text[0]] += 1
+    # an opening bracket or quote starts a sentence, not an item
+    return sorted(g for g, n in counts.items() if n >= MIN_LABELS and g not in "([{\"'\u201c\u2018")
 
 
 def infer_ends(blocks: Sequence[Block], numbering: Numbering) -> list[str]:
