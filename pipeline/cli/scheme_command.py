@@ -27,5 +27,5 @@ def scheme_cmd(
 
     entry = run_job(lambda: infer_entry(file, game, document))
     for line in entry.report:
-        err.print(line, markup=False)
+        err.print(line, markup=False, soft_wrap=True)
     print(entry.toml, end="")

@@ -79,20 +79,29 @@ def describe(inference: Inference, counts: dict[str, int], warnings: list[str]) 
     report = []
     for level in inference.scheme.levels:
         report.append(f"level {level.kind}: {counts.get(level.kind + 's', 0)} records")
-    contents = inference.contents
-    if contents:
-        pages = sorted({ln.page for ln in contents if ln.page is not None})
+    for table in inference.contents:
+        pages = sorted({ln.page for ln in table if ln.page is not None})
         where = f", pages {pages[0]}-{pages[-1]}" if pages else ""
         report.append(
-            f"contents skipped: {len(contents)} lines, lines {contents[0].line}-"
-            f"{contents[-1].line}{where}"
+            f"contents skipped: {len(table)} lines, lines {table[0].line}-{table[-1].line}{where}"
         )
-    else:
+    if not inference.contents:
         report.append("contents: none found")
     for item in inference.furniture[:SHOWN_FURNITURE]:
         report.append(f"furniture: {item.text!r} on {item.pages} pages")
     if not inference.furniture:
         report.append("furniture: none found")
+    back = inference.back_matter
+    if back is not None:
+        at = f"line {back.heading.line}" + (
+            f", page {back.heading.page}" if back.heading.page else ""
+        )
+        declared = (
+            "declared in ends"
+            if back.declared
+            else "not declared: the contents list it too, and the rules would end there"
+        )
+        report.append(f"back matter: {back.heading.text!r} at {at}; {declared}")
     report.append(f"numbers in sequence: {inference.in_sequence:.0%}")
     codes = Counter(warnings).most_common()
     by_code = f" ({', '.join(f'{code} {n}' for code, n in codes)})" if codes else ""

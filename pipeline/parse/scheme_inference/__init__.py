@@ -21,8 +21,9 @@ from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.engine import Engine, pdf_blocks
 from pipeline.parse.numbered.layout import Block, text_blocks
 from pipeline.parse.scheme_inference.front import (
+    BackMatter,
+    infer_back_matter,
     infer_bullets,
-    infer_ends,
     infer_front,
     infer_labels,
 )
@@ -43,9 +44,10 @@ class Inference:
     """The inferred scheme and what the reader found on the way."""
 
     scheme: NumberedScheme
-    contents: list[Line]  # the table of contents' lines, kept out of the numbering
+    contents: list[list[Line]]  # the tables of contents' lines, kept out of the numbering
     furniture: list[Furniture]
     in_sequence: float  # share of the numbered lines that follow their predecessor
+    back_matter: BackMatter | None  # the heading the rules end at, declared in `ends` or not
 
 
 def in_sequence(engine: Engine, blocks: Sequence[Block]) -> tuple[int, float]:
@@ -80,7 +82,7 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
         hint = "a scan without a text layer? OCR it first" if rendition == "pdf" else "empty"
         raise ParseError(what, f"no text to read ({hint}); not a numbered rules document")
     contents = find_contents(lines)
-    in_contents = {line.line for line in contents}
+    in_contents = {line.line for table in contents for line in table}
     levels, skipped = infer_levels(lines, in_contents)
     if not levels:
         raise ParseError(what, "no numbered lines; not a numbered rules document")
@@ -115,6 +117,7 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
     front = infer_front(blocks[:start])
     printed = {s.number for s in read_starts(lines) if s.line.line not in in_contents}
     keywords, brackets = infer_references(lines, engine.numbering, printed)
+    back = infer_back_matter(blocks, engine.numbering, in_contents)
     scheme = scheme.model_copy(
         update={
             "title": front.title,
@@ -123,10 +126,10 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
             # a document that states only a date is versioned by it (`Last Updated: …`)
             "version_is_date": bool(front.statements)
             and all("{version}" not in s for s in front.statements),
-            "ends": infer_ends(blocks, engine.numbering),
+            "ends": [back.heading.text] if back is not None and back.declared else [],
             "keywords": keywords,
             "brackets": brackets,
             "wraps": "paragraphs" if rendition != "pdf" and unwrapped(lines) else "join",
         }
     )
-    return Inference(scheme, contents, find_furniture(lines), share)
+    return Inference(scheme, contents, find_furniture(lines), share, back)

@@ -26,6 +26,7 @@ from pipeline.parse.numbered.statements import read_date
 VERSION = re.compile(r"(?<!\w)(?P<word>ver(?:sion)?\.?)\s*(?P<v>\d+(?:\.\d+)+)(?![\d.]\d)", re.I)
 LABEL = re.compile(r"^(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?:\s*\S")
 MIN_LABELS = 2
+MIN_ITEMS = 3
 MAX_STATEMENTS = 3
 
 
@@ -105,38 +106,66 @@ def infer_labels(lines: Sequence[Line], numbering: Numbering) -> tuple[list[str]
 
 def infer_bullets(lines: Sequence[Line], numbering: Numbering) -> list[str]:
     """Glyphs that open list items: a symbol and a space at the start of a line or of a
-    rule's text (`053.1. * Units and legends ...`), seen at least twice."""
-    counts: Counter[str] = Counter()
+    rule's text (`053.1. * Units and legends ...`), seen at least MIN_ITEMS times and
+    followed by a space at least as often as not (`・5-21. Added` lists a number)."""
+    spaced: Counter[str] = Counter()
+    glued: Counter[str] = Counter()
     for line in lines:
         text = line.text.strip()
         start = numbering.match_start(text)
         text = start.rest if start is not None else text
-        if len(text) > 2 and text[1] == " " and unicodedata.category(text[0])[0] in "PS":
-            counts[text[0]] += 1
+        if len(text) > 2 and unicodedata.category(text[0])[0] in "PS":
+            (spaced if text[1] == " " else glued)[text[0]] += 1
     # an opening bracket or quote starts a sentence, not an item
-    return sorted(g for g, n in counts.items() if n >= MIN_LABELS and g not in "([{\"'\u201c\u2018")
+    return sorted(
+        g
+        for g, n in spaced.items()
+        if n >= MIN_ITEMS and n >= glued[g] and g not in "([{\"'\u201c\u2018"
+    )
 
 
-def infer_ends(blocks: Sequence[Block], numbering: Numbering) -> list[str]:
-    """The heading of the back matter: the first short heading after the last numbered
-    block with text after it, where the engine, looking for it from the first rule, finds
-    it after the rules (not in a table of contents)."""
+@dataclass(frozen=True)
+class BackMatter:
+    """Where the rules end: the heading after them (its block), and whether a scheme can
+    declare it (`ends`): the engine looks for it from the first numbered line, so a heading
+    the contents list too would end the rules there."""
+
+    heading: Block
+    declared: bool
+
+
+def top_ordinal(numbering: Numbering, number: str) -> int:
+    parts = numbering.segments(number) or [number]
+    return numbering.ordinal(0, parts[0])
+
+
+def back_heading(blocks: Sequence[Block], numbered: list[int], numbering: Numbering) -> int | None:
+    """The heading of the back matter: a short unnumbered line after which the numbers go
+    back to an earlier chapter (a list of changes citing rules), or else the first heading
+    after the last number with text under it."""
+    peak, previous = 0, numbered[0]
+    for index in numbered:
+        start = numbering.match_start(blocks[index].text)
+        ordinal = top_ordinal(numbering, start.number) if start is not None else 0
+        if ordinal < peak - 1:
+            between = [i for i in range(previous + 1, index) if is_title(blocks[i].text)]
+            return between[0] if between else None
+        peak, previous = max(peak, ordinal), index
+    after = range(numbered[-1] + 1, len(blocks) - 1)
+    return next(
+        (i for i in after if is_title(blocks[i].text) and blocks[i].heading is not False), None
+    )
+
+
+def infer_back_matter(
+    blocks: Sequence[Block], numbering: Numbering, contents: set[int]
+) -> BackMatter | None:
+    """The back matter's heading, looked for after the tables of contents (`contents`: their
+    line numbers)."""
     numbered = [i for i, b in enumerate(blocks) if numbering.match_start(b.text) is not None]
-    if not numbered:
-        return []
-    last = numbered[-1]
-    heading = next(
-        (
-            i
-            for i in range(last + 1, len(blocks) - 1)
-            if is_title(blocks[i].text) and blocks[i].heading is not False
-        ),
-        None,
-    )
-    if heading is None:
-        return []
-    text = blocks[heading].text
-    first = next(
-        i for i in range(numbered[0], len(blocks)) if blocks[i].text.lower() == text.lower()
-    )
-    return [text] if first > last else []
+    body = [i for i in numbered if blocks[i].line not in contents]
+    if not body or (heading := back_heading(blocks, body, numbering)) is None:
+        return None
+    text = blocks[heading].text.lower()
+    first = next(i for i in range(numbered[0], len(blocks)) if blocks[i].text.lower() == text)
+    return BackMatter(blocks[heading], declared=first == heading)

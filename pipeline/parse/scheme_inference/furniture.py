@@ -10,19 +10,26 @@ of what the numbering is learnt from.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.models.content import Line
-from pipeline.parse.scheme_inference.numbering import Numbered, read_starts
+from pipeline.parse.numbered.layout import runs
+from pipeline.parse.scheme_inference.numbering import (
+    Numbered,
+    is_short_line,
+    read_start,
+    read_starts,
+)
 
 LEADER = re.compile(r"(?:\s*(?:\.\s*){2,}|\s*…+|\s+)\s*\d{1,4}$")
 SITE_OR_COPYRIGHT = re.compile(r"©|\(c\)|copyright|https?://|www\.|^\d{1,4}$", re.I)
 MIN_PAGES = 3  # furniture repeats on at least this many pages
 MAX_GAP = 3  # contents entries this many lines apart belong to one table
+MIN_ENTRIES = 3  # fewer entries are headings printed twice, not a table
+DOTS = re.compile(r"(?:\.\s*){2,}|…")
 
 
 def heading_text(rest: str) -> str:
@@ -31,36 +38,41 @@ def heading_text(rest: str) -> str:
     return " ".join(LEADER.sub("", rest).split()).casefold()
 
 
-def find_contents(lines: Sequence[Line]) -> list[Line]:
-    """The lines of the tables of contents: each numbered entry printed again later, or
-    ending in a leader and a page number, and the lines between entries of one table."""
+def is_entry(start: Numbered, later: dict[tuple[str, str], int]) -> bool:
+    """A contents entry: the heading is printed again later, or ends in a dot leader and a
+    page number."""
+    if not start.rest:
+        return False
+    again = later[(start.number, heading_text(start.rest))] > start.line.line
+    return again or (LEADER.search(start.rest) is not None and DOTS.search(start.rest) is not None)
+
+
+def heading_of(line: Line) -> str:
+    """A line's text after its number, if it starts with one."""
+    start = read_start(line)
+    return start.rest if start is not None else line.text.strip()
+
+
+def find_contents(lines: Sequence[Line]) -> list[list[Line]]:
+    """The tables of contents, each as its lines: runs of at least MIN_ENTRIES entries at
+    most MAX_GAP lines or only headings apart, with the lines between them (a heading the
+    table lists without a number, `Glossary`). An entry alone is a heading printed twice."""
     starts = read_starts(lines)
     later: dict[tuple[str, str], int] = {}
     for start in starts:
         later[(start.number, heading_text(start.rest))] = start.line.line
-    entries: list[Numbered] = [
-        s
-        for s in starts
-        if s.rest
-        and (
-            later[(s.number, heading_text(s.rest))] > s.line.line
-            or (
-                LEADER.search(s.rest) is not None
-                and re.search(r"(?:\.\s*){2,}|…", s.rest) is not None
-            )
-        )
-    ]
-    if len(entries) < MIN_PAGES:
-        return []
     at = {line.line: index for index, line in enumerate(lines)}
-    kept: set[int] = set()
-    for first, second in itertools.pairwise(entries):
-        here, there = at[first.line.line], at[second.line.line]
-        kept.add(here)
-        if there - here <= MAX_GAP:
-            kept.update(range(here, there + 1))
-    kept.add(at[entries[-1].line.line])
-    return [lines[i] for i in sorted(kept)]
+    spots = [at[s.line.line] for s in starts if is_entry(s, later)]
+
+    def apart(spot: int, run: list[int]) -> bool:
+        """Entries are one table while only short lines stand between them (entries whose
+        title the body words otherwise, two columns read as one line, page furniture), not
+        the sentences of a body."""
+        between = [heading_of(ln) for ln in lines[run[-1] + 1 : spot] if ln.text.strip()]
+        return spot - run[-1] > MAX_GAP and not all(map(is_short_line, between))
+
+    tables = runs(spots, apart)
+    return [list(lines[run[0] : run[-1] + 1]) for run in tables if len(run) >= MIN_ENTRIES]
 
 
 @dataclass(frozen=True)

@@ -184,9 +184,14 @@ def level_dot(numbers: list[Numbered]) -> str:
 
 def is_heading_text(text: str) -> bool:
     """A heading, in any script: short, and no sentence (no full stop of either width)."""
-    stripped = CLOSERS.sub("", text).strip()
+    stripped = CLOSERS.sub("", text).strip() or text
     ends = SENTENCE_END + CJK_ENDS
     return len(text) <= MAX_HEADING and is_title(text, ends=ends) and is_title(stripped, ends=ends)
+
+
+def is_short_line(text: str) -> bool:
+    """A line no longer than a heading that ends no sentence."""
+    return len(text) <= MAX_HEADING and not text.endswith(SENTENCE_END + CJK_ENDS)
 
 
 def level_title(numbers: list[Numbered]) -> str:
