@@ -75,9 +75,10 @@ def printed_numbers(path: Path) -> set[str]:
 
 
 # (file, game, the hand-written family that reads it too, or None)
+RIFTBOUND = "riftbound/core-rules/2026-06-18/CR-v1.4.txt"
 DOCUMENTS = [
     ("fab/comprehensive-rules/2.14.0/en-fab-cr.txt", "fab", "fab-cr"),
-    ("riftbound/core-rules/2026-06-18/CR-v1.4.txt", "riftbound", "riftbound-cr"),
+    (RIFTBOUND, "riftbound", "riftbound-cr"),
     (FOW, "fow", None),
     ("gundam/comprehensive-rules/1.6.0/comprehensiverules_en.pdf", "gundam", None),
     ("digimon/comprehensive-rules-zh/1.2/digimon-cr-zh-1.2.pdf", "digimon", None),
@@ -109,7 +110,15 @@ def test_the_pasted_entry_gives_exactly_the_records_scheme_counted(
     if family is not None:
         code, out, err = invoke("parse", str(path), "--family", family)
         assert code in (0, EXIT_PARSE), err
-        assert ids == [r["id"] for r in json.loads(out)["records"]]
+        theirs = json.loads(out)["records"]
+        assert ids == [r["id"] for r in theirs]
+        ours = json.loads(invoke("parse", str(path), "--family", "numbered", "--sources",
+                                 str(tmp_path / "sources.toml"))[1])["records"]  # fmt: skip
+        fields = ["parent", "depth"] + (
+            ["title", "text", "examples"] if relative == RIFTBOUND else []
+        )
+        for field in fields:
+            assert [r[field] for r in ours] == [r[field] for r in theirs], field
 
 
 def test_the_entry_reads_the_numbering_a_reader_sees(tmp_path: Path) -> None:
@@ -192,6 +201,47 @@ def test_a_small_document_gives_a_complete_entry(tmp_path: Path) -> None:
     assert records["cr:1-1-1"]["examples"] == ["Ana and Ben play."]
     assert records["cr:2-1-2"]["notes"] == ["This makes up for going first."]
     assert [p["id"] for p in doc["back_matter"]] == ["credits"]
+
+
+CONTENTS_AND_CHANGES = """Orbit Rules
+Ver. 2.0
+Contents
+1. Setup
+2. Play
+3. Scoring
+Change history
+1. Setup
+1-1. Each player takes a deck of forty cards and shuffles it before the game starts.
+1-2. Each player draws five cards; a player may shuffle the hand back once.
+1-3. The player who lost the last game goes first; otherwise the players decide at random.
+2. Play
+2-1. Players take turns, each playing one card from the hand and then drawing one.
+2-2. A player who cannot play a card passes the turn to the other player.
+2-3. When both players pass in a row, the game ends.
+3. Scoring
+3-1. Each card left in a player's hand at the end scores one point for the other player.
+3-2. The player with the higher score wins; equal scores make the game a draw.
+Change history
+Ver. 2.0
+1-3. Revised
+2-2. Added
+"""
+
+
+def test_contents_and_a_change_list_are_found_and_reported(tmp_path: Path) -> None:
+    """The contents list the chapters and the change history; after the rules, a change list
+    cites rules again. The numbering is learnt outside the contents, the change history is
+    reported as the back matter, and it is not declared in `ends`: the engine, which reads
+    from the first numbered line, would stop at the contents' entry."""
+    path = tmp_path / "orbit.txt"
+    path.write_text(CONTENTS_AND_CHANGES, encoding="utf-8")
+    toml, report, ids = scheme_and_parse(path, "orbit", tmp_path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    assert "contents skipped: 4 lines, lines 4-7" in report
+    assert "back matter: 'Change history' at line 19; not declared" in report
+    assert scheme["ends"] == []
+    assert scheme["statements"] == ["Ver. {version}"]
+    assert {"cr:1-1", "cr:1-3", "cr:2-3", "cr:3-2"} <= set(ids)
 
 
 def test_the_entry_toml_loads_back_to_the_same_source(tmp_path: Path) -> None:

@@ -72,7 +72,21 @@ def find_contents(lines: Sequence[Line]) -> list[list[Line]]:
         return spot - run[-1] > MAX_GAP and not all(map(is_short_line, between))
 
     tables = runs(spots, apart)
-    return [list(lines[run[0] : run[-1] + 1]) for run in tables if len(run) >= MIN_ENTRIES]
+    last_seen = {line.text.strip().casefold(): index for index, line in enumerate(lines)}
+
+    def listed(index: int) -> bool:
+        """A heading the contents list without a number (`Glossary`, `Change history`): short,
+        and printed again later."""
+        text = lines[index].text.strip()
+        return bool(text) and is_short_line(text) and last_seen.get(text.casefold(), index) > index
+
+    found = []
+    for run in (run for run in tables if len(run) >= MIN_ENTRIES):
+        end = run[-1] + 1
+        while end < len(lines) and listed(end):
+            end += 1
+        found.append(list(lines[run[0] : end]))
+    return found
 
 
 @dataclass(frozen=True)
