@@ -27,8 +27,9 @@ START = re.compile(r"^(?P<n>\d+(?:[.\-]?[0-9A-Za-z]+)*?)(?P<mark>[.)])?(?=\s|$)\
 SEGMENT = re.compile(r"([.\-]?)(\d+|[a-z]+|[A-Z]+)")
 # Chinese and Japanese end sentences with full-width marks and write no spaces between words
 CJK_ENDS = ("\u3002", "\uff0e", "\uff1b", "\uff1a", "\uff01", "\uff1f", "\uff0c", "\u3001")
-# a sentence may end in a closing quote or a reference after its stop (`hero-card.[1.3.2a]`)
-CLOSERS = re.compile(r"(?:\[[^\]]*\]|\([^)]*\)|[\"'\u201d\u2019])+\s*$")
+# a sentence may end in a closing quote or a reference after its stop (`hero-card.[1.3.2a]`);
+# a heading may end in parentheses (`Lv. (Level)`, `Create (token)`)
+CLOSERS = re.compile(r"(?:\[[^\]]*\]|[\"'\u201d\u2019])+\s*$")
 MAX_HEADING = 60  # characters: a longer line is a sentence whatever its spaces
 # An own segment printed alone (`a.`, `iv.`): the path comes from the outline.
 OWN = re.compile(r"^(?P<n>[a-z]{1,4})\.\s+(?P<rest>\S.*)$")
