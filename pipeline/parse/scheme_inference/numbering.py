@@ -12,6 +12,7 @@ Only numbering the document prints becomes a level: nothing is invented.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ CJK_ENDS = ("\u3002", "\uff0e", "\uff1b", "\uff1a", "\uff01", "\uff1f", "\uff0c"
 # a sentence may end in a closing quote or a reference after its stop (`hero-card.[1.3.2a]`);
 # a heading may end in parentheses (`Lv. (Level)`, `Create (token)`)
 CLOSERS = re.compile(r"(?:\[[^\]]*\]|[\"'\u201d\u2019])+\s*$")
-MAX_HEADING = 60  # characters: a longer line is a sentence whatever its spaces
+MAX_HEADING = 60  # columns: a longer line is a sentence whatever its spaces
 # An own segment printed alone (`a.`, `iv.`): the path comes from the outline.
 OWN = re.compile(r"^(?P<n>[a-z]{1,4})\.\s+(?P<rest>\S.*)$")
 MIN_SHARE = 0.01  # a depth fewer numbers than this reach is noise (wrapped references)
@@ -38,6 +39,7 @@ MIN_LEVEL = 3
 DOT_SURE = 0.8  # this share of a level's numbers carry a dot: the dot is required (the rest
 # are references wrapped to a line start, `1 card`)
 TITLE_ALWAYS, TITLE_SOMETIMES = 0.9, 0.05
+HEADED = 0.5  # a level mostly of headings is named as one (section), not as a rule
 KINDS_BEFORE = ["section", "chapter", "part"]  # headed levels, innermost first
 KINDS_AFTER = ["rule", "subrule", "item", "subitem", "point", "subpoint", "clause", "subclause"]
 
@@ -183,24 +185,34 @@ def level_dot(numbers: list[Numbered]) -> str:
     return "optional" if len(bare) >= 2 else "required"
 
 
+def width(text: str) -> int:
+    """Columns the text takes: a Chinese or Japanese character two, as a reader sees it."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def is_heading_text(text: str) -> bool:
     """A heading, in any script: short, and no sentence (no full stop of either width)."""
     stripped = CLOSERS.sub("", text).strip() or text
     ends = SENTENCE_END + CJK_ENDS
-    return len(text) <= MAX_HEADING and is_title(text, ends=ends) and is_title(stripped, ends=ends)
+    short = width(text) <= MAX_HEADING
+    return short and is_title(text, ends=ends) and is_title(stripped, ends=ends)
 
 
 def is_short_line(text: str) -> bool:
     """A line no longer than a heading that ends no sentence."""
-    return len(text) <= MAX_HEADING and not text.endswith(SENTENCE_END + CJK_ENDS)
+    return width(text) <= MAX_HEADING and not text.endswith(SENTENCE_END + CJK_ENDS)
+
+
+def heading_share(numbers: list[Numbered]) -> float:
+    """The share of the level's numbers that head a title (1 when none has text)."""
+    texts = [n.rest for n in numbers if n.rest]
+    return sum(1 for t in texts if is_heading_text(t)) / len(texts) if texts else 1.0
 
 
 def level_title(numbers: list[Numbered]) -> str:
     """always: (nearly) every number of the level heads a title; short: some do."""
     texts = [n.rest for n in numbers if n.rest]
-    if not texts:
-        return "always"
-    share = sum(1 for t in texts if is_heading_text(t)) / len(texts)
+    share = heading_share(numbers)
     if share >= TITLE_ALWAYS:
         return "always"
     # `short` asks the engine's test, which knows spaces and ASCII stops only: where it
@@ -209,10 +221,12 @@ def level_title(numbers: list[Numbered]) -> str:
     return "short" if share >= TITLE_SOMETIMES and not misread else "never"
 
 
-def kind_names(titles: list[str]) -> list[str]:
-    """Names by place: the headed levels before the first level of sentences are sections,
-    chapters and parts; that level is the rule, the deeper ones subrules, items, ..."""
-    first = next((i for i, title in enumerate(titles) if title != "always"), len(titles) - 1)
+def kind_names(shares: list[float]) -> list[str]:
+    """Names by place: the levels before the first level mostly of sentences (`shares`: of
+    headings) are sections, chapters and parts; that level is the rule, the deeper ones
+    subrules, items, ..."""
+    first = next((i for i, share in enumerate(shares) if share < HEADED), len(shares) - 1)
+    titles = shares
     headed = [
         KINDS_BEFORE[first - 1 - i] if first - 1 - i < len(KINDS_BEFORE) else f"heading{i + 1}"
         for i in range(first)
@@ -243,16 +257,23 @@ def infer_levels(lines: Sequence[Line], contents: set[int]) -> tuple[list[LevelS
         return [], ""
     body = [s for s in starts if fits(s, chain)]
     segments = [level_segment(level, depth, body) for depth, level in enumerate(chain)]
-    titles = [level_title(level.numbers) for level in chain]
+    dots = [level_dot(level.numbers) for level in chain]
+    # what follows a number the engine reads: with a dot required, only dotted ones (a
+    # wrapped `2 名玩家` is a count, not a chapter)
+    read = [
+        [n for n in level.numbers if dot != "required" or n.mark == "."]
+        for level, dot in zip(chain, dots, strict=True)
+    ]
+    titles = [level_title(numbers) for numbers in read]
     own = own_level(body, [ln for ln in lines if ln.line not in contents], segments[-1])
-    names = kind_names(titles + (["never"] if own else []))
+    names = kind_names([heading_share(numbers) for numbers in read] + ([0.0] if own else []))
     levels = [
         LevelScheme(
             kind=names[depth],
             segment=segments[depth],
             width=level_width(depth, body) if segments[depth] == "digits" else None,
             join=level.join if depth else ".",
-            dot=level_dot(level.numbers),
+            dot=dots[depth],
             title=titles[depth],
         )
         for depth, level in enumerate(chain)
