@@ -289,6 +289,21 @@ def test_a_file_that_is_no_numbered_document_is_refused_in_one_line(
     assert said in message and "not a numbered rules document" in message
 
 
+def test_a_file_scheme_cannot_read_is_named_with_what_to_do(tmp_path: Path) -> None:
+    notes = tmp_path / "rules.md"
+    notes.write_text("1. Setup\n", encoding="utf-8")
+    fake = tmp_path / "rules.pdf"
+    fake.write_bytes(b"1. Setup\n")
+    for path, said in [
+        (notes, "scheme reads a PDF (.pdf) or a text file (.txt)"),
+        (tmp_path / "missing.txt", "cannot read it"),
+        (fake, "not a PDF"),
+    ]:
+        code, out, err = invoke("scheme", str(path))
+        assert (code, out) == (EXIT_USAGE, "")
+        assert said in one_error(err)
+
+
 def test_an_outline_numbered_only_by_layout_is_refused_with_its_reason() -> None:
     """SWU prints only each level's own number (`1.`, `a.`): which level a `1.` is shows in
     its indentation alone, which a scheme cannot say."""

@@ -19,7 +19,7 @@ from pipeline.errors import ParseError, SchemeError, UsageError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
 from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.parse_file import parse_file, rendition_of
+from pipeline.jobs.parse_file import SUFFIXES, parse_file
 from pipeline.models.content import Line
 from pipeline.models.sources import Source
 from pipeline.parse.scheme_inference import Inference, infer_scheme
@@ -39,17 +39,17 @@ class SchemeEntry:
     records: list[str]
 
 
-def read_lines(path: Path, rendition: str) -> tuple[bytes, list[Line]]:
-    if rendition not in READABLE:
-        raise UsageError(f"{path}: scheme reads PDF and text files, not {rendition}")
+def read_lines(path: Path, rendition: str) -> list[Line]:
+    """The file's lines as `parse` extracts them; a file that cannot be read, or is no PDF,
+    is named with what is wrong."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
     try:
         if rendition == "pdf":
-            return data, extract_pdf_lines(data, what=str(path)).lines
-        return data, extract_text_lines(data, what=str(path))
+            return extract_pdf_lines(data, what=str(path)).lines
+        return extract_text_lines(data, what=str(path))
     except ParseError as exc:
         raise SchemeError(str(path), f"{exc.problem}; not a numbered rules document") from exc
 
@@ -115,8 +115,10 @@ def describe(inference: Inference, counts: dict[str, int], warnings: list[str]) 
 def infer_entry(path: Path, game: str | None = None, document: str | None = None) -> SchemeEntry:
     """The registry entry for the numbered rules document at `path`, checked by parsing the
     file with it."""
-    rendition = rendition_of(path)
-    data, lines = read_lines(path, rendition)
+    rendition = SUFFIXES.get(path.suffix.lower())
+    if rendition not in READABLE:
+        raise UsageError(f"{path}: scheme reads a PDF (.pdf) or a text file (.txt)")
+    lines = read_lines(path, rendition)
     game = slug(game or path.stem.split("_")[0])
     document = document or f"{game}/cr"
     if "/" not in document:
@@ -125,7 +127,6 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
         inference = infer_scheme(lines, rendition, str(path))
     except ParseError as exc:
         raise SchemeError(exc.what, exc.problem) from exc
-    del data
     source = build_source(inference, game, document, rendition)
     comments = [
         f"Inferred by `rulescorpus scheme` from {path.name}; review it, then set the url.",
