@@ -14,9 +14,9 @@ from pipeline.cli.shared import err
 @app.command("scheme")
 def scheme_cmd(
     file: Path,
-    game: Annotated[str | None, typer.Option(help="game id [default: from the file name]")] = None,
+    game: Annotated[str | None, typer.Option(help="game id (default: from the file name)")] = None,
     document: Annotated[
-        str | None, typer.Option(help="document id, e.g. gundam/cr [default: GAME/cr]")
+        str | None, typer.Option(help="document id, e.g. gundam/cr (default: GAME/cr)")
     ] = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
