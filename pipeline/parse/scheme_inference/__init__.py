@@ -64,9 +64,32 @@ def in_sequence(engine: Engine, blocks: Sequence[Block]) -> tuple[int, float]:
         key = (start.level, numbering.parent_of(start.number))
         ordinal = numbering.ordinal(start.level, parts[-1])
         total += 1
+        # the same number again (a heading and its first rule) is no break in the sequence
         following += ordinal in (last[key] + 1, last[key]) or (not last[key] and ordinal <= 1)
         last[key] = max(last[key], ordinal)
     return total, (following / total if total else 0.0)
+
+
+def check_numbered(engine: Engine, blocks: Sequence[Block], what: str) -> float:
+    """The share of numbers in sequence; an error when there are too few numbers, or too few
+    of them follow one another, to be the rules of a numbered document."""
+    total, share = in_sequence(engine, blocks)
+    numbering = engine.numbering
+    restarts = sum(1 for b in blocks if (m := numbering.match_start(b.text)) and m.number == "1")
+    full = sum(1 for level in engine.scheme.levels if level.printed == "full")
+    if full == 1 and restarts >= MIN_NUMBERS and share < IN_SEQUENCE:
+        raise ParseError(
+            what,
+            f"the numbering starts again at 1 under {restarts} headings: an outline whose "
+            "levels only the layout shows (`1.`, `a.`, `i.`); declare its scheme by hand",
+        )
+    if total < MIN_NUMBERS or share < IN_SEQUENCE:
+        raise ParseError(
+            what,
+            f"{total} numbered lines, {share:.0%} of them in sequence; not a numbered rules "
+            "document (prose, a list?)",
+        )
+    return share
 
 
 def unwrapped(lines: Sequence[Line]) -> bool:
@@ -93,26 +116,7 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
     scheme = scheme.model_copy(update={"example": examples, "note": notes, "bullets": bullets})
     engine = Engine(scheme)
     blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
-    total, share = in_sequence(engine, blocks)
-    restarts = sum(
-        1 for b in blocks if (m := engine.numbering.match_start(b.text)) and m.number == "1"
-    )
-    if (
-        sum(1 for lv in levels if lv.printed == "full") == 1
-        and restarts >= MIN_NUMBERS
-        and share < IN_SEQUENCE
-    ):
-        raise ParseError(
-            what,
-            f"the numbering starts again at 1 under {restarts} headings: an outline whose "
-            "levels only the layout shows (`1.`, `a.`, `i.`); declare its scheme by hand",
-        )
-    if total < MIN_NUMBERS or share < IN_SEQUENCE:
-        raise ParseError(
-            what,
-            f"{total} numbered lines, {share:.0%} of them in sequence; not a numbered rules "
-            "document (prose, a list?)",
-        )
+    share = check_numbered(engine, blocks, what)
     start = next(i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text))
     front = infer_front(blocks[:start])
     printed = {s.number for s in read_starts(lines) if s.line.line not in in_contents}

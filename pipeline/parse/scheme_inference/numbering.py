@@ -238,9 +238,10 @@ def kind_names(shares: list[float]) -> list[str]:
     return headed + rest
 
 
-def own_level(starts: list[Numbered], lines: Sequence[Line], segment: str) -> LevelScheme | None:
-    """A level printed as its own segment only (`a.` under `1.2.3.`), when its lines run in
-    sequence from `a` often enough to be one."""
+def own_level(lines: Sequence[Line], segment: str) -> LevelScheme | None:
+    """A level printed as its own segment only (`a.` under `1.2.3.`), when lines start with
+    `a.` and `b.` often enough to be one. Under a lettered level (`1.0.1a`) such lines are
+    list items, not a deeper level of letters."""
     firsts = [ln for ln in lines if (m := OWN.match(ln.text.strip())) and m.group("n") == "a"]
     seconds = [ln for ln in lines if (m := OWN.match(ln.text.strip())) and m.group("n") == "b"]
     if len(firsts) < MIN_LEVEL or len(seconds) < MIN_LEVEL or segment == "letter":
@@ -265,7 +266,7 @@ def infer_levels(lines: Sequence[Line], contents: set[int]) -> tuple[list[LevelS
         for level, dot in zip(chain, dots, strict=True)
     ]
     titles = [level_title(numbers) for numbers in read]
-    own = own_level(body, [ln for ln in lines if ln.line not in contents], segments[-1])
+    own = own_level([ln for ln in lines if ln.line not in contents], segments[-1])
     names = kind_names([heading_share(numbers) for numbers in read] + ([0.0] if own else []))
     levels = [
         LevelScheme(
