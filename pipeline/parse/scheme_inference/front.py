@@ -1,12 +1,14 @@
 """What a document says around its rules: title, version and date statements, the labels
-of examples and notes, and the headings of its back matter.
+of examples and notes, the glyphs of list items, and the heading of its back matter.
 
 Each is read from the document's own words: a statement is the line that
 prints a version (`Ver. 1.6.0`, `This is version 1.4 of this document`) or
 ends in a date (`Last Update: August 16th, 2017`), written back as a template
 with `{version}` and `{date}` where the values stand; a label is a word that
 opens several paragraphs followed by a colon (`Example:`, `Ex:`, `Note:`); a
-back-matter heading is a short heading after the last rule with text under it.
+list glyph opens several items followed by a space; the back matter starts at
+a short heading after which the numbers go back to an earlier chapter (a list
+of changes), or at the first heading after the last rule with text under it.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def date_at(text: str) -> int | None:
     return None
 
 
-def _template(text: str) -> tuple[str, str | None] | None:
+def statement_template(text: str) -> tuple[str, str | None] | None:
     """A line as a statement template, and the version it states; None when it states
     neither a version nor a readable date after some words of its own."""
     version = VERSION.search(text)
@@ -74,7 +76,7 @@ def infer_front(front: Sequence[Block]) -> Front:
     stated: list[Block] = []
     has_version = False
     for block in front:
-        found = _template(block.text.strip())
+        found = statement_template(block.text.strip())
         if found is None or (found[1] is not None and has_version):
             continue
         if len(statements) < MAX_STATEMENTS:
