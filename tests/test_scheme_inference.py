@@ -323,3 +323,22 @@ def test_parse_with_an_entry_refuses_a_file_that_is_no_numbered_document(tmp_pat
     code, out, err = invoke("parse", str(story), "--family", "numbered", "--sources", str(registry))
     assert (code, out) == (EXIT_PARSE, "")
     assert "no numbered rules found" in one_error(err)
+
+
+def test_a_long_word_at_a_line_start_is_read_in_one_pass() -> None:
+    """A number was matched by one regex of optional joins between segments, which
+    backtracks exponentially on a long word that is no number (`1111…1x!`); the first word is
+    now split once. Blank lines start no number."""
+    from pipeline.models.content import Line
+    from pipeline.parse.scheme_inference.numbering import read_start
+
+    assert read_start(Line(text="1" * 40 + "x!" + " text", line=1)) is None
+    assert read_start(Line(text="   ", line=2)) is None
+    start = read_start(Line(text="903.2i-i. If multiple actions are required", line=3))
+    assert start is not None
+    assert (start.number, start.mark, start.rest) == (
+        "903.2i-i",
+        ".",
+        "If multiple actions are required",
+    )
+    assert start.segments == (("", "903"), (".", "2"), ("", "i"), ("-", "i"))

@@ -22,10 +22,12 @@ from pipeline.models.scheme import LevelScheme
 from pipeline.parse.numbered.engine import SENTENCE_END, is_title
 from pipeline.parse.numbered.numbers import ROMANS
 
-# A number at the start of a line: segments with their joins, then a dot (or the `)` of a
-# body's chapter marker, which the engine does not read), then a space or the line end.
-START = re.compile(r"^(?P<n>\d+(?:[.\-]?[0-9A-Za-z]+)*?)(?P<mark>[.)])?(?=\s|$)\s*(?P<rest>.*)$")
+# A number at the start of a line is its first word: segments (digits first) with their
+# joins, then a dot or the `)` of a body's chapter marker (which the engine does not read).
+# Split by a scan of the word, not one regex of optional joins, which backtracks
+# exponentially on a long word that is no number.
 SEGMENT = re.compile(r"([.\-]?)(\d+|[a-z]+|[A-Z]+)")
+MARKS = ".)"
 # Chinese and Japanese end sentences with full-width marks and write no spaces between words
 CJK_ENDS = ("\u3002", "\uff0e", "\uff1b", "\uff1a", "\uff01", "\uff1f", "\uff0c", "\u3001")
 # a sentence may end in a closing quote or a reference after its stop (`hero-card.[1.3.2a]`);
@@ -70,14 +72,18 @@ def segment_kind(text: str) -> str:
 
 def read_start(line: Line) -> Numbered | None:
     """The number a line starts with, split into segments, or None."""
-    match = START.match(line.text.strip())
-    if match is None:
+    words = line.text.split(maxsplit=1)
+    if not words:
         return None
-    number = match.group("n")
+    word, rest = words[0], words[1:]
+    mark = word[-1] if word[-1] in MARKS else ""
+    number = word[:-1] if mark else word
+    if not number[:1].isdigit():
+        return None
     segments = tuple(SEGMENT.findall(number))
     if "".join(j + t for j, t in segments) != number:
         return None
-    return Numbered(segments, match.group("mark") or "", match.group("rest"), line)
+    return Numbered(segments, mark, rest[0].strip() if rest else "", line)
 
 
 def read_starts(lines: Sequence[Line]) -> list[Numbered]:
@@ -136,9 +142,10 @@ def skipped_letters(levels: list[LevelScheme], starts: list[Numbered]) -> str:
     for depth, level in enumerate(levels):
         if level.segment == "letter":
             used.update(s.segments[depth][1] for s in starts if len(s.segments) > depth)
-    if not used:
+    singles = [letter for letter in used if len(letter) == 1]
+    if not singles:
         return ""
-    last = max(used)
+    last = max(singles)
     alphabet = "abcdefghijklmnopqrstuvwxyz"
     return "".join(
         c
