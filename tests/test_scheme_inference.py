@@ -342,3 +342,19 @@ def test_a_long_word_at_a_line_start_is_read_in_one_pass() -> None:
         "If multiple actions are required",
     )
     assert start.segments == (("", "903"), (".", "2"), ("", "i"), ("-", "i"))
+
+
+def test_chapter_marks_the_scheme_cannot_declare_are_reported(tmp_path: Path) -> None:
+    """Gundam's body closes chapter numbers with `)` where its contents print `1.`: no
+    level can declare that mark, and the report says so instead of passing over it."""
+    chapters = ["Setup", "Turns", "Combat", "Scoring", "Ending"]
+    body = [f"{n}) {name}\n{n}-1. The {name.lower()} rules apply to both players alike.\n"
+            f"{n}-2. Each player follows them in turn order.\n"
+            for n, name in enumerate(chapters, start=1)]  # fmt: skip
+    contents = "".join(f"{n}. {name}\n" for n, name in enumerate(chapters, start=1))
+    path = tmp_path / "marks.txt"
+    path.write_text("Marks Rules\nVer. 1.0\n" + contents + "".join(body), encoding="utf-8")
+    code, _, report = invoke("scheme", str(path))
+    assert code == 0
+    assert "not declarable: 5 numbers closed by `)` ('1) Setup'): not read as numbers" in report
+    assert "contents skipped: 5 lines, lines 3-7" in report

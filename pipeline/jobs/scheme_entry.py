@@ -102,6 +102,7 @@ def describe(inference: Inference, counts: dict[str, int], warnings: list[str]) 
             else "not declared: the contents list it too, and the rules would end there"
         )
         report.append(f"back matter: {back.heading.text!r} at {at}; {declared}")
+    report.extend(f"not declarable: {note}" for note in inference.notes)
     report.append(f"numbers in sequence: {inference.in_sequence:.0%}")
     codes = Counter(warnings).most_common()
     by_code = f" ({', '.join(f'{code} {n}' for code, n in codes)})" if codes else ""

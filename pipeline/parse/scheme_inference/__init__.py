@@ -48,6 +48,7 @@ class Inference:
     furniture: list[Furniture]
     in_sequence: float  # share of the numbered lines that follow their predecessor
     back_matter: BackMatter | None  # the heading the rules end at, declared in `ends` or not
+    notes: list[str]  # what the document prints that the scheme cannot declare
 
 
 def in_sequence(engine: Engine, blocks: Sequence[Block]) -> tuple[int, float]:
@@ -99,6 +100,18 @@ def unwrapped(lines: Sequence[Line]) -> bool:
     return sum(1 for t in texts if len(t) > LONG_LINE) >= UNWRAPPED * len(texts)
 
 
+def unread_marks(lines: Sequence[Line], contents: set[int]) -> list[str]:
+    """Numbers the body closes with `)` (`1) Game Overview`, where the contents print `1.`):
+    a mark a scheme cannot declare, so the entry reads the dotted form only."""
+    marked = [
+        s for s in read_starts(lines) if s.mark == ")" and s.rest and s.line.line not in contents
+    ]
+    if len(marked) < MIN_NUMBERS:
+        return []
+    example = f"{marked[0].number}) {marked[0].rest}"
+    return [f"{len(marked)} numbers closed by `)` ({example!r}): not read as numbers"]
+
+
 def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr") -> Inference:
     """The scheme of a numbered rules document, from its extracted lines."""
     if not any(line.text.strip() for line in lines):
@@ -136,4 +149,5 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
             "wraps": "paragraphs" if rendition != "pdf" and unwrapped(lines) else "join",
         }
     )
-    return Inference(scheme, contents, find_furniture(lines), share, back)
+    notes = unread_marks(lines, in_contents)
+    return Inference(scheme, contents, find_furniture(lines), share, back, notes)
