@@ -10,7 +10,6 @@ report counts is what pasting the entry gives.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from pipeline.jobs.family_names import NAMES
 from pipeline.jobs.parse_file import SUFFIXES, parse_file
 from pipeline.models.content import Line
 from pipeline.models.sources import Source
+from pipeline.parse.common import slugify
 from pipeline.parse.scheme_inference import Inference, infer_scheme
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry
@@ -32,11 +32,10 @@ SHOWN_FURNITURE = 5
 
 @dataclass(frozen=True)
 class SchemeEntry:
-    """The entry's TOML (stdout), what was found (stderr), and the records it gives."""
+    """The entry's TOML (stdout) and what was found (stderr)."""
 
     toml: str
     report: list[str]
-    records: list[str]
 
 
 def read_lines(path: Path, rendition: str) -> list[Line]:
@@ -52,10 +51,6 @@ def read_lines(path: Path, rendition: str) -> list[Line]:
         return extract_text_lines(data, what=str(path))
     except ParseError as exc:
         raise SchemeError(str(path), f"{exc.problem}; not a numbered rules document") from exc
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
 
 
 def build_source(inference: Inference, game: str, document: str, rendition: str) -> Source:
@@ -120,7 +115,7 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
     if rendition not in READABLE:
         raise UsageError(f"{path}: scheme reads a PDF (.pdf) or a text file (.txt)")
     lines = read_lines(path, rendition)
-    game = slug(game or path.stem.split("_")[0])
+    game = slugify(game or path.stem.split("_")[0])
     document = document or f"{game}/cr"
     if "/" not in document:
         raise UsageError(f"--document {document!r}: a document id is game/document, e.g. {game}/cr")
@@ -135,9 +130,5 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
     text = entry_toml(source, comments)
     (entry,) = parse_registry(text, f"the entry inferred from {path}", NAMES)
     parsed = parse_file(path, "numbered", document=document, rendition=rendition, registry=[entry])
-    doc = json.loads(parsed.json)
-    counts = Counter(doc.get("counts", {}))
-    records = [r["id"] for r in doc.get("records", [])]
-    return SchemeEntry(
-        text, describe(inference, dict(counts), [w.code.value for w in parsed.warnings]), records
-    )
+    counts = json.loads(parsed.json)["counts"]
+    return SchemeEntry(text, describe(inference, counts, [w.code.value for w in parsed.warnings]))
