@@ -41,7 +41,12 @@ class SchemeEntry:
 def read_lines(path: Path, rendition: str) -> list[Line]:
     """The file's lines as `parse` extracts them; a file that cannot be read, or is no PDF,
     is named with what is wrong."""
+    limit = Source.model_fields["max_bytes"].default  # what `parse` reads at most
     try:
+        if path.stat().st_size > limit:
+            raise UsageError(
+                f"{path}: over {limit} bytes, more than any rules document parse reads"
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
@@ -50,7 +55,8 @@ def read_lines(path: Path, rendition: str) -> list[Line]:
             return extract_pdf_lines(data, what=str(path)).lines
         return extract_text_lines(data, what=str(path))
     except ParseError as exc:
-        raise SchemeError(str(path), f"{exc.problem}; not a numbered rules document") from exc
+        problem = exc.problem.rstrip(".")
+        raise SchemeError(str(path), f"{problem}; not a numbered rules document") from exc
 
 
 def build_source(inference: Inference, game: str, document: str, rendition: str) -> Source:
