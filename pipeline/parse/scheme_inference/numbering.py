@@ -37,7 +37,7 @@ MAX_HEADING = 60  # columns: a longer line is a sentence whatever its spaces
 # An own segment printed alone (`a.`, `iv.`): the path comes from the outline.
 OWN = re.compile(r"^(?P<n>[a-z]{1,4})\.\s+(?P<rest>\S.*)$")
 MIN_SHARE = 0.01  # a depth fewer numbers than this reach is noise (wrapped references)
-MIN_LEVEL = 3
+MIN_LEVEL = 3  # numbers a level needs at the least, however short the document
 DOT_SURE = 0.8  # this share of a level's numbers carry a dot: the dot is required (the rest
 # are references wrapped to a line start, `1 card`)
 TITLE_ALWAYS, TITLE_SOMETIMES = 0.9, 0.05
