@@ -65,6 +65,16 @@ class MisorderedCorpus(UsageError):
         )
 
 
+class SchemeError(UsageError):
+    """`scheme` cannot infer a numbering from a file (not a numbered rules document): exit 2,
+    the caller must bring another file or declare the scheme by hand."""
+
+    def __init__(self, what: str, problem: str) -> None:
+        self.what = what
+        self.problem = problem
+        super().__init__(f"{what}: {problem}")
+
+
 class FetchError(RulesCorpusError):
     """A source could not be downloaded (exit 30)."""
 
