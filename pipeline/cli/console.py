@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from pipeline.cli.show_text import format_shown
+from pipeline.corpus import HistoryStep, Hit
 from pipeline.jobs.outcomes import RunSummary
-from pipeline.jobs.show import HistoryStep, Shown
 
 STYLES = {
     "new": "green",
@@ -55,18 +57,28 @@ def _indented(console: Console, text: str, indent: int, style: str = "") -> None
     console.print(Padding(Text(text, style=style), (0, 0, 0, indent)))
 
 
-def print_shown(console: Console, shown: Shown) -> None:
+def print_shown(console: Console, shown: dict[str, Any]) -> None:
     """The shown record as `cli.show_text` formats it (the fast path prints the same text)."""
-    console.print(
-        format_shown(shown.as_json()), end="", markup=False, highlight=False, soft_wrap=True
-    )
+    console.print(format_shown(shown), end="", markup=False, highlight=False, soft_wrap=True)
+
+
+def print_hits(console: Console, query: str, hits: list[Hit]) -> None:
+    """Search hits, best first: citation, document and version, heading, snippet."""
+    if not hits:
+        console.print(f"no record holds every word of {query!r}", markup=False)
+        return
+    for hit in hits:
+        heading = f"  {hit.heading}" if hit.heading else ""
+        line = f"{hit.citation}{heading}  ({hit.document} {hit.version}, {hit.kind})"
+        console.print(line, style="bold", markup=False, highlight=False, soft_wrap=True)
+        _indented(console, hit.snippet, 2)
 
 
 def print_history(console: Console, citation: str, document: str, steps: list[HistoryStep]) -> None:
     console.print(f"history of {citation} in {document}", style="bold")
     previous_text: str | None = None
     for step in steps:
-        label = step.citation or "(absent)"
+        label = ", ".join(step.citations) or step.citation or "(absent)"
         console.print(f"\n{step.version}  {label}  [{step.change}]", markup=False, highlight=False)
         if step.text is None:
             continue

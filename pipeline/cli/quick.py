@@ -2,10 +2,10 @@
 
 A rules bot or a judge asks `show cr:702.19c --doc mtg/cr` many times a day; loading
 typer, rich, pydantic and the models costs ten times what the answer does. This path
-answers the plain case (the current or a named current version, text or --json) through
-`jobs.show_quick` (index.json, the version's id index, and only the asked record's bytes,
-each checked against its SHA-256), and gives the same dict and the same text as the full
-command (`jobs.show`, tested side by side).
+answers the plain case (the current version, text or --json) through `corpus.lookup`,
+the read side's own json-only path (index.json, the version's id index, and only the
+asked record's bytes, each checked against its SHA-256): the same dict the full command
+prints, built by the same code.
 Anything else (an older version, --provenance, a citation it cannot find, --help, a
 damaged file) returns None, and the full command answers with its messages and exit
 codes.
@@ -20,9 +20,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pipeline.jobs.show_quick import Fallback, shown_json
-
 GLOBAL = ("--corpus", "--cache", "--sources")
+
+
+class Fallback(Exception):
+    """This request is not the plain case: the full command answers it."""
 
 
 class _Arguments(argparse.ArgumentParser):
@@ -53,9 +55,19 @@ def try_quick(argv: list[str]) -> int | None:
     if args.command != "show":
         return None
     root = Path(args.corpus or os.environ.get("RULESCORPUS_CORPUS", "corpus"))
+    from pipeline.corpus.lookup import shown_json
+    from pipeline.corpus.stored import StoredCorpus
+    from pipeline.errors import RulesCorpusError
+
     try:
-        data = shown_json(root, args.citation, args.doc, args.version)
-    except (Fallback, OSError, ValueError, KeyError, TypeError):
+        stored = StoredCorpus(root)
+        if args.version is not None and args.doc is not None:
+            if args.version != stored.current(args.doc):
+                return None  # an older version also says where the rule lives now
+        elif args.version is not None:
+            return None
+        data = shown_json(stored, args.citation, args.doc, args.version)
+    except (RulesCorpusError, OSError, ValueError, KeyError, TypeError):
         return None
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))

@@ -36,7 +36,7 @@ def renumbering_cmd(
 
     Each old id that did not stay the same: renumbered, moved, split, merged, removed or
     changed at the same number; the maps of consecutive versions composed along the chain."""
-    from pipeline.jobs.renumbering import render_renumbering
+    from pipeline.corpus.renumbering import render_renumbering
 
     ctx = make_context(corpus, cache, sources)
     shown = run_job(lambda: render_renumbering(ctx.corpus, document, old, new, format=format.value))

@@ -16,6 +16,9 @@ id it names (`cr:` + the publisher's number):
 
 A number is digits, then dotted parts of digits (with an optional letter) or single
 letters: 702.19c, 1.0.1a, 383.4.c.2.a. A full stop after it ends a sentence.
+
+`parse_citation` reads one citation a person asks for (`show`, `history`, the API) with
+the same forms, plus a glossary term by name (`glossary:Trample`, `Trample`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
+
+from pipeline.errors import UsageError
+from pipeline.models.slugs import slugify
 
 Form = Literal["id", "cr", "keyword", "bracket", "bare"]
 
@@ -180,3 +186,41 @@ def rewrite(text: str, replacements: dict[tuple[int, int, int], str]) -> str:
             current = current[:start] + number + current[end:]
         lines[line - 1] = current
     return "".join(lines)
+
+
+ACCEPTED = "cr:702.19c, 702.19c, CR 702.19c, rule 702.19c, glossary:Trample or Trample"
+_ASKED_PREFIXED = re.compile(r"(?P<prefix>[A-Za-z][\w-]*):\s*(?P<rest>\S.*)")
+_ASKED_NUMBER = re.compile(
+    rf"(?:(?:CR|rules?|sections?|steps?)\s*)?\[?(?P<num>{NUMBER})\]?\.?", re.IGNORECASE
+)
+_ASKED_TERM = re.compile(r"[^\W\d_][\w' -]*", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One citation as asked: `ident` when the form names the id (`cr:702.19c`,
+    `glossary:trample`), else `number` (any prefix the document uses) or `term`."""
+
+    written: str
+    ident: str | None = None
+    number: str | None = None
+    term: str | None = None
+
+
+def parse_citation(text: str) -> Asked:
+    """A citation as people write it, read into what it names; UsageError naming the
+    accepted forms when it is no citation. Letters of a number are lower case in every
+    document (`702.19C` is 702.19c); a glossary term is found by its slug."""
+    written = text.strip()
+    if m := _ASKED_PREFIXED.fullmatch(written):
+        prefix, rest = m.group("prefix").lower(), m.group("rest").strip()
+        if prefix == "glossary":
+            return Asked(written, ident=f"glossary:{slugify(rest)}")
+        if re.fullmatch(NUMBER, rest.lower()):
+            return Asked(written, ident=f"{prefix}:{rest.lower()}")
+        return Asked(written, ident=f"{prefix}:{rest}")  # a ruling's or passage's own id
+    if m := _ASKED_NUMBER.fullmatch(written):
+        return Asked(written, number=m.group("num").lower())
+    if written and _ASKED_TERM.fullmatch(written) and written.lower() not in ("cr", "rule"):
+        return Asked(written, term=slugify(written))
+    raise UsageError(f"{text!r} is not a citation; write it as one of: {ACCEPTED}")
