@@ -1,0 +1,196 @@
+"""The one read side (`pipeline.corpus`) over two real MTG versions and two NetrunnerDB
+rulings snapshots: every way of asking where a record went (show's "now", history, the
+renumbering command, the API's follow, the SQLite lineages) gives the same answer for
+every record, and a citation is read the same way everywhere, in the forms people
+write it."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, SHARED, corpus_digest, link_archive
+
+from pipeline.corpus import CorpusReader, open_corpus
+from pipeline.corpus.lookup import find_document
+from pipeline.corpus.stored import StoredCorpus
+from pipeline.diff.citations import parse_citation
+from pipeline.diff.renumbering import lookup
+from pipeline.errors import EXIT_OK, UsageError
+from pipeline.jobs.context import Context
+from pipeline.jobs.export import export_sqlite
+from pipeline.jobs.import_archive import import_archive
+
+MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
+OLD, NEW = "2025-07-25", "2025-11-14"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("readside")
+    manifest = json.loads((SHARED / "manifest.json").read_text())
+    wanted = {MTG.format(v) for v in ("20250725", "20251114")}
+    entries = [e for e in manifest if e["path"] in wanted]
+    entries += [
+        e
+        for e in manifest
+        if e["document"] == "rulings-netrunnerdb" and str(e["path"]).endswith(".tar.gz")
+    ]
+    ctx = Context(root / "corpus", root / "cache")
+    assert import_archive(ctx, link_archive(root / "archive", entries)).exit_code == EXIT_OK
+    return root / "corpus"
+
+
+@pytest.fixture(scope="module")
+def reader(corpus: Path) -> CorpusReader:
+    return open_corpus(corpus)
+
+
+def cli(corpus: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+    code = "from pipeline.cli.app import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, "--corpus", str(corpus), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def sqlite_successors(corpus: Path, tmp_path: Path, document: str) -> dict[str, str | None]:
+    """Old-version citation -> the new-version citation of the same lineage, from a real
+    `export sqlite` of the corpus."""
+    database = tmp_path / "corpus.db"
+    export_sqlite(corpus, database)
+    rows = sqlite3.connect(database).execute(
+        "select version, citation, lineage from records where document = ?", (document,)
+    )
+    by_lineage: dict[str, dict[str, str]] = {}
+    for version, citation, lineage in rows:
+        by_lineage.setdefault(lineage, {})[version] = citation
+    return {chain[OLD]: chain.get(NEW) for chain in by_lineage.values() if OLD in chain}
+
+
+def test_every_record_of_two_versions_goes_to_the_same_place_every_way(
+    corpus: Path, reader: CorpusReader, tmp_path: Path
+) -> None:
+    document = "mtg/cr"
+    old_ids = reader._stored.version(document, OLD).ids()
+    rmap = reader.renumbering(document, OLD, NEW)
+    # The command prints the very map the API returns.
+    printed = cli(corpus, "renumbering", document, OLD, NEW, "--format", "json")
+    assert printed.returncode == 0, printed.stderr
+    assert json.loads(printed.stdout) == rmap.model_dump(mode="json", by_alias=True)
+    successors = sqlite_successors(corpus, tmp_path, document)
+    step = reader.lineage_step(document, OLD, NEW)
+    moved = removed = merged = 0
+    for old_id in old_ids:
+        found = lookup(rmap, old_id)
+        entry = found.entry
+        by_map = (
+            (old_id,)
+            if entry is None
+            else tuple(entry.new_ids) or ((found.new_id,) if found.new_id else ())
+        )
+        followed = reader.follow(document, old_id, since=OLD, to=NEW)
+        assert followed.citations == by_map, old_id
+        now = reader.show(old_id, document, OLD).now
+        assert now is not None
+        assert tuple(now["ids"] or ([now["id"]] if now["id"] else [])) == by_map, old_id
+        primary = by_map[0] if by_map else None
+        first_of_merge = primary is None or step.behind(primary)[:1] == (old_id,)
+        if old_id.startswith("cr:"):  # the export follows rules; terms have no lineage
+            assert successors[old_id] == (primary if first_of_merge else None), old_id
+        if primary is not None:
+            steps = {s.version: s for s in reader.history(document, primary)}
+            assert old_id in steps[OLD].citations and steps[NEW].citation == primary, old_id
+            moved += primary != old_id
+            merged += not first_of_merge
+        else:
+            removed += 1
+            if not reader._stored.version(document, NEW).has(old_id):
+                steps = {s.version: s for s in reader.history(document, old_id)}
+                assert steps[OLD].citation == old_id and steps[NEW].citation is None
+    # The pair renumbers, removes and merges: each path above was really taken.
+    assert len(old_ids) > 3900 and moved >= 10 and removed >= 4 and merged >= 1
+
+
+CITATION_FORMS = [
+    "cr:702.19c",
+    "702.19c",
+    "CR 702.19c",
+    "CR702.19c",
+    "rule 702.19c",
+    "702.19C",
+    "  cr:702.19c ",
+]
+
+
+@pytest.mark.parametrize("written", CITATION_FORMS)
+def test_a_citation_reads_the_same_in_every_form_people_write(
+    corpus: Path, reader: CorpusReader, written: str
+) -> None:
+    assert reader.record("mtg/cr", written).id == "cr:702.19c"
+    assert reader.show(written).record.id == "cr:702.19c"
+    shown = cli(corpus, "show", written, "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["record"]["id"] == "cr:702.19c"
+    assert reader.history("mtg/cr", written)[-1].citation == "cr:702.19c"
+
+
+@pytest.mark.parametrize("written", ["Trample", "glossary:Trample", "glossary:trample", "trample"])
+def test_a_glossary_term_is_found_by_its_name(
+    corpus: Path, reader: CorpusReader, written: str
+) -> None:
+    term = reader.record("mtg/cr", written)
+    assert term.id == "glossary:trample"
+    shown = cli(corpus, "show", written, "--doc", "mtg/cr")
+    assert shown.returncode == 0 and shown.stdout.startswith("glossary:trample  Trample")
+
+
+@pytest.mark.parametrize("written", ["", "702.19c!!", "§§", "12/3", "cr"])
+def test_a_citation_that_is_no_citation_names_the_accepted_forms(
+    corpus: Path, written: str
+) -> None:
+    with pytest.raises(UsageError, match=r"cr:702\.19c, 702\.19c, CR 702\.19c, rule 702\.19c"):
+        parse_citation(written)
+    shown = cli(corpus, "show", written, "--doc", "mtg/cr")
+    assert shown.returncode == 2
+    assert "is not a citation" in shown.stderr and "Traceback" not in shown.stderr
+    assert "glossary:Trample" in " ".join(shown.stderr.split())
+
+
+def test_show_without_doc_decodes_only_the_document_that_has_it(corpus: Path) -> None:
+    # Every other document's id index is scanned as bytes, never decoded: the answer
+    # costs what `--doc` costs.
+    stored = StoredCorpus(corpus)
+    assert find_document(stored, parse_citation("702.19c")) == "mtg/cr"
+    decoded = {key for key, version in stored._versions.items() if version._index is not None}
+    assert decoded == {("mtg/cr", NEW)}
+
+
+def test_an_old_number_is_shown_renumbered_and_followed(reader: CorpusReader) -> None:
+    # 603.2i of 2025-07-25 is 603.2h of 2025-11-14, which has no 603.2i any more.
+    shown = reader.show("603.2i", "mtg/cr")
+    assert (shown.record.id, shown.renumbered_from) == ("cr:603.2h", "cr:603.2i")
+    followed = reader.follow("mtg/cr", "cr:603.2i")
+    assert (followed.since, followed.citation, followed.citations) == (
+        OLD,
+        "cr:603.2h",
+        ("cr:603.2h",),
+    )
+    assert [(s.old_id, s.new_id) for s in followed.steps] == [("cr:603.2i", "cr:603.2h")]
+
+
+def test_reading_changes_nothing(corpus: Path, reader: CorpusReader) -> None:
+    before = corpus_digest(corpus)
+    reader.history("mtg/cr", "cr:702.19c")
+    reader.search("trample")
+    assert cli(corpus, "history", "cr:702.19c", "--doc", "mtg/cr").returncode == 0
+    assert corpus_digest(corpus) == before
