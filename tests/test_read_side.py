@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -51,8 +52,8 @@ def reader(corpus: Path) -> CorpusReader:
     return open_corpus(corpus)
 
 
-def cli(corpus: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+def cli(corpus: Path, *args: str, columns: int = 100) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": str(columns)}
     code = "from pipeline.cli.app import main; main()"
     return subprocess.run(
         [sys.executable, "-c", code, "--corpus", str(corpus), *args],
@@ -194,3 +195,79 @@ def test_reading_changes_nothing(corpus: Path, reader: CorpusReader) -> None:
     reader.search("trample")
     assert cli(corpus, "history", "cr:702.19c", "--doc", "mtg/cr").returncode == 0
     assert corpus_digest(corpus) == before
+
+
+def doc_blocks(name: str, language: str) -> list[str]:
+    text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
+
+
+def test_the_python_api_page_runs_and_prints_what_it_says(corpus: Path) -> None:
+    (example,) = doc_blocks("python-api.md", "python")
+    (printed,) = doc_blocks("python-api.md", "text")
+    done = subprocess.run(
+        [sys.executable, "-c", example],
+        cwd=corpus.parent,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == printed, done.stdout
+
+
+def test_the_search_page_shows_what_search_prints(corpus: Path) -> None:
+    (console,) = doc_blocks("search.md", "console")
+    command, _, shown = console.partition("\n")
+    args = command.removeprefix("$ rulescorpus ").split()
+    done = cli(corpus, *args, columns=80)  # the page shows an 80-column terminal
+    assert done.returncode == 0, done.stderr
+    strip = [line.rstrip() for line in done.stdout.splitlines()]
+    assert strip == [line.rstrip() for line in shown.splitlines()]
+
+
+def test_search_ranks_every_hit_and_finds_words_only_in_examples(
+    corpus: Path, reader: CorpusReader
+) -> None:
+    hits = reader.search("trample", document="mtg/cr", limit=None)
+    scores = [h.score for h in hits]
+    assert scores == sorted(scores, reverse=True) and len(hits) > 10
+    assert hits[0].citation in ("glossary:trample", "cr:702.19")
+    # A rule found by a word of its example alone (a word its text and title lack).
+    rule, word = next(
+        (r, w)
+        for r in reader.records("mtg/cr")
+        for w in re.findall(r"[a-z]{7,}", " ".join(r.examples).lower())
+        if w not in f"{r.text} {r.title}".lower()
+    )
+    assert rule.id in [h.citation for h in reader.search(word, document="mtg/cr", limit=None)]
+
+
+def test_search_covers_rulings_glossary_and_older_versions(
+    corpus: Path, reader: CorpusReader
+) -> None:
+    ruling = next(r for r in reader.rulings("netrunner/rulings") if r.answer or r.text)
+    said = " ".join(re.findall(r"\w+", ruling.answer or ruling.text or "")[:6])
+    hits = reader.search(said, document="netrunner/rulings", limit=None)
+    assert ruling.id in [h.citation for h in hits] and hits[0].kind == "ruling"
+    assert {h.kind for h in reader.search("trample")} >= {"rule", "glossary"}
+    # 603.2i exists only in the older version.
+    old = reader.record("mtg/cr", "cr:603.2i", version=OLD)
+    words = " ".join(re.findall(r"\w+", old.text)[:8])  # type: ignore[union-attr]
+    found = reader.search(words, document="mtg/cr", version=OLD)
+    assert found[0].version == OLD and "cr:603.2i" in [h.citation for h in found]
+
+
+def test_search_on_the_command_line_says_when_nothing_matched(corpus: Path) -> None:
+    done = cli(corpus, "search", "trample", "--doc", "mtg/cr", "--json", "--limit", "3")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["query"] == "trample" and len(data["hits"]) == 3
+    assert set(data["hits"][0]) == {
+        "document", "version", "citation", "kind", "heading", "snippet", "score"
+    }  # fmt: skip
+    none = cli(corpus, "search", "xylophonequark")
+    assert none.returncode == 1 and "no record holds every word" in none.stdout
+    bad = cli(corpus, "search", "trample", "--version", OLD)
+    assert bad.returncode == 2 and "needs --doc" in bad.stderr and "Traceback" not in bad.stderr

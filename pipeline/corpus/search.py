@@ -20,6 +20,8 @@ from pipeline.errors import UsageError
 # Where a word is found counts for more in a heading than in an example.
 WEIGHTS = {"title": 6.0, "term": 6.0, "cards": 4.0, "text": 2.0, "definition": 2.0,
            "question": 2.0, "answer": 2.0, "examples": 1.0, "notes": 1.0}  # fmt: skip
+HEADINGS = ("title", "term", "cards")
+EXACT = 20.0  # a record whose heading is the query itself comes first
 KINDS = {"records": "rule", "glossary": "glossary", "rulings": "ruling"}
 SNIPPET = 160  # characters of context around the first match
 _WORD = re.compile(r"\w+")
@@ -92,14 +94,17 @@ def score_record(
             hits = pattern.findall(folded)
             if hits:
                 found += WEIGHTS[name] * len(hits)
-                if first is None and name not in ("term", "title", "cards"):
+                if first is None and name not in HEADINGS:
                     match = pattern.search(folded)
                     first = (text, match.start() if match else 0)
         if not found:
             return None
         score += found
+    heading = " ".join(_WORD.findall(next((f for n, _, f in fields if n in HEADINGS), "")))
+    if heading == " ".join(words):  # the record is named exactly what was asked for
+        score += EXACT
     if first is None:  # matched only in the heading: the text's start says what it is
-        body = next((t for n, t, _ in fields if n not in ("term", "title", "cards")), "")
+        body = next((t for n, t, _ in fields if n not in HEADINGS), "")
         first = (body or fields[0][1], 0)
     return score, _snippet(*first)
 
