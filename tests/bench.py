@@ -22,7 +22,9 @@ start, imports and the parse, no sandbox) with each PDF engine beside
 `pdftotext -layout`; `rulescorpus show` beside a bare `python -c "import json"`;
 the first `import` of ../shared/sources beside a no-change `update` through a
 mirror server on 127.0.0.1 (conditional requests only); the diff of two MTG
-versions. How memory is measured: `bench_measure`.
+versions; and the archive row (`bench_archive`): a synthetic history of 120 MTG
+versions imported, then show, history, search and export over it. How memory is
+measured: `bench_measure`.
 
     python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick]
 """
@@ -46,6 +48,7 @@ from rich.table import Table
 
 from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
+from tests.bench_archive import archive_rows
 from tests.bench_measure import KIB_PER_MIB, Figures, Warm, measure_memory, measure_once
 
 MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
@@ -283,6 +286,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, default=Path("../shared/sources"))
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--quick", action="store_true", help="one PDF, no full import")
+    parser.add_argument(
+        "--archive-versions",
+        type=int,
+        default=120,
+        help="versions in the synthetic archive row (0: no archive row)",
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error(f"--runs {args.runs}: a median needs at least one run")
@@ -339,7 +348,14 @@ def main(argv: list[str] | None = None) -> int:
         else:
             corpus = import_rows(table, shared, Path(tmp))
         show_row(table, corpus, args.runs)
+        archived = (
+            archive_rows(table, shared, Path(tmp), args.archive_versions, args.runs)
+            if args.archive_versions
+            else []
+        )
     console.print(table)
+    for verdict in archived:
+        console.print(verdict)
     console.print(f"load average {_load()} at the end (other work on the machine shows here)")
     return 0
 

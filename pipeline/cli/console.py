@@ -9,7 +9,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from pipeline.cli.show_text import format_shown
+from pipeline.cli.show_text import format_history, format_shown
 from pipeline.corpus import HistoryStep, Hit
 from pipeline.jobs.outcomes import RunSummary
 
@@ -75,15 +75,6 @@ def print_hits(console: Console, query: str, hits: list[Hit]) -> None:
 
 
 def print_history(console: Console, citation: str, document: str, steps: list[HistoryStep]) -> None:
-    console.print(f"history of {citation} in {document}", style="bold")
-    previous_text: str | None = None
-    for step in steps:
-        label = ", ".join(step.citations) or step.citation or "(absent)"
-        console.print(f"\n{step.version}  {label}  [{step.change}]", markup=False, highlight=False)
-        if step.text is None:
-            continue
-        if step.text == previous_text:
-            console.print("  (text unchanged)", style="dim")
-        else:
-            _indented(console, step.text, 2)
-        previous_text = step.text
+    """The history as `cli.show_text` formats it (the fast path prints the same text)."""
+    text = format_history(citation, document, steps)
+    console.print(text, end="", markup=False, highlight=False, soft_wrap=True)

@@ -1,4 +1,5 @@
-"""`show` in the time Python takes to start: the common case read with the json module alone.
+"""`show` and `history` in the time Python takes to start: the common case read with the json
+module alone.
 
 A rules bot or a judge asks `show cr:702.19c --doc mtg/cr` many times a day; loading
 typer, rich, pydantic and the models costs ten times what the answer does. This path
@@ -45,27 +46,33 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def try_quick(argv: list[str]) -> int | None:
-    """Answer `show` on the plain path and return its exit code, or None to fall back."""
-    if "show" not in argv or any(a.startswith("-h") or a == "--help" for a in argv):
+    """Answer `show` or `history` on the plain path and return the exit code, or None to
+    fall back."""
+    if not {"show", "history"} & set(argv) or any(
+        a.startswith("-h") or a == "--help" for a in argv
+    ):
         return None
     try:
         args = _parser().parse_args(argv)
     except Fallback:  # an option this path does not know: the full command parses it
         return None
-    if args.command != "show":
+    if args.command not in ("show", "history"):
         return None
     root = Path(args.corpus or os.environ.get("RULESCORPUS_CORPUS", "corpus"))
-    from pipeline.corpus.lookup import shown_json
     from pipeline.corpus.stored import StoredCorpus
     from pipeline.errors import RulesCorpusError
 
     try:
         stored = StoredCorpus(root)
+        if args.command == "history":
+            return _history(stored, args)
         if args.version is not None and args.doc is not None:
             if args.version != stored.current(args.doc):
                 return None  # an older version also says where the rule lives now
         elif args.version is not None:
             return None
+        from pipeline.corpus.lookup import shown_json
+
         data = shown_json(stored, args.citation, args.doc, args.version)
     except (RulesCorpusError, OSError, ValueError, KeyError, TypeError):
         return None
@@ -75,4 +82,18 @@ def try_quick(argv: list[str]) -> int | None:
         from pipeline.cli.show_text import format_shown
 
         sys.stdout.write(format_shown(data))
+    return 0
+
+
+def _history(stored: Any, args: argparse.Namespace) -> int | None:
+    """`history CITATION --doc DOC` from the stored maps and id indexes alone; a map that
+    was never stored (the full command diffs the pair) falls back."""
+    if args.doc is None or args.version is not None or args.json:
+        return None
+    from pipeline.cli.show_text import format_history
+    from pipeline.corpus.lineage import Lineages
+    from pipeline.corpus.lookup import history_of
+
+    steps = history_of(Lineages(stored), args.doc, args.citation)
+    sys.stdout.write(format_history(args.citation, args.doc, steps))
     return 0

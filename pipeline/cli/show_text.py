@@ -109,6 +109,22 @@ def format_shown(data: dict[str, Any], width: int | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
+def format_history(citation: str, document: str, steps: list[Any], width: int | None = None) -> str:
+    """The text of `history`: each version, the record's id there and how it changed, and
+    its text where it differs from the version before (`corpus.lineage.HistoryStep`s)."""
+    width = width or max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
+    out = [f"history of {citation} in {document}"]
+    previous: str | None = None
+    for step in steps:
+        label = ", ".join(step.citations) or step.citation or "(absent)"
+        out += ["", f"{step.version}  {label}  [{step.change}]"]
+        if step.text is None:
+            continue
+        out += ["  (text unchanged)"] if step.text == previous else _wrap(step.text, 2, width)
+        previous = step.text
+    return "\n".join(out) + "\n"
+
+
 def _range(word: str, first: Any, last: Any) -> str:
     """`line 12`, `lines 12–14`."""
     if last is None or last == first:

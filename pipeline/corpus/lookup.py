@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pipeline.corpus.lineage import HistoryStep, Lineages
 from pipeline.corpus.stored import StoredCorpus, StoredVersion
 from pipeline.diff.citations import Asked, parse_citation
 from pipeline.errors import NotFound, UsageError
@@ -131,3 +132,17 @@ def shown_json(
         },
         "now": now,
     }
+
+
+def history_of(lineages: Lineages, document: str, citation: str) -> list[HistoryStep]:
+    """`history`'s answer for a citation as people write it: a bare number takes the
+    prefix the newest version gives it."""
+    asked = parse_citation(citation)
+    ident = asked.ident or (f"glossary:{asked.term}" if asked.term else None)
+    if ident is None:
+        stored = lineages.stored
+        versions = stored.published(document)
+        latest = stored.version(document, versions[-1]) if versions else None
+        found = ident_in(latest, asked) if latest is not None else None
+        ident = found or f"cr:{asked.number}"
+    return lineages.history(document, ident)

@@ -23,7 +23,7 @@ from pipeline.corpus.answers import (
     sha256_of,
 )
 from pipeline.corpus.lineage import HistoryStep, Lineages, Step
-from pipeline.corpus.lookup import ident_in, shown_json
+from pipeline.corpus.lookup import history_of, ident_in, shown_json
 from pipeline.corpus.renumbering import pair_map_json
 from pipeline.corpus.renumbering import renumbering as renumbering_map
 from pipeline.corpus.search import Hit, search_corpus
@@ -263,12 +263,7 @@ class CorpusReader:
     def history(self, document: str, citation: str) -> list[HistoryStep]:
         """The record in every published version, following renumbering both ways from the
         newest version that holds it; each version's id index and map, never the document."""
-        asked = parse_citation(citation)
-        ident = asked.ident or (f"glossary:{asked.term}" if asked.term else None)
-        if ident is None:
-            latest = self._stored.version(document, self._stored.published(document)[-1])
-            ident = ident_in(latest, asked) or f"cr:{asked.number}"
-        return self._lineages.history(document, ident)
+        return history_of(self._lineages, document, citation)
 
     def show(self, citation: str, document: str | None = None, version: str | None = None) -> Shown:
         """`show`'s answer: the record with its subrules and provenance, found by a citation
