@@ -55,7 +55,8 @@ def _groups(lines: list[str]) -> dict[str, list[int]]:
 
 
 def _cited(text: str, number: str) -> bool:
-    return re.search(rf"(?<![\d.]){re.escape(number)}(?![\w])", text) is not None
+    """Whether any line but the subrule's own names its number."""
+    return len(re.findall(rf"(?<![\d.]){re.escape(number)}(?![\w])", text)) > 1
 
 
 def _reletter(lines: list[str], indexes: list[int]) -> None:

@@ -73,7 +73,7 @@ def test_rulings_at_the_pinned_ref_are_stored_and_shown(
     shown = open_corpus(corpus.root).show(shared.id, "netrunner/rulings")
     from rich.console import Console
 
-    print_shown(Console(width=200), shown)
+    print_shown(Console(width=200), shown.as_json())
     out = capsys.readouterr().out
     assert shared.id in out and "2024-01-15" in out
     assert doc.source is not None and doc.source.sha256 in out
