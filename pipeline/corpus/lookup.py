@@ -47,7 +47,11 @@ def _mentions(stored: StoredCorpus, document: str, asked: Asked) -> bool:
     item = stored.item(document)
     if not item.get("ids"):
         return ident_in(stored.version(document), asked) is not None
-    return _pattern(asked).search(stored.read(item["ids"])) is not None
+    try:  # a hint only: the one that matches is read again, checked, before it is used
+        data = (stored.root / item["ids"]).read_bytes()
+    except OSError:
+        return True  # the checked read says what is wrong with it
+    return _pattern(asked).search(data) is not None
 
 
 def find_document(stored: StoredCorpus, asked: Asked) -> str:
