@@ -271,3 +271,51 @@ def test_search_on_the_command_line_says_when_nothing_matched(corpus: Path) -> N
     assert none.returncode == 1 and "no record holds every word" in none.stdout
     bad = cli(corpus, "search", "trample", "--version", OLD)
     assert bad.returncode == 2 and "needs --doc" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def full(corpus: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The typer command itself, without the quick path in front of it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+    code = "from pipeline.cli.app import load_app; load_app()()"
+    return subprocess.run(
+        [sys.executable, "-c", code, "--corpus", str(corpus), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+QUICK_CASES = [
+    ("history", "cr:603.2h", "--doc", "mtg/cr"),
+    ("history", "Trample", "--doc", "mtg/cr"),
+    ("search", "trample", "planeswalkers", "--limit", "4"),
+    ("search", "trample", "--doc", "mtg/cr", "--version", OLD, "--json"),
+    ("search", "xylophonequark"),  # nothing matched: exit 1
+    ("show", "702.19C"),  # no --doc
+]
+
+
+@pytest.mark.parametrize("args", QUICK_CASES, ids=lambda a: " ".join(a))
+def test_the_quick_paths_say_what_the_full_commands_say(
+    corpus: Path, args: tuple[str, ...]
+) -> None:
+    quick, typer_app = cli(corpus, *args), full(corpus, *args)
+    assert (quick.returncode, quick.stdout) == (typer_app.returncode, typer_app.stdout)
+    assert quick.returncode in (0, 1) and quick.stdout
+
+
+@pytest.mark.parametrize("command", ["history cr:702.19c --doc mtg/cr", "search trample"])
+def test_history_and_search_load_none_of_the_heavy_modules(corpus: Path, command: str) -> None:
+    argv = ["--corpus", str(corpus), *command.split()]
+    code = (
+        "import sys; from pipeline.cli.quick import try_quick; "
+        f"code = try_quick({argv!r}); "
+        "heavy = [m for m in ('typer', 'rich', 'pydantic', 'pipeline.models.records') "
+        "if m in sys.modules]; print(code, heavy)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr

@@ -9,7 +9,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from pipeline.cli.show_text import format_history, format_shown
+from pipeline.cli.show_text import format_history, format_hits, format_shown
 from pipeline.corpus import HistoryStep, Hit
 from pipeline.jobs.outcomes import RunSummary
 
@@ -63,15 +63,9 @@ def print_shown(console: Console, shown: dict[str, Any]) -> None:
 
 
 def print_hits(console: Console, query: str, hits: list[Hit]) -> None:
-    """Search hits, best first: citation, document and version, heading, snippet."""
-    if not hits:
-        console.print(f"no record holds every word of {query!r}", markup=False)
-        return
-    for hit in hits:
-        heading = f"  {hit.heading}" if hit.heading else ""
-        line = f"{hit.citation}{heading}  ({hit.document} {hit.version}, {hit.kind})"
-        console.print(line, style="bold", markup=False, highlight=False, soft_wrap=True)
-        _indented(console, hit.snippet, 2)
+    """Search hits as `cli.show_text` formats them (the fast path prints the same text)."""
+    text = format_hits(query, hits)
+    console.print(text, end="", markup=False, highlight=False, soft_wrap=True)
 
 
 def print_history(console: Console, citation: str, document: str, steps: list[HistoryStep]) -> None:

@@ -1,5 +1,5 @@
-"""`show` and `history` in the time Python takes to start: the common case read with the json
-module alone.
+"""`show`, `history` and `search` in the time Python takes to start: the common case read with
+the json module alone.
 
 A rules bot or a judge asks `show cr:702.19c --doc mtg/cr` many times a day; loading
 typer, rich, pydantic and the models costs ten times what the answer does. This path
@@ -38,17 +38,18 @@ def _parser() -> argparse.ArgumentParser:
     for name in GLOBAL:
         parser.add_argument(name)
     parser.add_argument("command")
-    parser.add_argument("citation")
+    parser.add_argument("citation", nargs="+")  # search takes several words
     parser.add_argument("--doc")
     parser.add_argument("--version")
+    parser.add_argument("--limit", type=int)  # search only
     parser.add_argument("--json", action="store_true")
     return parser
 
 
 def try_quick(argv: list[str]) -> int | None:
-    """Answer `show` or `history` on the plain path and return the exit code, or None to
-    fall back."""
-    if not {"show", "history"} & set(argv) or any(
+    """Answer `show`, `history` or `search` on the plain path and return the exit code, or
+    None to fall back."""
+    if not {"show", "history", "search"} & set(argv) or any(
         a.startswith("-h") or a == "--help" for a in argv
     ):
         return None
@@ -56,7 +57,7 @@ def try_quick(argv: list[str]) -> int | None:
         args = _parser().parse_args(argv)
     except Fallback:  # an option this path does not know: the full command parses it
         return None
-    if args.command not in ("show", "history"):
+    if args.command not in ("show", "history", "search"):
         return None
     root = Path(args.corpus or os.environ.get("RULESCORPUS_CORPUS", "corpus"))
     from pipeline.corpus.stored import StoredCorpus
@@ -64,6 +65,10 @@ def try_quick(argv: list[str]) -> int | None:
 
     try:
         stored = StoredCorpus(root)
+        if args.command == "search":
+            return _search(stored, args)
+        if args.limit is not None:
+            return None  # not an option of show or history: the full command says so
         if args.command == "history":
             return _history(stored, args)
         if args.version is not None and args.doc is not None:
@@ -73,8 +78,8 @@ def try_quick(argv: list[str]) -> int | None:
             return None
         from pipeline.corpus.lookup import shown_json
 
-        data = shown_json(stored, args.citation, args.doc, args.version)
-    except (RulesCorpusError, OSError, ValueError, KeyError, TypeError):
+        data = shown_json(stored, _one(args.citation), args.doc, args.version)
+    except (Fallback, RulesCorpusError, OSError, ValueError, KeyError, TypeError):
         return None
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
@@ -94,6 +99,31 @@ def _history(stored: Any, args: argparse.Namespace) -> int | None:
     from pipeline.corpus.lineage import Lineages
     from pipeline.corpus.lookup import history_of
 
-    steps = history_of(Lineages(stored), args.doc, args.citation)
-    sys.stdout.write(format_history(args.citation, args.doc, steps))
+    citation = _one(args.citation)
+    steps = history_of(Lineages(stored), args.doc, citation)
+    sys.stdout.write(format_history(citation, args.doc, steps))
     return 0
+
+
+def _one(words: list[str]) -> str:
+    if len(words) != 1:
+        raise Fallback  # show and history take one citation: the full command says so
+    return words[0]
+
+
+def _search(stored: Any, args: argparse.Namespace) -> int | None:
+    """`search WORDS` over the stored version files; exit 1 when nothing matched."""
+    limit = 20 if args.limit is None else args.limit
+    if limit < 1:
+        return None
+    from pipeline.cli.show_text import format_hits
+    from pipeline.corpus.search import search_corpus
+
+    query = " ".join(args.citation)
+    hits = search_corpus(stored, query, document=args.doc, version=args.version, limit=limit)
+    if args.json:
+        data = {"query": query, "hits": [h.as_dict() for h in hits]}
+        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(format_hits(query, hits))
+    return 0 if hits else 1

@@ -125,6 +125,20 @@ def format_history(citation: str, document: str, steps: list[Any], width: int | 
     return "\n".join(out) + "\n"
 
 
+def format_hits(query: str, hits: list[Any], width: int | None = None) -> str:
+    """The text of `search`: each hit's citation, heading, where it is, and its snippet
+    (`corpus.search.Hit`s, best first)."""
+    width = width or max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
+    if not hits:
+        return f"no record holds every word of {query!r}\n"
+    out: list[str] = []
+    for hit in hits:
+        heading = f"  {hit.heading}" if hit.heading else ""
+        out.append(f"{hit.citation}{heading}  ({hit.document} {hit.version}, {hit.kind})")
+        out += _wrap(hit.snippet, 2, width)
+    return "\n".join(out) + "\n"
+
+
 def _range(word: str, first: Any, last: Any) -> str:
     """`line 12`, `lines 12–14`."""
     if last is None or last == first:
