@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -319,3 +320,46 @@ def test_history_and_search_load_none_of_the_heavy_modules(corpus: Path, command
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
     )
     assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
+
+
+def with_split(corpus: Path, tmp_path: Path, old_id: str, new_ids: list[str]) -> Path:
+    """A copy of the corpus whose stored map of OLD..NEW sends `old_id` to `new_ids` (a
+    split, as the diff stage writes one), stored under its own digest."""
+    from pipeline.store import layout
+    from pipeline.store.canonical import canonical_json
+    from pipeline.store.corpus import sha256_hex
+
+    copy = tmp_path / "split"
+    shutil.copytree(corpus, copy)
+    index = json.loads((copy / "index.json").read_text())
+    stored = next(d for d in index["documents"]["mtg/cr"]["diffs"] if d["new"] == NEW)
+    rmap = json.loads((copy / stored["renumbering"]).read_text())
+    entry = {
+        "class": "split", "evidence": None, "method": "similar", "new_id": new_ids[0],
+        "new_ids": new_ids, "old_id": old_id, "similarity": 0.8, "steps": [],
+        "text_change": None, "weak": False,
+    }  # fmt: skip
+    rmap["entries"] = [e for e in rmap["entries"] if e["old_id"] != old_id] + [entry]
+    data = canonical_json(rmap)
+    stored["renumbering"] = layout.renumbering_file("mtg/cr", OLD, NEW, sha256_hex(data))
+    (copy / stored["renumbering"]).write_bytes(data)
+    (copy / "index.json").write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
+    return copy
+
+
+def test_a_split_is_followed_to_every_part(corpus: Path, tmp_path: Path) -> None:
+    copy = with_split(corpus, tmp_path, "cr:702.19c", ["cr:702.19b", "cr:702.19c"])
+    reader = open_corpus(copy)
+    followed = reader.follow("mtg/cr", "cr:702.19c", since=OLD)
+    assert followed.citations == ("cr:702.19b", "cr:702.19c")
+    assert followed.citation == "cr:702.19b"
+    assert [(s.old_id, s.new_id) for s in followed.steps] == [
+        ("cr:702.19c", "cr:702.19b"),
+        ("cr:702.19c", "cr:702.19c"),
+    ]
+    step = reader.lineage_step("mtg/cr", OLD, NEW)
+    assert step.ahead("cr:702.19c") == ("cr:702.19b", "cr:702.19c")
+    assert "cr:702.19c" in step.behind("cr:702.19b")
+    # history of the first part reaches back to the rule that was split
+    steps = {s.version: s for s in reader.history("mtg/cr", "cr:702.19b")}
+    assert "cr:702.19c" in steps[OLD].citations and steps[NEW].change == "split"

@@ -1,8 +1,11 @@
-"""Read a corpus folder from Python: documents, versions, records, renumbering, provenance.
+"""Read a corpus folder from Python: documents, versions, records, show, history, follow,
+renumbering, lineages, provenance and search.
 
-Read-only and typed. Every file is read through `pipeline.store.corpus.Corpus`, which
-checks each one against the digest `index.json` records, so a caller never sees a
-half-written or altered file as data.
+Read-only and typed. Every file is checked against the digest `index.json` records for
+it (its name, or the id index's digest of a record's own bytes), so a caller never sees
+a half-written or altered file as data. The answers come from `corpus.stored`,
+`corpus.lineage`, `corpus.lookup` and `corpus.search`, which read with json alone;
+this class makes them models.
 """
 
 from __future__ import annotations
@@ -136,7 +139,7 @@ class CorpusReader:
         raw = here.record(citation)
         if raw is None:
             return None
-        return _MODELS[here.kinds().get(citation, "records")].model_validate(raw)
+        return _MODELS[here.kind(citation) or "records"].model_validate(raw)
 
     def record(self, document: str, citation: str, version: str | None = None) -> Record:
         """A rule, glossary term, ruling or passage by its citation, written as people

@@ -53,12 +53,14 @@ class StoredVersion:
             return [i for i, _ in sorted(index["ids"].items(), key=lambda kv: kv[1][1])]
         return list(records_by_id(self._whole or {}))
 
-    def kinds(self) -> dict[str, str]:
-        """Id -> the list holding it (`records`, `glossary` or `rulings`)."""
+    def kind(self, citation: str) -> str | None:
+        """The list holding the id (`records`, `glossary` or `rulings`), or None."""
         index = self._ids()
         if index is not None:
-            return {i: entry[0] for i, entry in index["ids"].items()}
-        return {i: kind for i, (kind, _) in records_by_id(self._whole or {}).items()}
+            entry = index["ids"].get(citation)
+            return str(entry[0]) if entry else None
+        found = records_by_id(self._whole or {}).get(citation)
+        return found[0] if found else None
 
     def has(self, citation: str) -> bool:
         index = self._ids()
