@@ -363,3 +363,20 @@ def test_a_split_is_followed_to_every_part(corpus: Path, tmp_path: Path) -> None
     # history of the first part reaches back to the rule that was split
     steps = {s.version: s for s in reader.history("mtg/cr", "cr:702.19b")}
     assert "cr:702.19c" in steps[OLD].citations and steps[NEW].change == "split"
+
+
+def test_history_reads_id_indexes_where_the_record_changed_never_a_whole_version(
+    corpus: Path,
+) -> None:
+    from pipeline.corpus.lineage import Lineages
+
+    stored = StoredCorpus(corpus)
+    steps = Lineages(stored).history("mtg/cr", "cr:702.19c")
+    assert [s.change for s in steps] == ["first stored", "unchanged"]
+    assert all(v._whole is None for v in stored._versions.values())  # never a whole file
+    # Its cost per version: each diff's map; a record's bytes only where it changed (and
+    # the oldest version, where the text starts).
+    assert {key[1] for key in stored._versions} <= {OLD, NEW}
+    assert set(stored._json) == {
+        d["renumbering"] for d in stored.entry("mtg/cr")["diffs"]
+    }  # the one map of the one diff, read once
