@@ -88,7 +88,9 @@ def edit_once(lines: list[str], rng: random.Random) -> str:
         at = rng.choice(group)
         m = SUBRULE.match(lines[at])
         assert m is not None
-        new = f"{m.group(1)}a A player may look at this rule at any time (number {rng.random():.6f})."
+        new = (
+            f"{m.group(1)}a A player may look at this rule at any time (number {rng.random():.6f})."
+        )
         lines[at:at] = [new, ""]
         _reletter(lines, _groups(lines)[m.group(1)])
         return kind
@@ -96,11 +98,18 @@ def edit_once(lines: list[str], rng: random.Random) -> str:
         before = SUBRULE.match(lines[group[-2]])
         assert before is not None
         lines[group[-2]] += " " + m.group(3).strip()
-    del lines[group[-1] : group[-1] + 2]  # the subrule and the blank line after it
+    end = group[-1] + 1
+    while end < len(lines) and lines[end].startswith("Example:"):
+        end += 1  # its examples go with it
+    if end < len(lines) and not lines[end].strip():
+        end += 1  # and the blank line that ends it
+    del lines[group[-1] : end]
     return kind
 
 
-def build_archive(shared: Path, folder: Path, versions: int, seed: int = 2025) -> list[dict[str, str]]:
+def build_archive(
+    shared: Path, folder: Path, versions: int, seed: int = 2025
+) -> list[dict[str, str]]:
     """Write `versions` synthetic MTG versions under `folder`; their manifest entries."""
     rng = random.Random(seed)
     raw = (shared / BASE).read_bytes().decode("utf-8-sig")
