@@ -10,12 +10,14 @@ answer costs the same with or without `--doc`.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pipeline.corpus.lineage import HistoryStep, Lineages
 from pipeline.corpus.stored import StoredCorpus, StoredVersion
 from pipeline.diff.citations import Asked, parse_citation
 from pipeline.errors import NotFound, UsageError
+
+if TYPE_CHECKING:  # history_of is given its Lineages; show never loads them
+    from pipeline.corpus.lineage import HistoryStep, Lineages
 
 
 def _pattern(asked: Asked) -> re.Pattern[bytes]:
