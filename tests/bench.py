@@ -23,8 +23,10 @@ start, imports and the parse, no sandbox) with each PDF engine beside
 `pdftotext -layout`; `rulescorpus show` beside a bare `python -c "import json"`;
 the first `import` of ../shared/sources beside a no-change `update` through a
 mirror server on 127.0.0.1 (conditional requests only); the diff of two MTG
-versions. How memory is measured: `bench_measure`. With `--page`, the tables are also
-written to that Markdown page (`make bench` writes docs/measured/bench.md).
+versions; and the archive row (`bench_archive`): a synthetic history of 120 MTG
+versions imported, then show, history, search and export over it. How memory is
+measured: `bench_measure`. With `--page`, the tables are also written to that Markdown
+page (`make bench` writes docs/measured/bench.md).
 
     python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick] [--page FILE]
 """
@@ -47,6 +49,7 @@ from rich.table import Table
 
 from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
+from tests.bench_archive import archive_rows
 from tests.bench_measure import KIB_PER_MIB, Figures, Warm, measure_memory, measure_once
 from tests.measured import machine, rich_table_markdown, write_page
 
@@ -287,6 +290,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--quick", action="store_true", help="one PDF, no full import")
     parser.add_argument("--page", type=Path, help="also write the tables to this Markdown page")
+    parser.add_argument(
+        "--archive-versions",
+        type=int,
+        default=120,
+        help="versions in the synthetic archive row (0: no archive row)",
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error(f"--runs {args.runs}: a median needs at least one run")
@@ -343,7 +352,14 @@ def main(argv: list[str] | None = None) -> int:
         else:
             corpus = import_rows(table, shared, Path(tmp))
         show_row(table, corpus, args.runs)
+        archived = (
+            archive_rows(table, shared, Path(tmp), args.archive_versions, args.runs)
+            if args.archive_versions
+            else []
+        )
     console.print(table)
+    for verdict in archived:
+        console.print(verdict)
     load_at_end = _load()
     console.print(f"load average {load_at_end} at the end (other work on the machine shows here)")
     if args.page is not None:
@@ -351,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
             f"Load average {load_at_start} at the start and {load_at_end} at the end (other "
             "work on the machine shows here). Compare ratios, not seconds, across runs.",
             rich_table_markdown(target),
-            "\n".join(f"- {verdict}" for verdict in verdicts),
+            "\n".join(f"- {verdict}" for verdict in [*verdicts, *archived]),
             rich_table_markdown(table),
         ]
         command = "python -m tests.bench " + " ".join(argv if argv is not None else sys.argv[1:])

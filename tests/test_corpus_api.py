@@ -108,8 +108,11 @@ def test_following_the_renumbering_map_from_an_old_number(corpus_dir: Path) -> N
         corpus.follow("mtg/cr", "cr:603.2f", since="2025-11-14", to="2025-07-25")
     # A number that still exists answers itself.
     assert corpus.follow("mtg/cr", "cr:702.19c").steps == ()
+    # The map the `renumbering` command prints; the stored diff's own pairs are moves().
     table = corpus.renumbering("mtg/cr", "2025-07-25", "2025-11-14")
-    assert ("cr:603.2f", "cr:603.2e") in [(r.old_id, r.new_id) for r in table]
+    assert ("cr:603.2f", "cr:603.2e") in [(e.old_id, e.new_id) for e in table.entries]
+    moves = corpus.moves("mtg/cr", "2025-07-25", "2025-11-14")
+    assert ("cr:603.2f", "cr:603.2e") in [(r.old_id, r.new_id) for r in moves]
 
 
 def test_a_records_provenance_names_the_bytes_and_proves_the_json(corpus_dir: Path) -> None:

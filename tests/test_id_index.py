@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
+from pipeline.corpus import open_corpus
+from pipeline.corpus.lookup import shown_json
+from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import EXIT_VERIFY, StoreError
 from pipeline.jobs.context import Context
-from pipeline.jobs.show import history, show
-from pipeline.jobs.show_quick import Fallback, shown_json
 from pipeline.jobs.verify import check_id_index, verify
 from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
 from pipeline.store import layout
@@ -123,10 +124,11 @@ def test_show_and_history_through_the_index_say_what_the_whole_file_says(
     root = imported_corpus.corpus_dir
     old = _without_ids(root, tmp_path)
     for document, citation in CITATIONS:
-        quick = shown_json(root, citation, document, None)
-        assert quick == shown_json(old, citation, document, None)
-        assert quick == show(Corpus(root), citation, document).as_json()
-        assert history(Corpus(root), citation, document) == history(Corpus(old), citation, document)
+        quick = shown_json(StoredCorpus(root), citation, document, None)
+        assert quick == shown_json(StoredCorpus(old), citation, document, None)
+        assert quick == open_corpus(root).show(citation, document).as_json()
+        history = open_corpus(root).history(document, citation)
+        assert history == open_corpus(old).history(document, citation)
 
 
 def test_every_stored_id_index_matches_its_version(imported_corpus: Context) -> None:
@@ -172,11 +174,11 @@ def test_an_index_pointing_at_the_wrong_bytes_is_caught(
     problems = check_id_index(corpus, version, corpus.read_file(version.file, version.sha256))
     assert problems and "does not match" in problems[0]
     # the span's bytes are a real record with a true digest, but not the one asked for:
-    # the quick path leaves it to the full command, and history says the file is damaged
-    with pytest.raises(Fallback):
-        shown_json(copy, "cr:702.19c", "mtg/cr", None)
+    # show and history both say the file is damaged, never serve the other record
     with pytest.raises(StoreError, match="id index"):
-        history(corpus, "cr:702.19c", "mtg/cr")
+        shown_json(StoredCorpus(copy), "cr:702.19c", "mtg/cr", None)
+    with pytest.raises(StoreError, match="id index"):
+        open_corpus(copy).history("mtg/cr", "cr:702.19c")
 
 
 def test_a_span_gives_the_digest_of_the_record_alone(imported_corpus: Context) -> None:

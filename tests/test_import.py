@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 from helpers import ROOT, SHARED, corpus_digest, link_archive
 
+from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_OK, EXIT_VERIFY
 from pipeline.jobs import import_archive as archive
-from pipeline.jobs import show as lookup
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.store.canonical import canonical_json
@@ -91,7 +91,7 @@ def test_history_follows_an_mtg_rule_across_versions(ctx: Context) -> None:
     corpus = Corpus(ctx.corpus_dir)
     diff = json.loads(corpus.read_file(corpus.document_entry("mtg/cr").diffs[-2].json_file))
     moved = next(r for r in diff["renumbering"] if r["old_id"].count(".") == 1)
-    steps = lookup.history(corpus, moved["new_id"], "mtg/cr")
+    steps = open_corpus(corpus.root).history("mtg/cr", moved["new_id"])
     by_version = {s.version: s for s in steps}
     assert len(steps) == 10
     assert by_version["2025-02-07"].citation == moved["old_id"]
@@ -111,7 +111,7 @@ def test_an_old_number_is_answered_with_its_new_one(ctx: Context) -> None:
     diff = json.loads(corpus.read_file(corpus.document_entry("mtg/cr").diffs[-2].json_file))
     new_ids = {r.id for r in corpus.load_document("mtg/cr", "2025-07-25").records}
     entry = next(r for r in diff["renumbering"] if r["old_id"] not in new_ids)
-    shown = lookup.show(corpus, entry["old_id"], "mtg/cr", "2025-07-25")
+    shown = open_corpus(corpus.root).show(entry["old_id"], "mtg/cr", "2025-07-25")
     assert shown.renumbered_from == entry["old_id"]
     assert shown.record.id == entry["new_id"]
 
@@ -146,10 +146,10 @@ def test_the_stored_json_is_canonical(ctx: Context) -> None:
 
 
 def test_show_a_five_level_riftbound_rule_with_its_provenance(ctx: Context) -> None:
-    shown = lookup.show(Corpus(ctx.corpus_dir), "cr:383.4.a.1", "riftbound/cr")
+    shown = open_corpus(ctx.corpus_dir).show("cr:383.4.a.1", "riftbound/cr")
     assert shown.version == "2026-06-18" and shown.record.id == "cr:383.4.a.1"
     provenance = shown.provenance()
-    assert provenance["sha256"] == shown.doc.renditions[0].sha256
+    assert provenance["sha256"] == shown.provenance()["renditions"][0]["sha256"]
     assert shown.fetches and str(shown.fetches[0]["final_url"]).startswith("file://")
 
 
@@ -229,5 +229,5 @@ def test_regression_relative_archive_path_for_a_source_without_a_url(
     corpus = Corpus(Path("corpus"))
     doc = corpus.load_document("riftbound/cr")
     assert doc.source is not None and doc.source.url is None
-    shown = lookup.show(corpus, doc.records[0].id, "riftbound/cr")
+    shown = open_corpus(corpus.root).show(doc.records[0].id, "riftbound/cr")
     assert str(shown.fetches[0]["final_url"]).startswith("file:///")

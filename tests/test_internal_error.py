@@ -14,9 +14,9 @@ from pipeline.errors import EXIT_BUG
 
 # `history` with the library call replaced by one that fails as a bug would.
 BUGGY = (
-    "import sys; import pipeline.jobs.show as show\n"
+    "import sys; import pipeline.corpus.reader as reader\n"
     "def broken(*args): raise KeyError('cr:1')\n"
-    "show.history = broken\n"
+    "reader.open_corpus = broken\n"
     "from pipeline.cli.app import main; main()"
 )
 

@@ -6,7 +6,10 @@ or type-only import still reaches into another room).
 - `extract`, `parse`, `verify` and `diff` import only `models`, `errors` and their own
   package;
 - `registry`, `fetch` and `store` import no later stage;
-- nothing imports `cli`, and `cli` imports only `jobs` (and `errors`);
+- nothing imports `cli`, and `cli` imports only `jobs`, `corpus` and `site` (and `errors`);
+- `corpus` is the one read side: the command line and the site never touch the store,
+  and outside `corpus` only the jobs that write or check a corpus read its versions;
+- no import cycles, not even inside one package (a lazy import counts);
 - the document libraries (beautifulsoup4 and soupsieve, the PDF engines, PyYAML) are
   imported only in `extract`, the HTTP client (requests, urllib3) only in `fetch`.
 
@@ -121,8 +124,8 @@ def broken_rule(imp: Import) -> str | None:
         return None  # the standard library, other libraries, its own package, __version__
     if target == "cli":
         return "nothing imports cli"
-    if room == "cli" and target not in ("jobs", "errors"):
-        return "cli imports only jobs (and errors)"
+    if room == "cli" and target not in ("jobs", "corpus", "site", "errors"):
+        return "cli imports only jobs, corpus and site (and errors)"
     if room in LEAVES:
         return f"{room} imports nothing from the package"
     if room in PURE and target not in LEAVES:
@@ -204,3 +207,104 @@ def test_fetch_loads_neither_extract_nor_beautifulsoup_at_run_time() -> None:
     )
     assert len(modules) >= 8
     assert done.stdout.strip() == "[]"
+
+
+# The store's calls that read a stored version (its records, aliases, provenance, diffs).
+VERSION_READS = frozenset(
+    {"load_document", "load_aliases", "load_provenance", "read_file", "read_span",
+     "records_by_id", "children_in", "diff_data"}
+)  # fmt: skip
+# Modules outside corpus/ and store/ that read stored versions, none of them for display.
+WRITERS_AND_CHECKERS = {
+    "pipeline.jobs.versions": "stores the next version: its diff needs the one before",
+    "pipeline.jobs.update": "re-reads what it stored to prove the commit",
+    "pipeline.jobs.verify": "re-hashes and re-parses stored versions",
+    "pipeline.jobs.cite_check": "checks files' citations against every version's ids",
+    "pipeline.jobs.export": "writes the SQLite database",
+}
+
+
+def version_reads() -> dict[str, list[int]]:
+    """Module -> lines calling the store's version-reading API, outside corpus/ and store/."""
+    found: dict[str, list[int]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if room_of(module) in ("corpus", "store"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            name = None
+            if isinstance(node, ast.Attribute):
+                name = node.attr
+            elif isinstance(node, ast.Name):
+                name = node.id
+            elif isinstance(node, ast.alias):
+                name = node.name
+            if name in VERSION_READS:
+                found.setdefault(module, []).append(getattr(node, "lineno", 0))
+    return found
+
+
+def test_only_the_read_side_reads_stored_versions_for_display() -> None:
+    readers = version_reads()
+    assert set(readers) - set(WRITERS_AND_CHECKERS) == set(), readers
+    assert set(WRITERS_AND_CHECKERS) - set(readers) == set(), "a listed module no longer reads"
+    # The command line and the site answer through corpus, never from the store.
+    display = [
+        f"{i.module} line {i.line}: {i.target}"
+        for i in all_imports()
+        if i.room in ("cli", "site") and i.target_room == "store"
+    ]
+    assert display == []
+
+
+def test_the_read_side_check_catches_a_second_reader(tmp_path: Path) -> None:
+    # A module that loaded a version itself would be caught by name.
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f(c):\n    return c.load_document('mtg/cr')\n", encoding="utf-8")
+    tree = ast.parse(probe.read_text(encoding="utf-8"))
+    names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert names & VERSION_READS == {"load_document"}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (lazy imports included)."""
+    modules = {module_name(p) for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for imp in all_imports():
+        target = imp.target
+        while target and target not in modules:  # `from a.b import c`: module a.b
+            target = target.rpartition(".")[0]
+        if target and target != imp.module and not imp.module.startswith(target + "."):
+            graph[imp.module].add(target)
+    return graph
+
+
+def cycles_of(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle a depth-first walk meets, each as the modules on it."""
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt) :])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return cycles
+
+
+def test_the_package_has_no_import_cycle() -> None:
+    # The walk finds a cycle where there is one, and sees lazy imports as edges.
+    assert cycles_of({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c"]]
+    graph = import_graph()
+    assert "pipeline.corpus.renumbering" in graph["pipeline.corpus.lookup"]  # a lazy import
+    assert cycles_of(graph) == []

@@ -17,11 +17,12 @@ from helpers import ROOT
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from pipeline.corpus import open_corpus
+from pipeline.corpus.diffs import pair_diff
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.errors import EXIT_USAGE
-from pipeline.jobs import show as lookup_job
 from pipeline.models.records import Document, Location, ParserInfo, Rule
 from pipeline.store.corpus import Corpus
 
@@ -179,7 +180,7 @@ def test_renumbering_json_follows_its_schema_and_names_the_meld_moves(corpus: Pa
     # The same map the stored diff gives, with nothing recomputed.
     stored = Corpus(corpus)
     entry = stored.document_entry("mtg/cr")
-    diff = lookup_job.pair_diff(stored, entry, "mtg/cr", "2022-11-18", "2023-04-14")
+    diff = pair_diff(stored, entry, "mtg/cr", "2022-11-18", "2023-04-14")
     assert RenumberingMap.model_validate(data) == map_of_diff(diff)
 
 
@@ -194,7 +195,7 @@ def test_each_stored_diff_has_its_map_beside_it(corpus: Path) -> None:
             assert d.renumbering.startswith(f"{document}/diffs/{d.old}..{d.new}.renumbering.")
             data = json.loads(stored.read_file(d.renumbering))
             jsonschema.validate(data, schema)
-            diff = lookup_job.pair_diff(stored, entry, document, d.old, d.new)
+            diff = pair_diff(stored, entry, document, d.old, d.new)
             assert RenumberingMap.model_validate(data) == map_of_diff(diff)
 
 
@@ -267,7 +268,7 @@ def test_show_an_old_version_says_where_the_rule_lives_now(corpus: Path) -> None
 
 
 def test_history_follows_the_map_back_to_the_old_number(corpus: Path) -> None:
-    steps = lookup_job.history(Corpus(corpus), "cr:712.4", "mtg/cr")
+    steps = open_corpus(corpus).history("mtg/cr", "cr:712.4")
     by_version = {s.version: s.citation for s in steps}
     assert by_version["2022-11-18"] == "cr:713.1"  # the meld definition before 712 took it
     assert by_version["2023-04-14"] == "cr:712.4"

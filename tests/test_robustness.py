@@ -27,6 +27,7 @@ import pytest
 from helpers import ROOT, SHARED, corpus_digest, link_archive, registry_file
 from server import Reply, ScriptedServer
 
+from pipeline.corpus import open_corpus
 from pipeline.errors import (
     EXIT_CHANGED,
     EXIT_FETCH,
@@ -48,7 +49,6 @@ from pipeline.jobs.limits import ParseLimits
 from pipeline.jobs.parse_request import ParseRequest
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.sandbox import parse_isolated
-from pipeline.jobs.show import show
 from pipeline.jobs.versions import add_version
 from pipeline.models.records import SourceRef
 from pipeline.models.sources import Pin
@@ -195,13 +195,15 @@ def test_defect_2_adding_a_rendition_keeps_every_old_number_answering(
     corpus = Corpus(root / "corpus")
     aliases = corpus.load_aliases("mtg/cr", "2025-11-14")
     assert aliases, "2025-07-25 -> 2025-11-14 renumbers rules"
-    answers = {old: show(corpus, old, "mtg/cr", "2025-11-14").record.id for old in aliases}
+    answers = {
+        old: open_corpus(corpus.root).show(old, "mtg/cr", "2025-11-14").record.id for old in aliases
+    }
     assert republish(root) == 0
     after = Corpus(root / "corpus")
     assert len(after.load_document("mtg/cr", "2025-11-14").renditions) == 2
     assert after.load_aliases("mtg/cr", "2025-11-14") == aliases
     for old, new in answers.items():
-        shown = show(after, old, "mtg/cr", "2025-11-14")
+        shown = open_corpus(after.root).show(old, "mtg/cr", "2025-11-14")
         assert (shown.record.id, shown.renumbered_from) == (new, old)
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, SHARED, link_archive
 
+from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
-from pipeline.jobs.show import show
 
 MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
 
@@ -64,13 +64,13 @@ def test_the_quick_path_says_what_the_full_command_says(
 
 
 def test_its_json_is_the_dict_the_library_builds(corpus: Path) -> None:
-    from pipeline.jobs.show_quick import shown_json
-    from pipeline.store.corpus import Corpus
+    from pipeline.corpus.lookup import shown_json
+    from pipeline.corpus.stored import StoredCorpus
 
     for citation, _, document in CASES:
         assert (
-            shown_json(corpus, citation, document, None)
-            == show(Corpus(corpus), citation, document).as_json()
+            shown_json(StoredCorpus(corpus), citation, document, None)
+            == open_corpus(corpus).show(citation, document).as_json()
         )
 
 
@@ -88,8 +88,8 @@ def test_the_quick_path_loads_none_of_the_heavy_modules(corpus: Path) -> None:
     code = (
         "import sys; from pipeline.cli.quick import try_quick; "
         f"code = try_quick(['--corpus', {str(corpus)!r}, 'show', 'cr:702.19c', '--doc', 'mtg/cr']);"
-        "heavy = [m for m in ('typer', 'rich', 'pydantic', 'pipeline.models', 'pdfplumber', "
-        "'pypdfium2', 'bs4', 'yaml') if m in sys.modules]; print(code, heavy)"
+        "heavy = [m for m in ('typer', 'rich', 'pydantic', 'pipeline.models.records', "
+        "'pdfplumber', 'pypdfium2', 'bs4', 'yaml') if m in sys.modules]; print(code, heavy)"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)

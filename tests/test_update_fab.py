@@ -12,10 +12,10 @@ from helpers import corpus_digest, registry_file
 from server import Reply, ScriptedServer
 from test_fab_pdf import content, typeset
 
+from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_CHANGED, EXIT_FETCH, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
 from pipeline.extract.poppler import pdftotext
 from pipeline.fetch.policy import FetchPolicy
-from pipeline.jobs import show as lookup
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
@@ -101,7 +101,7 @@ def test_version_with_warnings_is_staged_then_accepted(ctx: Context) -> None:
     assert accepted.outcomes[0].outcome == "accepted"
     assert corpus.index().documents["fab/cr"].current == "2.14.0"
     assert not list((ctx.corpus_dir / "staged/fab/cr").glob("2.14.0.*.json"))
-    shown = lookup.show(corpus, "cr:1.0.1", "fab/cr")
+    shown = open_corpus(corpus.root).show("cr:1.0.1", "fab/cr")
     assert shown.record.text.startswith("The rules in this document apply")
     assert [c.id for c in shown.children] == ["cr:1.0.1a", "cr:1.0.1b"]
     assert shown.fetches and shown.fetches[0]["source"] in ("fab-cr-txt", "fab-cr-pdf")

@@ -13,10 +13,10 @@ from helpers import ROOT, SHARED, corpus_digest, registry_file
 from server import Reply, ScriptedServer
 
 from pipeline.cli.console import print_shown
+from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
 from pipeline.fetch import mediawiki
 from pipeline.fetch.policy import FetchPolicy
-from pipeline.jobs import show as lookup
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
@@ -70,10 +70,10 @@ def test_rulings_at_the_pinned_ref_are_stored_and_shown(
     corpus = Corpus(ctx.corpus_dir)
     doc = corpus.load_document("netrunner/rulings")
     shared = next(r for r in doc.rulings if len(r.cards) > 1)
-    shown = lookup.show(corpus, shared.id, "netrunner/rulings")
+    shown = open_corpus(corpus.root).show(shared.id, "netrunner/rulings")
     from rich.console import Console
 
-    print_shown(Console(width=200), shown)
+    print_shown(Console(width=200), shown.as_json())
     out = capsys.readouterr().out
     assert shared.id in out and "2024-01-15" in out
     assert doc.source is not None and doc.source.sha256 in out

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from pipeline.cli.show_text import format_shown
+from pipeline.cli.show_text import format_history, format_hits, format_shown
+from pipeline.corpus import HistoryStep, Hit
 from pipeline.jobs.outcomes import Outcome, RunSummary
-from pipeline.jobs.show import HistoryStep, Shown
 
 STYLES = {
     "new": "green",
@@ -82,32 +83,18 @@ def print_summary(console: Console, summary: RunSummary) -> None:
     console.print(f"exit code {summary.exit_code}")
 
 
-def _indented(console: Console, text: str, indent: int, style: str = "") -> None:
-    """Wrapped lines keep the indentation of their first line."""
-    # Wrapped here and printed line by line: rich's Padding would end every line in spaces
-    # up to the console's width.
-    for line in Text(text, style=style).wrap(console, max(console.width - indent, 20)):
-        line.rstrip()
-        console.print(Text(" " * indent) + line, soft_wrap=True)
-
-
-def print_shown(console: Console, shown: Shown) -> None:
+def print_shown(console: Console, shown: dict[str, Any]) -> None:
     """The shown record as `cli.show_text` formats it (the fast path prints the same text)."""
-    console.print(
-        format_shown(shown.as_json()), end="", markup=False, highlight=False, soft_wrap=True
-    )
+    console.print(format_shown(shown), end="", markup=False, highlight=False, soft_wrap=True)
+
+
+def print_hits(console: Console, query: str, hits: list[Hit]) -> None:
+    """Search hits as `cli.show_text` formats them (the fast path prints the same text)."""
+    text = format_hits(query, hits)
+    console.print(text, end="", markup=False, highlight=False, soft_wrap=True)
 
 
 def print_history(console: Console, citation: str, document: str, steps: list[HistoryStep]) -> None:
-    console.print(f"history of {citation} in {document}", style="bold")
-    previous_text: str | None = None
-    for step in steps:
-        label = step.citation or "(absent)"
-        console.print(f"\n{step.version}  {label}  [{step.change}]", markup=False, highlight=False)
-        if step.text is None:
-            continue
-        if step.text == previous_text:
-            console.print("  (text unchanged)", style="dim")
-        else:
-            _indented(console, step.text, 2)
-        previous_text = step.text
+    """The history as `cli.show_text` formats it (the fast path prints the same text)."""
+    text = format_history(citation, document, steps)
+    console.print(text, end="", markup=False, highlight=False, soft_wrap=True)

@@ -1,4 +1,4 @@
-"""The reading commands: diff, show, history, schema."""
+"""The reading commands: diff, show, history, search, schema, each answered by `corpus`."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from pipeline.cli.common import (
     app,
     run_job,
 )
-from pipeline.cli.console import print_history, print_shown
+from pipeline.cli.console import print_history, print_hits, print_shown
 from pipeline.cli.read_arguments import (
     check_document,
     check_version,
@@ -30,7 +30,6 @@ from pipeline.cli.read_arguments import (
 from pipeline.cli.shared import err, make_context, out
 from pipeline.cli.show_text import provenance_lines
 from pipeline.errors import EXIT_VERIFY
-from pipeline.jobs import show as lookup
 from pipeline.jobs.context import Context
 
 
@@ -71,7 +70,7 @@ def diff_cmd(
 ) -> None:
     """Changes between two stored versions (any two, not only adjacent ones); NEW defaults to
     the current version."""
-    from pipeline.jobs.versions import render_diff
+    from pipeline.corpus.diffs import render_diff
 
     ctx = make_context(corpus, cache, sources)
 
@@ -111,22 +110,32 @@ def show_cmd(
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
 ) -> None:
-    """Print a rule (and its subrules) or a ruling, with where its bytes came from."""
+    """Print a rule (and its subrules), glossary term or ruling, with where its bytes came from.
+
+    CITATION as people write it: cr:702.19c, 702.19c, CR 702.19c, rule 702.19c, 702.19C,
+    glossary:Trample or Trample."""
+    from pipeline.corpus import open_corpus
+
     ctx = make_context(corpus, cache, sources)
     run_job(lambda: check_read_arguments(ctx, doc, version))
-    shown = run_job(lambda: lookup.show(ctx.corpus, citation, doc, version))
-    details = run_job(lambda: lookup.record_provenance(ctx.corpus, shown)) if provenance else None
+    reader = run_job(lambda: open_corpus(ctx.corpus_dir))
+    shown = run_job(lambda: reader.show(citation, doc, version))
+    details = (
+        run_job(lambda: reader.provenance(shown.document, shown.record.id, shown.version))
+        if provenance
+        else None
+    )
     if as_json:
-        data = shown.as_json() | ({"record_provenance": details} if details else {})
+        data = shown.as_json() | ({"record_provenance": details.as_dict()} if details else {})
         print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
     else:
-        print_shown(out, shown)
+        print_shown(out, shown.as_json())
         if shown.now is not None:
             out.print(
                 f"\n{where_now_line(shown.record.id, shown.now)}", markup=False, soft_wrap=True
             )
         if details:
-            print_record_provenance(details)
+            print_record_provenance(details.as_dict())
 
 
 def check_read_arguments(ctx: Context, doc: str | None, version: str | None) -> None:
@@ -171,12 +180,51 @@ def history_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """The record's text in every stored version, following renumbering."""
+    from pipeline.corpus import open_corpus
+
     ctx = make_context(corpus, cache, sources)
     run_job(lambda: check_read_arguments(ctx, doc, None))
+    reader = run_job(lambda: open_corpus(ctx.corpus_dir))
     # Without --doc, the document is the one `show` would answer from.
-    document = doc or run_job(lambda: lookup.show(ctx.corpus, citation).document)
-    steps = run_job(lambda: lookup.history(ctx.corpus, citation, document))
+    document = doc or run_job(lambda: reader.show(citation).document)
+    steps = run_job(lambda: reader.history(document, citation))
     print_history(out, citation, document, steps)
+
+
+@app.command("search")
+def search_cmd(
+    words: Annotated[list[str], typer.Argument(help="the words to find (every one)")],
+    doc: Annotated[
+        str | None, typer.Option("--doc", help="only this document [default: every document]")
+    ] = None,
+    version: VersionOpt = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="at most this many hits")] = 20,
+    as_json: JsonOpt = False,
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+) -> None:
+    """Rules, glossary terms and rulings holding every word, best first, with citations.
+
+    Searches the current version of every document (or --doc, at --version); no export
+    needed. Exit 0 with hits, 1 with none."""
+    from pipeline.corpus import open_corpus
+
+    ctx = make_context(corpus, cache, sources)
+    run_job(lambda: check_read_arguments(ctx, doc, version))
+    query = " ".join(words)
+    hits = run_job(
+        lambda: open_corpus(ctx.corpus_dir).search(
+            query, document=doc, version=version, limit=limit
+        )
+    )
+    if as_json:
+        data = {"query": query, "hits": [h.as_dict() for h in hits]}
+        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        print_hits(out, query, hits)
+    if not hits:
+        raise typer.Exit(1)
 
 
 @app.command("schema")

@@ -40,7 +40,7 @@ def renumbering_cmd(
 
     Each old id that did not stay the same: renumbered, moved, split, merged, removed or
     changed at the same number; the maps of consecutive versions composed along the chain."""
-    from pipeline.jobs.renumbering import render_renumbering
+    from pipeline.corpus.renumbering import render_renumbering
 
     ctx = make_context(corpus, cache, sources)
     run_job(lambda: check_versions(ctx, document, old, new))

@@ -7,9 +7,21 @@ rich or typer. It formats the dict `show --json` prints, whichever path built it
 
 from __future__ import annotations
 
-import shutil
+import os
 import textwrap
 from typing import Any
+
+
+def _columns() -> int:
+    """The terminal's width (COLUMNS first), 100 when there is none."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(1).columns
+    except OSError:
+        return 100
 
 
 def _wrap(text: str, indent: int, width: int) -> list[str]:
@@ -64,7 +76,7 @@ def record_lines(record: dict[str, Any]) -> list[str]:
 def format_shown(data: dict[str, Any], width: int | None = None) -> str:
     """The text of `show` for the dict of `show --json` (asked, renumbered_from, record,
     children, provenance)."""
-    width = width or max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
+    width = width or max(60, min(_columns(), 120))
     record, p = data["record"], data["provenance"]
     out: list[str] = []
     if data.get("renumbered_from"):
@@ -106,6 +118,36 @@ def format_shown(data: dict[str, Any], width: int | None = None) -> str:
         f"above prints {p['sha256']}."
     )
     out += _wrap(f"Check it yourself: {check}", 2, width)
+    return "\n".join(out) + "\n"
+
+
+def format_history(citation: str, document: str, steps: list[Any], width: int | None = None) -> str:
+    """The text of `history`: each version, the record's id there and how it changed, and
+    its text where it differs from the version before (`corpus.lineage.HistoryStep`s)."""
+    width = width or max(60, min(_columns(), 120))
+    out = [f"history of {citation} in {document}"]
+    previous: str | None = None
+    for step in steps:
+        label = ", ".join(step.citations) or step.citation or "(absent)"
+        out += ["", f"{step.version}  {label}  [{step.change}]"]
+        if step.text is None:
+            continue
+        out += ["  (text unchanged)"] if step.text == previous else _wrap(step.text, 2, width)
+        previous = step.text
+    return "\n".join(out) + "\n"
+
+
+def format_hits(query: str, hits: list[Any], width: int | None = None) -> str:
+    """The text of `search`: each hit's citation, heading, where it is, and its snippet
+    (`corpus.search.Hit`s, best first)."""
+    width = width or max(60, min(_columns(), 120))
+    if not hits:
+        return f"no record holds every word of {query!r}\n"
+    out: list[str] = []
+    for hit in hits:
+        heading = f"  {hit.heading}" if hit.heading else ""
+        out.append(f"{hit.citation}{heading}  ({hit.document} {hit.version}, {hit.kind})")
+        out += _wrap(hit.snippet, 2, width)
     return "\n".join(out) + "\n"
 
 

@@ -1,140 +1,75 @@
-"""Read a corpus folder from Python: documents, versions, records, renumbering, provenance.
+"""Read a corpus folder from Python: documents, versions, records, show, history, follow,
+renumbering, lineages, provenance and search.
 
-Read-only and typed. Every file is read through `pipeline.store.corpus.Corpus`, which
-checks each one against the digest `index.json` records, so a caller never sees a
-half-written or altered file as data.
+Read-only and typed. Every file is checked against the digest `index.json` records for
+it (its name, or the id index's digest of a record's own bytes), so a caller never sees
+a half-written or altered file as data. The answers come from `corpus.stored`,
+`corpus.lineage`, `corpus.lookup` and `corpus.search`, which read with json alone;
+this class makes them models.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pipeline.corpus.answers import (
+    DocumentInfo,
+    Followed,
+    Record,
+    RecordProvenance,
+    Renumbered,
+    VersionInfo,
+    sha256_of,
+)
+from pipeline.corpus.lineage import HistoryStep, Lineages, Step
+from pipeline.corpus.lookup import history_of, ident_in, shown_json
+from pipeline.corpus.renumbering import pair_map_json
+from pipeline.corpus.renumbering import renumbering as renumbering_map
+from pipeline.corpus.search import Hit, search_corpus
+from pipeline.corpus.shown import Shown
+from pipeline.corpus.stored import StoredCorpus
+from pipeline.diff.citations import parse_citation
+from pipeline.diff.models import RenumberingMap
 from pipeline.errors import NotFound, UsageError
-from pipeline.models.records import Document, GlossaryTerm, Passage, Rule, Ruling
+from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.models.sources import FetchResult
-from pipeline.store import layout
-from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry
 
-Record = Rule | GlossaryTerm | Ruling | Passage
+# The dataclasses lived here first; code that imports them from this module keeps working.
+__all__ = [
+    "CorpusReader",
+    "DocumentInfo",
+    "Followed",
+    "Record",
+    "RecordProvenance",
+    "Renumbered",
+    "VersionInfo",
+    "open_corpus",
+    "sha256_of",
+]
 
-
-@dataclass(frozen=True)
-class VersionInfo:
-    """One stored version of a document, as index.json lists it."""
-
-    document: str
-    version: str
-    status: str
-    current: bool
-    published: str | None
-    effective: str | None
-    records: int
-    glossary: int
-    rulings: int
-    warnings: int
-    sha256: str  # of the version's canonical JSON file
-    sources: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class DocumentInfo:
-    id: str
-    title: str | None
-    family: str
-    current: str | None
-    versions: tuple[VersionInfo, ...]
-
-
-@dataclass(frozen=True)
-class Renumbered:
-    """One entry of a stored diff's renumbering map."""
-
-    old_version: str
-    new_version: str
-    old_id: str
-    new_id: str
-    method: str | None = None
-    similarity: float | None = None
-
-
-@dataclass(frozen=True)
-class Followed:
-    """Where a citation lives in a version, following the renumbering map forward.
-
-    `citation` is None when the record was removed (in `removed_in`); `steps` are the
-    renumberings crossed on the way, oldest first."""
-
-    asked: str
-    document: str
-    since: str
-    version: str
-    citation: str | None
-    steps: tuple[Renumbered, ...] = ()
-    removed_in: str | None = None
-
-
-@dataclass(frozen=True)
-class RecordProvenance:
-    """Which bytes a record came from, and digests to prove the JSON is what was stored.
-
-    `engine` and `engine_version` are what extracted the text (the Document's `parser`);
-    `location` is the record's Location as stored: first and last line (`line`,
-    `end_line`), first and last page for PDFs, and `char_start`/`char_end` in the
-    extracted text (README, "Record contract"); None where the family does not read lines.
-    """
-
-    document: str
-    title: str | None
-    version: str
-    published: str | None
-    effective: str | None
-    citation: str
-    url: str | None
-    sha256: str | None
-    bytes: int | None
-    rendition: str | None
-    retrieved: str | None
-    retrieved_from: str | None
-    parser_family: str
-    parser_version: str
-    engine: str | None
-    engine_version: str | None
-    location: dict[str, Any]
-    record_sha256: str
-    document_sha256: str
-    fetches: tuple[FetchResult, ...] = ()
-
-    def as_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["fetches"] = [f.model_dump(mode="json") for f in self.fetches]
-        return data
-
-
-def sha256_of(value: Record | Document) -> str:
-    """SHA-256 of a record's or a document's canonical JSON (the corpus's one serialisation)."""
-    return hashlib.sha256(canonical_json(value)).hexdigest()
+_MODELS: dict[str, type[Rule | GlossaryTerm | Ruling]] = {
+    "records": Rule,
+    "glossary": GlossaryTerm,
+    "rulings": Ruling,
+}
 
 
 class CorpusReader:
-    """A corpus folder opened for reading. Documents are parsed once and kept."""
+    """A corpus folder opened for reading. A record is read from its own bytes through
+    the version's id index; a whole Document only when asked for, then kept."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
-        if not (self.root / layout.INDEX).is_file():
-            raise NotFound(
-                f"a corpus at {self.root}",
-                "the folder has no index.json; run `rulescorpus import` or `update` first",
-            )
+        self._stored = StoredCorpus(self.root)  # NotFound when the folder has no index.json
         self._store = Corpus(self.root)
         self._index = self._store.index()
         self._docs: dict[tuple[str, str], Document] = {}
-        self._by_id: dict[tuple[str, str], dict[str, Record]] = {}
+        self._lineages = Lineages(self._stored, partial(pair_map_json, self.root))
 
     # ------------------------------------------------------------------ documents, versions
 
@@ -198,34 +133,38 @@ class CorpusReader:
 
     # ------------------------------------------------------------------ records
 
-    def _records_by_id(self, document: str, version: str) -> dict[str, Record]:
-        key = (document, version)
-        if key not in self._by_id:
-            doc = self.document(document, version)
-            table: dict[str, Record] = {}
-            for collection in (
-                doc.records,
-                doc.glossary,
-                doc.rulings,
-                doc.front_matter,
-                doc.back_matter,
-            ):
-                for record in collection:
-                    table.setdefault(record.id, record)
-            self._by_id[key] = table
-        return self._by_id[key]
+    def _model(self, document: str, version: str, citation: str) -> Record | None:
+        """One record made a model from its own bytes (the id index), never the document."""
+        here = self._stored.version(document, version)
+        raw = here.record(citation)
+        if raw is None:
+            return None
+        return _MODELS[here.kind(citation) or "records"].model_validate(raw)
 
     def record(self, document: str, citation: str, version: str | None = None) -> Record:
-        """A rule, glossary term, ruling or passage by its citation id (`cr:702.19c`)."""
+        """A rule, glossary term, ruling or passage by its citation, written as people
+        write it (`cr:702.19c`, `702.19C`, `CR 702.19c`, `rule 702.19c`, `Trample`)."""
         item = self._version(document, version)
-        found = self._records_by_id(document, item.version).get(citation)
+        asked = parse_citation(citation)
+        ident = ident_in(self._stored.version(document, item.version), asked)
+        found = self._model(document, item.version, ident) if ident else None
+        if found is None and asked.ident is not None:
+            found = self._passages(document, item.version).get(asked.ident)
         if found is not None:
             return found
         hint = "check the number"
-        moved = self.follow(document, citation, to=item.version)
-        if moved.citation and moved.citation != citation:
+        try:
+            moved = self.follow(document, citation, to=item.version)
+        except NotFound:
+            moved = None
+        if moved is not None and moved.citation and moved.citation != citation:
             hint = f"it is {moved.citation} in this version (renumbered; see follow())"
         raise NotFound(f"{citation} in {document} {item.version}", hint)
+
+    def _passages(self, document: str, version: str) -> dict[str, Record]:
+        """Front and back matter: not in the id index, so read with the document."""
+        doc = self.document(document, version)
+        return {p.id: p for p in [*doc.front_matter, *doc.back_matter]}
 
     def records(self, document: str, version: str | None = None) -> Iterator[Rule]:
         """The numbered records of a version, in document order."""
@@ -259,8 +198,9 @@ class CorpusReader:
         data: dict[str, Any] = json.loads(self._store.read_file(stored.json_file))
         return data
 
-    def renumbering(self, document: str, old: str, new: str) -> list[Renumbered]:
-        """The renumbering map (old_id -> new_id) of the stored diff between two versions."""
+    def moves(self, document: str, old: str, new: str) -> list[Renumbered]:
+        """The pairs the stored diff of two consecutive versions renumbered (its own
+        `renumbering` list, as stored)."""
         return [
             Renumbered(
                 old_version=old,
@@ -274,69 +214,76 @@ class CorpusReader:
             if row.get("old_id") and row.get("new_id")
         ]
 
-    def _published(self, document: str) -> list[str]:
-        return [v.version for v in self._entry(document).versions if v.status == "published"]
+    def renumbering(self, document: str, old: str, new: str | None = None) -> RenumberingMap:
+        """Where every record of `old` lives in `new` (default: current): the map the
+        `renumbering` command prints, composed through the stored diffs."""
+        return renumbering_map(self._store, document, old, new)
+
+    def lineage_step(self, document: str, old: str, new: str) -> Step:
+        """The lineage table of two consecutive published versions (built once)."""
+        return self._lineages.step(document, old, new)
 
     def follow(
         self, document: str, citation: str, *, to: str | None = None, since: str | None = None
     ) -> Followed:
         """Where `citation` lives in version `to` (default: current).
 
-        Starts from `since` (default: the newest version before `to` that has the
-        citation, or `to` itself when it has it) and crosses each stored diff's
-        renumbering map, so `cr:603.2f` of 2025-07-25 becomes `cr:603.2e` of 2025-11-14."""
+        Starts from `since` (default: the newest version up to `to` that has the
+        citation, or whose alias table names it) and crosses each stored diff's
+        renumbering map, so `cr:603.2f` of 2025-07-25 becomes `cr:603.2e` of
+        2025-11-14. A split gives several `citations`; `citation` is the first."""
         target = self._version(document, to).version
-        versions = self._published(document)
-        if target not in versions:
-            versions = [*versions, target]
-        end = versions.index(target)
         if since is None:
-            if citation in self._records_by_id(document, target):
-                return Followed(citation, document, target, target, citation)
-            alias = self._store.load_aliases(document, target).get(citation)
-            starts = [
-                i
-                for i in range(end - 1, -1, -1)
-                if citation in self._records_by_id(document, versions[i])
-            ]
-            if not starts:
-                if alias:
-                    return Followed(citation, document, target, target, alias)
-                raise NotFound(f"{citation} in any stored version of {document} up to {target}")
-            start = starts[0]
+            start, ident = self._lineages.anchor(document, citation, upto=target)
         else:
-            origin = self._version(document, since).version
-            if origin not in versions or versions.index(origin) > end:
-                raise UsageError(f"follow {citation}: {origin} is not a version before {target}")
-            if citation not in self._records_by_id(document, origin):
-                raise NotFound(f"{citation} in {document} {origin}", "check the number")
-            start = versions.index(origin)
-        current: str | None = citation
-        steps: list[Renumbered] = []
-        for old, new in zip(versions[start:end], versions[start + 1 : end + 1], strict=True):
-            assert current is not None
-            try:
-                moved = {r.old_id: r for r in self.renumbering(document, old, new)}
-            except NotFound:
-                moved = {}
-            step = moved.get(current)
-            if step is not None:
-                steps.append(step)
-                current = step.new_id
-            elif current not in self._records_by_id(document, new):
-                alias = self._store.load_aliases(document, new).get(current)
-                if alias is None:
-                    return Followed(
-                        citation,
-                        document,
-                        versions[start],
-                        target,
-                        None,
-                        tuple(steps),
-                        removed_in=new,
-                    )
-                current = alias
-        return Followed(citation, document, versions[start], target, current, tuple(steps))
+            start = self._version(document, since).version
+            versions = self._stored.published(document)
+            known = start in versions and target in versions
+            if known and versions.index(start) > versions.index(target):
+                raise UsageError(f"follow {citation}: {start} is not a version before {target}")
+            if not self._stored.version(document, start).has(citation):
+                raise NotFound(f"{citation} in {document} {start}", "check the number")
+            ident = citation
+        trail = self._lineages.follow(document, ident, start, target)
+        steps = tuple(
+            Renumbered(c.old_version, c.new_version, c.old_id, new_id, c.method, c.similarity)
+            for c in trail.crossed
+            for new_id in c.new_ids
+        )
+        if ident != citation:  # named by an alias table: the renumbering is that table's
+            steps = (Renumbered(start, start, citation, ident, "alias"), *steps)
+        return Followed(
+            citation,
+            document,
+            start,
+            target,
+            trail.ids[0] if trail.ids else None,
+            steps,
+            removed_in=trail.removed_in,
+            citations=trail.ids,
+        )
+
+    def history(self, document: str, citation: str) -> list[HistoryStep]:
+        """The record in every published version, following renumbering both ways from the
+        newest version that holds it; each version's id index and map, never the document."""
+        return history_of(self._lineages, document, citation)
+
+    def show(self, citation: str, document: str | None = None, version: str | None = None) -> Shown:
+        """`show`'s answer: the record with its subrules and provenance, found by a citation
+        as people write it, in `document` (default: the one document that has it)."""
+        return Shown.of(shown_json(self._stored, citation, document, version))
+
+    def search(
+        self,
+        words: str,
+        *,
+        document: str | None = None,
+        version: str | None = None,
+        limit: int = 20,
+    ) -> list[Hit]:
+        """Records whose text, title, examples, notes, term or ruling hold every word,
+        best first, in the current version of each document (or `document`/`version`)."""
+        return search_corpus(self._stored, words, document=document, version=version, limit=limit)
 
     # ------------------------------------------------------------------ provenance
 
@@ -350,35 +297,36 @@ class CorpusReader:
     ) -> RecordProvenance:
         """Everything that says where a record came from, down to the bytes and the line."""
         item = self._version(document, version)
-        doc = self.document(document, item.version)
+        head = self._stored.version(document, item.version).head
         record = self.record(document, citation, item.version)
         fetches = tuple(
             FetchResult.model_validate(f)
             for f in self.version_provenance(document, item.version).get("fetches", [])
         )
-        src = doc.source
-        primary = next((f for f in fetches if src and f.sha256 == src.sha256), None)
+        src = head.get("source") or {}
+        primary = next((f for f in fetches if src and f.sha256 == src.get("sha256")), None)
         location = record.location.model_dump(mode="json") if record.location else {}
+        parser = head.get("parser") or {}
         return RecordProvenance(
             document=document,
-            title=self._entry(document).title or doc.title,
+            title=self._entry(document).title or head.get("title"),
             version=item.version,
-            published=doc.published,
-            effective=doc.effective,
+            published=head.get("published"),
+            effective=head.get("effective"),
             citation=record.id,
-            url=src.url if src else None,
-            sha256=src.sha256 if src else None,
-            bytes=src.bytes if src else None,
-            rendition=src.rendition if src else None,
+            url=src.get("url"),
+            sha256=src.get("sha256"),
+            bytes=src.get("bytes"),
+            rendition=src.get("rendition"),
             retrieved=primary.retrieved if primary else None,
             retrieved_from=primary.final_url if primary else None,
-            parser_family=doc.parser.family,
-            parser_version=doc.parser.version,
-            engine=doc.parser.engine,
-            engine_version=doc.parser.engine_version,
+            parser_family=str(parser.get("family")),
+            parser_version=str(parser.get("version")),
+            engine=parser.get("engine"),
+            engine_version=parser.get("engine_version"),
             location=location,
             record_sha256=sha256_of(record),
-            document_sha256=sha256_of(doc),
+            document_sha256=item.sha256,  # the stored file is the version's canonical JSON
             fetches=fetches,
         )
 

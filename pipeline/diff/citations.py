@@ -16,34 +16,49 @@ id it names (`cr:` + the publisher's number):
 
 A number is digits, then dotted parts of digits (with an optional letter) or single
 letters: 702.19c, 1.0.1a, 383.4.c.2.a. A full stop after it ends a sentence.
+
+`parse_citation` reads one citation a person asks for (`show`, `history`, the API) with
+the same forms, plus a glossary term by name (`glossary:Trample`, `Trample`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
+from functools import cache
+from typing import Literal, NamedTuple
+
+from pipeline.errors import UsageError
+from pipeline.models.slugs import slugify
 
 Form = Literal["id", "cr", "keyword", "bracket", "bare"]
 
 NUMBER = r"\d+(?:\.(?:\d+[a-z]?|[a-z]))*"
 _DASH = r"[-\u2010\u2011\u2012\u2013\u2014\u2212]"
-_ID = re.compile(rf"(?<![\w:])(?P<prefix>[a-z]+):(?P<num>{NUMBER})(?![\w])")
-_CR = re.compile(rf"(?<![\w.])CR ?(?P<num>{NUMBER})(?![\w])")
-_KEYWORD = re.compile(
-    rf"(?i:\b(?:rules?|sections?|steps?)\s+)"
-    rf"(?P<list>{NUMBER}(?:{_DASH}[a-z0-9]+)?"
-    rf"(?:(?:\s*,\s*|\s+)(?:(?:and|or|through|to)\s+)?{NUMBER}(?:{_DASH}[a-z0-9]+)?)*)"
-)
-_LIST_ITEM = re.compile(rf"(?P<num>{NUMBER})(?:(?P<dash>{_DASH})(?P<end>[a-z0-9]+))?")
-_BRACKET = re.compile(r"\[(?P<num>\d+(?:\.(?:\d+[a-z]?|[a-z]))+)\]")
-_BARE = re.compile(r"(?<![\w.:/\-#\[])(?P<num>\d+(?:\.(?:\d+[a-z]?|[a-z]))+)(?![\w\-]|\.\d)")
+# Compiled on first use: `show` reads one citation in the time Python takes to start, and
+# compiling every free-text pattern would cost more than its whole answer.
+_SOURCES: dict[str, str] = {
+    "id": rf"(?<![\w:])(?P<prefix>[a-z]+):(?P<num>{NUMBER})(?![\w])",
+    "cr": rf"(?<![\w.])CR ?(?P<num>{NUMBER})(?![\w])",
+    "keyword": (
+        rf"(?i:\b(?:rules?|sections?|steps?)\s+)"
+        rf"(?P<list>{NUMBER}(?:{_DASH}[a-z0-9]+)?"
+        rf"(?:(?:\s*,\s*|\s+)(?:(?:and|or|through|to)\s+)?{NUMBER}(?:{_DASH}[a-z0-9]+)?)*)"
+    ),
+    "list_item": rf"(?P<num>{NUMBER})(?:(?P<dash>{_DASH})(?P<end>[a-z0-9]+))?",
+    "bracket": r"\[(?P<num>\d+(?:\.(?:\d+[a-z]?|[a-z]))+)\]",
+    "bare": r"(?<![\w.:/\-#\[])(?P<num>\d+(?:\.(?:\d+[a-z]?|[a-z]))+)(?![\w\-]|\.\d)",
+}
 
 
-@dataclass(frozen=True)
-class Found:
-    """One citation in one line: where the number sits (0-based columns), what it names."""
+@cache
+def _rx(name: str) -> re.Pattern[str]:
+    return re.compile(_SOURCES[name])
+
+
+class Found(NamedTuple):
+    """One citation in one line: where the number sits (0-based columns), what it names.
+    (Named tuples, not dataclasses: `show` must not pay for importing dataclasses.)"""
 
     line: int
     start: int
@@ -94,7 +109,7 @@ def find_in_line(
         taken.append(span)
         found.append(f)
 
-    for m in _ID.finditer(text):
+    for m in _rx("id").finditer(text):
         if m.group("prefix") in known:
             add(
                 Found(
@@ -108,19 +123,19 @@ def find_in_line(
                 ),
                 m.span(),
             )
-    for m in _CR.finditer(text):
+    for m in _rx("cr").finditer(text):
         if free(*m.span()):
             add(
                 Found(line, m.start("num"), m.end("num"), m.group("num"), prefix, "cr", m.group(0)),
                 m.span(),
             )
-    for m in _KEYWORD.finditer(text):
+    for m in _rx("keyword").finditer(text):
         if not free(*m.span()):
             continue
         base = m.start("list")
         keyword = m.group(0)[: base - m.start()].split()[0]
         steps = keyword.lower().startswith("step")
-        for index, item in enumerate(_LIST_ITEM.finditer(m.group("list"))):
+        for index, item in enumerate(_rx("list_item").finditer(m.group("list"))):
             if steps and "." not in item.group("num"):
                 continue
             s, e = base + item.start("num"), base + item.end("num")
@@ -134,7 +149,7 @@ def find_in_line(
                     es, ee = base + item.start("end"), base + item.end("end")
                     found.append(Found(line, es, ee, end, prefix, "keyword", written, True))
         taken.append(m.span())
-    for m in _BRACKET.finditer(text):
+    for m in _rx("bracket").finditer(text):
         if free(*m.span()):
             add(
                 Found(
@@ -148,7 +163,7 @@ def find_in_line(
                 ),
                 m.span(),
             )
-    for m in _BARE.finditer(text):
+    for m in _rx("bare").finditer(text):
         if free(*m.span()) and is_specific(m.group("num")):
             add(
                 Found(
@@ -180,3 +195,40 @@ def rewrite(text: str, replacements: dict[tuple[int, int, int], str]) -> str:
             current = current[:start] + number + current[end:]
         lines[line - 1] = current
     return "".join(lines)
+
+
+ACCEPTED = "cr:702.19c, 702.19c, CR 702.19c, rule 702.19c, glossary:Trample or Trample"
+_ASKED_PREFIXED = re.compile(r"(?P<prefix>[A-Za-z][\w-]*):\s*(?P<rest>\S.*)")
+_ASKED_NUMBER = re.compile(
+    rf"(?:(?:CR|rules?|sections?|steps?)\s*)?\[?(?P<num>{NUMBER})\]?\.?", re.IGNORECASE
+)
+_ASKED_TERM = re.compile(r"[^\W\d_][\w' -]*", re.UNICODE)
+
+
+class Asked(NamedTuple):
+    """One citation as asked: `ident` when the form names the id (`cr:702.19c`,
+    `glossary:trample`), else `number` (any prefix the document uses) or `term`."""
+
+    written: str
+    ident: str | None = None
+    number: str | None = None
+    term: str | None = None
+
+
+def parse_citation(text: str) -> Asked:
+    """A citation as people write it, read into what it names; UsageError naming the
+    accepted forms when it is no citation. Letters of a number are lower case in every
+    document (`702.19C` is 702.19c); a glossary term is found by its slug."""
+    written = text.strip()
+    if m := _ASKED_PREFIXED.fullmatch(written):
+        prefix, rest = m.group("prefix").lower(), m.group("rest").strip()
+        if prefix == "glossary":
+            return Asked(written, ident=f"glossary:{slugify(rest)}")
+        if re.fullmatch(NUMBER, rest.lower()):
+            return Asked(written, ident=f"{prefix}:{rest.lower()}")
+        return Asked(written, ident=f"{prefix}:{rest}")  # a ruling's or passage's own id
+    if m := _ASKED_NUMBER.fullmatch(written):
+        return Asked(written, number=m.group("num").lower())
+    if written and _ASKED_TERM.fullmatch(written) and written.lower() not in ("cr", "rule"):
+        return Asked(written, term=slugify(written))
+    raise UsageError(f"{text!r} is not a citation; write it as one of: {ACCEPTED}")

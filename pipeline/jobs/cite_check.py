@@ -19,11 +19,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from pipeline.corpus.renumbering import published_versions, record_ids, renumbering
 from pipeline.diff.citations import Found, find_citations, rewrite
 from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import lookup
 from pipeline.errors import NotFound, UsageError
-from pipeline.jobs.renumbering import published_versions, record_ids, renumbering
 from pipeline.models.records import Ruling
 from pipeline.store.corpus import Corpus, version_key
 

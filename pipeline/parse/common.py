@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
@@ -18,14 +17,8 @@ from pipeline.models.records import (
     WarningCode,
     text_digest,
 )
+from pipeline.models.slugs import slugify as slugify  # the one slug rule; parsers import it here
 from pipeline.parse.errata import known_dangling
-
-
-def slugify(text: str) -> str:
-    """Stable ASCII slug for glossary ids: 'Ability Keyword' -> 'ability-keyword'."""
-    norm = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", norm.lower()).strip("-")
-    return slug or "term"
 
 
 def unique_slugs(terms: Iterable[str]) -> list[str]:

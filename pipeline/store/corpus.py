@@ -30,6 +30,7 @@ from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Lock, Pin
 from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
+from pipeline.store.checked import read_checked
 from pipeline.store.files import remove_temporaries, write_new, write_replacing
 
 _COMPACT_DATE = re.compile(r"(\d{4})(\d{2})(\d{2})")
@@ -218,27 +219,8 @@ class Corpus:
         return entry
 
     def read_file(self, relative: str, expected_sha256: str | None = None) -> bytes:
-        """A file the index names; its bytes are checked against the digest in its name (and
-        against `expected_sha256` when given), so a corrupted file is never read as data."""
-        path = self.root / relative
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError as exc:
-            raise StoreError(
-                f"{path} is listed in index.json but missing; run `rulescorpus verify` and "
-                "re-import the document"
-            ) from exc
-        got = sha256_hex(data)
-        named = layout.digest_in_name(relative)
-        if (expected_sha256 is not None and got != expected_sha256) or (
-            named is not None and not got.startswith(named)
-        ):
-            raise StoreError(
-                f"{path} changed since it was stored: index.json says "
-                f"{expected_sha256 or named}, the file hashes to {got}; restore it from a "
-                "backup or re-import the document"
-            )
-        return data
+        """A file the index names, checked against its digests (`store.checked`)."""
+        return read_checked(self.root, relative, expected_sha256)
 
     def version_entry(self, document: str, version: str | None = None) -> VersionEntry:
         entry = self.document_entry(document)

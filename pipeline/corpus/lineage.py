@@ -1,0 +1,249 @@
+"""A record followed through a document's versions: the one lineage table per stored diff,
+and the walks over it (follow, history). JSON only, like `corpus.stored`.
+
+Each stored diff's renumbering map becomes a `Step` once per reader: old id -> the new
+ids it went to (none: removed; several: split), and back, new id -> the old ids it came
+from (several: merged). An id the map does not list stayed at its number. Every answer
+that crosses versions (show's "now", history, follow, the export's lineages, the alias
+table a new version stores) reads these steps, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.corpus.stored import StoredCorpus
+from pipeline.errors import NotFound, UsageError
+
+# (document, old version, new version) -> the renumbering map's JSON of that pair
+MapOf = Callable[[str, str, str], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Step:
+    """The lineage table of one stored diff (old version -> the next one)."""
+
+    old: str
+    new: str
+    forward: dict[str, tuple[str, ...]]  # listed old id -> its new ids (empty: removed)
+    entries: dict[str, dict[str, Any]]  # listed old id -> the map's entry
+    back: dict[str, tuple[str, ...]]  # new id -> the listed old ids that went there
+    added: frozenset[str]
+
+    def ahead(self, old_id: str) -> tuple[str, ...]:
+        """Where an id of the old version went: unlisted ids stay at their number."""
+        return self.forward.get(old_id, (old_id,))
+
+    def behind(self, new_id: str) -> tuple[str, ...]:
+        """The old ids an id of the new version came from: none when it was added, or when
+        its number held another rule that moved away (that number is new, then, too)."""
+        if new_id in self.back:
+            return self.back[new_id]
+        if new_id in self.added or new_id in self.forward:
+            return ()
+        return (new_id,)
+
+    def change(self, old_id: str | None, new_id: str | None) -> str:
+        """The class of what happened between the two: the map's class, `added`,
+        `removed` or `unchanged`."""
+        if old_id is None:
+            return "added" if new_id is not None else "absent"
+        entry = self.entries.get(old_id)
+        if entry is not None:
+            return str(entry.get("class"))
+        return "unchanged" if new_id is not None else "removed"
+
+
+def step_of_map(data: dict[str, Any]) -> Step:
+    """A renumbering map's JSON (as stored, `diff.renumbering.map_of_diff`'s model) as a step."""
+    forward: dict[str, tuple[str, ...]] = {}
+    entries: dict[str, dict[str, Any]] = {}
+    back: dict[str, list[str]] = {}
+    for entry in data.get("entries") or []:
+        old_id = entry["old_id"]
+        new_ids = tuple(entry.get("new_ids") or ([entry["new_id"]] if entry.get("new_id") else []))
+        forward[old_id], entries[old_id] = new_ids, entry
+        for new_id in new_ids:
+            back.setdefault(new_id, []).append(old_id)
+    return Step(
+        old=str(data.get("old_version")),
+        new=str(data.get("new_version")),
+        forward=forward,
+        entries=entries,
+        back={k: tuple(v) for k, v in back.items()},
+        added=frozenset(data.get("added") or []),
+    )
+
+
+@dataclass(frozen=True)
+class Crossed:
+    """One renumbering crossed while following a citation: an entry of a stored map."""
+
+    old_version: str
+    new_version: str
+    old_id: str
+    new_ids: tuple[str, ...]
+    cls: str
+    method: str | None = None
+    similarity: float | None = None
+
+
+@dataclass(frozen=True)
+class Trail:
+    """Where a citation of `since` lives in `version`: `ids` (empty: removed in
+    `removed_in`; several: split), and the renumberings crossed, oldest first."""
+
+    since: str
+    version: str
+    ids: tuple[str, ...]
+    crossed: tuple[Crossed, ...] = ()
+    removed_in: str | None = None
+
+
+@dataclass
+class HistoryStep:
+    """A record in one version: its id there (None: absent), its text, and what happened
+    to it coming from the version before (`first stored` for the oldest)."""
+
+    version: str
+    citation: str | None
+    text: str | None
+    change: str = ""
+    citations: list[str] = field(default_factory=list)
+
+
+def text_of(record: dict[str, Any] | None) -> str | None:
+    """What history shows of a record: a rule's text (or its title), a term's
+    definition, a ruling's answer."""
+    if record is None:
+        return None
+    if "definition" in record:
+        return str(record["definition"])
+    if "answer" in record or "question" in record:
+        return record.get("answer") or record.get("text")
+    text, title = record.get("text"), record.get("title")
+    return text if text or title is None else title
+
+
+class Lineages:
+    """The steps of every stored diff of a corpus, each built once when first crossed."""
+
+    def __init__(self, stored: StoredCorpus, map_of: MapOf | None = None) -> None:
+        self.stored = stored
+        self._map_of = map_of
+        self._steps: dict[tuple[str, str, str], Step] = {}
+
+    def step(self, document: str, old: str, new: str) -> Step:
+        key = (document, old, new)
+        if key not in self._steps:
+            data = self.stored.stored_map(document, old, new)
+            if data is None:
+                if self._map_of is None:
+                    raise NotFound(
+                        f"a stored renumbering map {old}..{new} of {document}",
+                        "re-import the document so each diff stores its map",
+                    )
+                data = self._map_of(document, old, new)
+            self._steps[key] = step_of_map(data)
+        return self._steps[key]
+
+    def _chain(self, document: str, since: str, to: str) -> list[str]:
+        versions = self.stored.published(document)
+        for version in (since, to):
+            if version not in versions:
+                known = ", ".join(versions) or "none"
+                raise NotFound(f"version {version} of {document}", f"published versions: {known}")
+        start, end = versions.index(since), versions.index(to)
+        if start > end:
+            raise UsageError(
+                f"{document}: {since} is newer than {to}; a citation is followed from an older "
+                "version to a newer one (swap them)"
+            )
+        return versions[start : end + 1]
+
+    def follow(self, document: str, citation: str, since: str, to: str) -> Trail:
+        """Every id `citation` of `since` became in `to`, each branch of a split followed."""
+        chain = self._chain(document, since, to)
+        ids: tuple[str, ...] = (citation,)
+        crossed: list[Crossed] = []
+        for old, new in itertools.pairwise(chain):
+            step = self.step(document, old, new)
+            moved: list[str] = []
+            for ident in ids:
+                entry = step.entries.get(ident)
+                if entry is not None and step.ahead(ident) != (ident,):
+                    crossed.append(
+                        Crossed(
+                            old,
+                            new,
+                            ident,
+                            step.ahead(ident),
+                            str(entry.get("class")),
+                            entry.get("method"),
+                            entry.get("similarity"),
+                        )
+                    )
+                moved += [i for i in step.ahead(ident) if i not in moved]
+            ids = tuple(moved)
+            if not ids:
+                return Trail(since, to, (), tuple(crossed), removed_in=new)
+        return Trail(since, to, ids, tuple(crossed))
+
+    def anchor(self, document: str, citation: str, upto: str | None = None) -> tuple[str, str]:
+        """(version, id): the newest published version up to `upto` holding `citation`,
+        else the newest whose alias table names it (an id renumbered before it)."""
+        versions = self.stored.published(document)
+        if upto is not None and upto in versions:
+            versions = versions[: versions.index(upto) + 1]
+        for version in reversed(versions):
+            if self.stored.version(document, version).has(citation):
+                return version, citation
+        for version in reversed(versions):
+            alias = self.stored.aliases(document, version).get(citation)
+            if alias:
+                return version, alias
+        raise NotFound(
+            f"{citation} in any stored version of {document}",
+            "check the number (`rulescorpus search` finds a rule by its words)",
+        )
+
+    def history(self, document: str, citation: str) -> list[HistoryStep]:
+        """The record in every published version, from the newest version that holds it
+        (or an alias of it) back along each map and forward to the current version. A
+        record's bytes are read only where its map entry says it changed."""
+        versions = self.stored.published(document)
+        anchor, ident = self.anchor(document, citation)
+        at = versions.index(anchor)
+        ids: dict[str, tuple[str, ...]] = {anchor: (ident,)}
+        changes: dict[str, str] = {}
+        for i in range(at, 0, -1):  # backwards: new id -> the old ids it came from
+            new, old = versions[i], versions[i - 1]
+            step = self.step(document, old, new)
+            came = tuple(o for n in ids[new] for o in step.behind(n))
+            ids[old] = came
+            changes[new] = step.change(came[0] if came else None, ids[new][0])
+        for i in range(at, len(versions) - 1):  # forwards: old id -> the new ids it went to
+            old, new = versions[i], versions[i + 1]
+            step = self.step(document, old, new)
+            if not ids[old]:
+                ids[new] = ()
+                changes[new] = "absent"
+                continue
+            went = step.ahead(ids[old][0])
+            ids[new] = went
+            changes[new] = step.change(ids[old][0], went[0] if went else None)
+        steps: list[HistoryStep] = []
+        text: str | None = None
+        for index, version in enumerate(versions):
+            here = ids.get(version, ())
+            change = changes.get(version, "first stored" if index == 0 else "absent")
+            if not here:
+                text = None
+            elif text is None or change != "unchanged" or index == at:
+                record = self.stored.version(document, version).record(here[0])
+                text = text_of(record)
+            steps.append(HistoryStep(version, here[0] if here else None, text, change, list(here)))
+        return steps
