@@ -4,11 +4,11 @@ words (a wrapped line joins with none), `Ver.1.2` and `最终更新日：2024/02
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
 import pytest
-
 from helpers import misreadings, parse_example
 
 from pipeline.extract.pdf import extract_pdf_lines
@@ -50,7 +50,7 @@ def test_wrapped_chinese_joins_without_a_space(digimon: tuple[Any, list[Any]]) -
     end = next(ln.line for ln in lines if ln.text.strip() == "更新记录" and ln.page > 1)
     joins = [
         a.text[-1] + b.text[0]
-        for a, b in zip(lines, lines[1:], strict=False)
+        for a, b in itertools.pairwise(lines)
         if 1 < a.page == b.page and b.line < end and not (a.bold or b.bold)
         and cjk.match(a.text[-1]) and cjk.match(b.text[0]) and not NUMBERED.match(b.text)
     ]  # fmt: skip

@@ -4,7 +4,6 @@ with nothing misread, and names a document the shared sources hold."""
 from __future__ import annotations
 
 import pytest
-
 from helpers import EXAMPLE_REGISTRIES, misreadings, parse_example
 
 NAMES = sorted(path.stem for path in EXAMPLE_REGISTRIES.glob("*.toml"))

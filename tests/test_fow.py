@@ -9,7 +9,6 @@ import re
 from typing import Any
 
 import pytest
-
 from helpers import misreadings, parse_example
 
 # A numbered line as a reader counts them: `100.`, `1009.`, `101.1.`, `105.3a.`, `903.2i-i.`

@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 import pytest
-
 from helpers import misreadings, parse_example
 
 from pipeline.extract.pdf import extract_pdf_lines
@@ -25,7 +24,7 @@ def gundam() -> tuple[Any, list[Any]]:
 
 def test_every_numbered_line_of_the_body_is_one_record(gundam: tuple[Any, list[Any]]) -> None:
     doc, lines = gundam
-    body = [ln for ln in lines if ln.text.startswith(("・", "●")) is False]
+    body = [ln for ln in lines if not ln.text.startswith(("・", "●"))]
     start = next(i for i, ln in enumerate(body) if ln.text == "Comprehensive Rules")
     printed = [
         m.group(1) for ln in body[start:] if (m := CHAPTER.match(ln.text) or RULE.match(ln.text))
