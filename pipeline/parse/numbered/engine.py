@@ -132,10 +132,9 @@ class Reader:
         """A printed number at a line start that cannot be the next rule: a citation the
         publisher's line breaking put there (`… regarding\n10-2-13-5. the processing`).
 
-        It cannot be when it sits under another chapter than the open one (its chapter has
-        no record yet, though the open chapter has one), or when the sentence before it
-        goes on (no full stop) and it either goes back in the outline or is followed by
-        a lower-case word."""
+        It cannot be when the sentence before it goes on (no full stop) and it sits under
+        another chapter than the open one (its chapter has no record yet, though the open
+        chapter has one), goes back in the outline, or is followed by a lower-case word."""
         current = self.current
         if current is None:
             return False
@@ -146,7 +145,10 @@ class Reader:
         if start.number in self.seen:
             # `(see 9-1-\n7) that …`: the end of a citation, not the publisher's repeat
             return continues and key <= last
-        if start.level and parent is None and key[:1] != last[:1]:
+        # after a heading (`720. Inactive`), a number out of place is the publisher's slip
+        # (`721.1.` for 720.1): kept as a record, and the order check reports it
+        sentence = continues and not is_title(pieces[-1])
+        if sentence and start.level and parent is None and key[:1] != last[:1]:
             chapter = numbering.join((numbering.segments(current.number) or [])[:1])
             if chapter in self.seen:
                 return True
