@@ -48,5 +48,5 @@ def make_context(
 
 def print_error(exc: RulesCorpusError) -> int:
     """A library error as every command prints it (one line on stderr); its exit code."""
-    err.print(f"error: {exc}", markup=False)
+    err.print(f"error: {exc}", markup=False, soft_wrap=True)  # one line, whatever its width
     return exc.exit_code

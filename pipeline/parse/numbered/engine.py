@@ -274,7 +274,8 @@ def read_document(engine: Engine, blocks: list[Block], what: str, body: Body = r
     blocks = [b for i, b in enumerate(blocks) if i not in contents]
     start = next((i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text)), None)
     if start is None:
-        raise ParseError(what, "no numbered rules found; does the scheme fit the document?")
+        problem = "no numbered rules found: not a rules document, or the `levels` of its "
+        raise ParseError(what, problem + "registry entry's [source.scheme] do not fit it")
     stop = next((i for i in range(start, len(blocks)) if engine.ends(blocks[i].text)), None)
     parsed, preface = read_front(engine, blocks[:start])
     reader = Reader(engine)
@@ -319,10 +320,14 @@ def parse_numbered(
 ) -> Document:
     """A numbered rules document, read by the scheme its registry entry declares alone."""
     if options.scheme is None:
-        raise ParseError(options.document, "family `numbered` needs a [source.scheme] table")
+        problem = "family `numbered` needs a [source.scheme] table: pass --sources with the "
+        raise ParseError(options.document, problem + "registry entry that declares it")
     engine = Engine(options.scheme)
     finish = engine.finish("numbered")
     written = [line for line in lines if line.text.strip()]
+    if not written:
+        problem = "no text in it (a PDF of scanned pages has none: it needs OCR first)"
+        raise ParseError(options.document, problem)
     if options.rendition == "pdf":
         body = drop_pdf_furniture(engine, lines)
         blocks = join_paragraphs(engine, body, lines)
