@@ -51,3 +51,14 @@ def test_version_date_and_title_are_read_from_the_document(fow: tuple[Any, str])
 def test_nothing_is_misread(fow: tuple[Any, str]) -> None:
     doc, _ = fow
     assert misreadings(doc) == []
+
+
+def test_the_conversion_note_after_the_rules_is_no_part_of_the_last_rule(
+    fow: tuple[Any, str],
+) -> None:
+    """`Converted to .txt form by …`, after a blank line past the last rule, was read as
+    the end of rule 1416.4a; in this document no rule goes on past a blank line."""
+    doc, _ = fow
+    assert doc.records[-1].text.endswith("treat it as if that card said “Pay [0]”.")
+    (note,) = doc.back_matter
+    assert note.text == "Converted to .txt form by Stefan Letica"

@@ -277,6 +277,7 @@ def read_document(engine: Engine, blocks: list[Block], what: str, body: Body = r
         problem = "no numbered rules found: not a rules document, or the `levels` of its "
         raise ParseError(what, problem + "registry entry's [source.scheme] do not fit it")
     stop = next((i for i in range(start, len(blocks)) if engine.ends(blocks[i].text)), None)
+    stop = stop if stop is not None else find_colophon(engine, blocks, start)
     parsed, preface = read_front(engine, blocks[:start])
     reader = Reader(engine)
     body(reader, blocks[start:stop])
@@ -289,6 +290,22 @@ def read_document(engine: Engine, blocks: list[Block], what: str, body: Body = r
         title, back = blocks[stop].text, blocks[stop + 1 :] or blocks[stop:]
         parsed.back_matter.append(passage(slugify(title), title, back, engine.join))
     return parsed
+
+
+def find_colophon(engine: Engine, blocks: list[Block], start: int) -> int | None:
+    """Where text after the last rule begins that is not the rule's: in a text document
+    whose rules never go on past a blank line, what stands after a blank line past the
+    last rule (`Converted to .txt form by …`) is no part of it. None when there is none."""
+    numbered = [
+        i for i in range(start, len(blocks)) if engine.numbering.match_start(blocks[i].text)
+    ]
+    last = numbered[-1]
+    if last + 1 >= len(blocks) or not blocks[last + 1].after_gap:
+        return None
+    rules = set(numbered)
+    if any(blocks[i].after_gap for i in range(start, last) if i not in rules):
+        return None  # a rule of this document may have a paragraph after a blank line
+    return last + 1
 
 
 def pdf_blocks(engine: Engine, lines: list[Line], kind_of: StartKind | None = None) -> list[Block]:
