@@ -190,6 +190,8 @@ def join_runs(row: Sequence[Run]) -> str:
 # of the size along the line, a fifth across it.
 REDRAWN_ALONG = 0.1
 REDRAWN_ACROSS = 0.2
+# A piece of a longer run is matched by its text only from a word's length on.
+REDRAWN_WORD = 3
 
 
 def _redraws(kept: Run, run: Run) -> bool:
@@ -201,13 +203,13 @@ def _redraws(kept: Run, run: Run) -> bool:
     along = REDRAWN_ALONG * run.size
     if kept.text == run.text:
         return abs(kept.x0 - run.x0) <= along
-    if len(kept.text) <= len(run.text) or run.text not in kept.text:
-        return False
+    if len(run.text) < REDRAWN_WORD or len(kept.text) <= len(run.text) or run.text not in kept.text:
+        return False  # a mark or a letter stands in any longer run near any place
     advance = (kept.x1 - kept.x0) / len(kept.text)
     at = kept.text.find(run.text)
     while at >= 0:
         # glyphs differ in width: the place of the piece is known to a few mean advances
-        if abs(kept.x0 + at * advance - run.x0) <= max(along, 3 * advance):
+        if abs(kept.x0 + at * advance - run.x0) <= max(along, 2 * advance):
             return True
         at = kept.text.find(run.text, at + 1)
     return False
