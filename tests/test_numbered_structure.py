@@ -161,3 +161,22 @@ def test_an_unknown_statement_form_is_a_clear_error(tmp_path: Path) -> None:
 
     with pytest.raises(ParseError, match="unknown statement form 'versoin'"):
         parse(tmp_path, b"1) A\n", "txt", statement_forms=["versoin"])
+
+
+@pytest.mark.parametrize("feeds", [True, False], ids=["form-feeds", "page-numbers-only"])
+def test_furniture_of_a_text_export_of_a_pdf_stays_out_of_records(
+    tmp_path: Path, feeds: bool
+) -> None:
+    """A text export of a PDF keeps each page's site line, copyright line and number
+    between the rules; they were read as the text of the rule a page break fell in."""
+    pages = [["Starfall Rules", "Ver. 1.2"], BODY[:4], BODY[4:8], BODY[8:]]
+    out: list[str] = []
+    for number, page in enumerate(pages, start=1):
+        head = "\f" if feeds and number > 1 else ""
+        out += [head + "starfall.invalid", *page, "© 2026 Starfall Games", str(number)]
+    doc = parse(tmp_path, ("\n".join(out) + "\n").encode(), "txt")
+    assert doc.counts["furniture_lines"] == 3 * len(pages)
+    texts = " ".join((r.title or "") + r.text for r in doc.records)
+    assert "starfall.invalid" not in texts and "©" not in texts
+    assert doc.records[-1].text == "Damage to a Base is dealt to its HP."
+    assert doc.warnings == []

@@ -17,6 +17,7 @@ words:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -28,7 +29,10 @@ from pipeline.models.content import Line
 # `9.攻击和战斗`: a number, its mark, a title.
 _ENTRY = re.compile(r"^(?P<number>\d+(?:[.\-]\d+)*[a-z]?)(?:[.)]\s*|\s+)(?P<title>\S.*)$")
 # `Game Overview ........ 1`, `Game Overview … 1`: dot leaders and a page number.
-_LEADER = re.compile(r"^(?P<title>.*?\S)\s*(?:(?:\.\s*){3,}|…+|(?:·\s*){3,}|_{3,})\s*\d{1,4}$")
+_LEADER = re.compile(r"^(?P<title>.*?\S)\s*(?:(?:[.．·・･]\s*){3,}|[…‥]+|_{3,})\s*\d{1,4}$")
+# A page number standing alone: `12`, `- 12 -`, `Page 12`, `12 / 40`.
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?[-–]?\s*(\d{1,4})\s*[-–]?(?:\s*/\s*\d{1,4})?$", re.I)
+LEAST_PAGE_RUN = 0.8  # of consecutive page numbers that go up by one
 _PAGE_AFTER = re.compile(r"\s+\d{1,4}$")
 _SENTENCE_END = (".", "。", "!", "?", ":", ";", "：")
 HEADING_WORDS = 12
@@ -153,15 +157,31 @@ def repeated_on_pages(
 
 
 def text_pages(lines: Sequence[Line]) -> list[list[tuple[int, str, Hashable]]]:
-    """A text export's non-blank lines page by page (a form feed starts a page); a single
-    page when the export has no form feeds."""
+    """A text export's non-blank lines page by page: a form feed starts a page; without
+    form feeds, a page ends at its page number, when the document numbers its pages
+    (lines that are a number alone, going up one by one); else a single page."""
+    written = [(line.line, line.text.strip(), line.text.startswith("\f")) for line in lines]
+    written = [w for w in written if w[1]]
+    feeds = any(feed for _, _, feed in written[1:])
+    feet = set() if feeds else _page_feet([(number, text) for number, text, _ in written])
     pages: list[list[tuple[int, str, Hashable]]] = [[]]
-    for line in lines:
-        if line.text.startswith("\f") and pages[-1]:
+    for number, text, feed in written:
+        if feed and pages[-1]:
             pages.append([])
-        if text := line.text.strip():
-            pages[-1].append((line.line, text, None))
-    return pages
+        pages[-1].append((number, text, None))
+        if number in feet:
+            pages.append([])
+    return [page for page in pages if page]
+
+
+def _page_feet(lines: Sequence[tuple[int, str]]) -> set[int]:
+    """Line numbers of the page numbers of a text without form feeds: lines that are a
+    number alone, when most of them go up by one from the last."""
+    found = [(n, int(m.group(1))) for n, t in lines if (m := _PAGE_NUMBER.match(t))]
+    if len(found) < LEAST_PAGES:
+        return set()
+    steps = sum(b[1] - a[1] == 1 for a, b in itertools.pairwise(found))
+    return {n for n, _ in found} if steps >= LEAST_PAGE_RUN * (len(found) - 1) else set()
 
 
 def pdf_pages(lines: Sequence[Line]) -> list[list[tuple[int, str, Hashable]]]:
