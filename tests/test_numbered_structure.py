@@ -115,10 +115,15 @@ def page_pdf(pages: list[list[str]], doubled: str | None = None) -> bytes:
     return buffer.getvalue()
 
 
-def test_running_heads_site_lines_and_page_numbers_stay_out_of_records(tmp_path: Path) -> None:
-    pages = [["Starfall Rules", "Ver. 1.2", "Updated March 2, 2026"], BODY[:4], BODY[4:8], BODY[8:]]
+def test_running_heads_site_lines_page_numbers_and_contents_stay_out_of_records(
+    tmp_path: Path,
+) -> None:
+    title = ["Starfall Rules", "Ver. 1.2", "Updated March 2, 2026"]
+    contents = ["Contents", "Game Overview ........ 2", "Cards ........ 2", "Battle ........ 3"]
+    pages = [title + contents, BODY[:4], BODY[4:8], BODY[8:]]
     doc = parse(tmp_path, page_pdf(pages), "pdf")
     assert doc.counts["furniture_lines"] == 3 * len(pages)
+    assert doc.counts["contents_entries"] == 3
     texts = " ".join((r.title or "") + r.text for r in doc.records)
     assert "starfall.invalid" not in texts and "Comprehensive" not in texts
     assert doc.published == "2026-03-02"
