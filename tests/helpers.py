@@ -62,3 +62,33 @@ def link_archive(folder: Path, entries: list[dict[str, Any]]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "manifest.json").write_text(json.dumps(entries))
     return folder
+
+
+EXAMPLE_REGISTRIES = ROOT / "examples" / "registries"
+
+
+def parse_example(name: str) -> tuple[Any, bytes]:
+    """The real document that `examples/registries/<name>.toml` describes, parsed through
+    that entry alone: (Document, the document's bytes)."""
+    from pipeline.fetch.manifest import parse_manifest, versions_of
+    from pipeline.jobs.families import parse_bytes
+    from pipeline.jobs.family_names import NAMES
+    from pipeline.jobs.parse_request import request_for
+    from pipeline.registry.loader import load_registry
+
+    (entry,) = load_registry(EXAMPLE_REGISTRIES / f"{name}.toml", NAMES)
+    entries = parse_manifest((SHARED / "manifest.json").read_bytes(), "manifest.json")
+    ((file,),) = versions_of(entry, entries)
+    data = (SHARED / file.path).read_bytes()
+    return parse_bytes(data, request_for(entry, what=file.path)), data
+
+
+def misreadings(doc: Any) -> list[Any]:
+    """The warnings that say the parser may have misread: every one but the findings about
+    the publisher's own text (the artefact lint's, and citations of rules the document does
+    not have), which the parser read right."""
+    return [
+        w
+        for w in doc.warnings
+        if not str(w.code).startswith("lint-") and str(w.code) != "dangling-reference"
+    ]

@@ -100,3 +100,31 @@ def test_the_bench_floor_loads_every_page_the_engine_reads() -> None:
 def test_the_bench_floor_names_the_file_it_cannot_open() -> None:
     with pytest.raises(ExtractError, match=r"broken\.pdf.*cannot open PDF"):
         pdfium.load_pdf_pages_pdfium(b"%PDF-1.7 not really", what="broken.pdf")
+
+
+def simulated_bold_pdf() -> bytes:
+    """A rule drawn twice 0.3 pt apart (simulated bold), and a line whose one word is
+    drawn again over itself."""
+    buffer = io.BytesIO()
+    page = canvas.Canvas(buffer, pagesize=letter, invariant=1)
+    page.setFont("Helvetica", 10)
+    rule = "1-1-1. Undamaged – a Unit with no damage on it is undamaged."
+    page.drawString(72, 700, rule)
+    page.drawString(72.3, 700, rule)
+    head = "1-1-2. A rule with "
+    page.drawString(72, 680, head + "one word drawn twice.")
+    page.drawString(72.3 + pdfmetrics.stringWidth(head, "Helvetica", 10), 680, "one")
+    page.showPage()
+    page.save()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("engine", extract.ENGINES)
+def test_glyphs_drawn_twice_in_place_are_read_once(engine: str) -> None:
+    """Simulated bold came out doubled ("UUnnddaammaaggeedd", "one wordone"): a glyph drawn
+    again at nearly the place of the same glyph is one glyph, as pdftotext reads it."""
+    lines = extract.extract_pdf_lines(simulated_bold_pdf(), engine=engine).lines
+    assert [line.text for line in lines] == [
+        "1-1-1. Undamaged – a Unit with no damage on it is undamaged.",
+        "1-1-2. A rule with one word drawn twice.",
+    ]

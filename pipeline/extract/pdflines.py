@@ -184,6 +184,60 @@ def join_runs(row: Sequence[Run]) -> str:
     return "".join(out).strip()
 
 
+# A glyph drawn again at (nearly) the place of the same glyph is one glyph a reader sees
+# once (simulated bold draws each word twice, a fraction of a point apart). The limits are
+# pdftotext's for a duplicate (TextOutputDev's dupMaxPriDelta and dupMaxSecDelta): a tenth
+# of the size along the line, a fifth across it.
+REDRAWN_ALONG = 0.1
+REDRAWN_ACROSS = 0.2
+# A piece of a longer run is matched by its text only from a word's length on.
+REDRAWN_WORD = 3
+
+
+def _redraws(kept: Run, run: Run) -> bool:
+    """`run` draws again glyphs `kept` drew: the same text at nearly the same place, or
+    (a word drawn again over part of a longer run) a piece of `kept`'s text where that
+    piece stands, its place estimated from `kept`'s mean advance."""
+    if abs(kept.base - run.base) > REDRAWN_ACROSS * run.size or abs(kept.size - run.size) > 0.5:
+        return False
+    along = REDRAWN_ALONG * run.size
+    if kept.text == run.text:
+        return abs(kept.x0 - run.x0) <= along
+    if len(run.text) < REDRAWN_WORD or len(kept.text) <= len(run.text) or run.text not in kept.text:
+        return False  # a mark or a letter stands in any longer run near any place
+    advance = (kept.x1 - kept.x0) / len(kept.text)
+    at = kept.text.find(run.text)
+    while at >= 0:
+        # glyphs differ in width: the place of the piece is known to a few mean advances
+        if abs(kept.x0 + at * advance - run.x0) <= max(along, 2 * advance):
+            return True
+        at = kept.text.find(run.text, at + 1)
+    return False
+
+
+def drop_redrawn(runs: list[Run]) -> list[Run]:
+    """The page's runs without glyphs drawn again over the same glyphs (see REDRAWN_ALONG),
+    the first drawn kept."""
+    kept: list[Run] = []
+    same: dict[tuple[str, int], list[Run]] = {}
+    longer: dict[int, list[Run]] = {}
+    for run in runs:
+        band = round(run.base)
+        if run.text.strip():
+            near = (band - 1, band, band + 1)
+            candidates = [k for b in near for k in same.get((run.text, b), ())]
+            candidates += [
+                k for b in near for k in longer.get(b, ()) if len(k.text) > len(run.text)
+            ]
+            if any(_redraws(k, run) for k in candidates):
+                continue
+            same.setdefault((run.text, band), []).append(run)
+            if len(run.text) > 1:
+                longer.setdefault(band, []).append(run)
+        kept.append(run)
+    return kept
+
+
 # Far beyond any page (the PDF format caps a page at 14,400 units a side).
 _OFF_ANY_PAGE = 1e9
 
@@ -219,7 +273,7 @@ def page_rows(
     32-bit floats); only a line's first glyph needs it, so it is done here.
     """
     rows: list[Row] = []
-    runs = _placeable(runs)
+    runs = drop_redrawn(_placeable(runs))
     for column in _split_columns(runs, width, columns):
         for row in _group_rows(column):
             visible = [r for r in row if not r.text.isspace()]

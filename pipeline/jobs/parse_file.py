@@ -95,9 +95,13 @@ def parse_file(
     if source is not None:
         request = request_for(source, what=str(path), version=version)
     else:
+        # A scheme says how the document is numbered, whichever rendition is read.
+        numbered = (s for s in registry or [] if (s.family, s.document) == (family, document))
+        scheme = next((s.scheme for s in numbered if s.scheme is not None), None)
         request = ParseRequest(
-            family=family, document=document, rendition=rendition, what=str(path), version=version
-        )
+            family=family, document=document, rendition=rendition, what=str(path),
+            version=version, scheme=scheme,
+        )  # fmt: skip
     if engine is not None:
         request = replace(request, options={**request.options, "engine": engine})
     ref = SourceRef(url=None, sha256=sha256_bytes(data), bytes=len(data), rendition=rendition)

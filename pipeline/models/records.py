@@ -118,6 +118,8 @@ class CountKey(StrEnum):
     SECTIONS = "sections"
     CITATIONS = "citations"
     CITED_DOCUMENTS = "cited_documents"
+    CONTENTS = "contents_entries"
+    FURNITURE = "furniture_lines"
 
 
 class ParseWarning(Model):

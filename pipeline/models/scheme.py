@@ -28,8 +28,10 @@ class LevelScheme(Model):
         description="full: the whole path is printed (1.0.1a); own: only this level's segment "
         "(a.), the path comes from the outline position",
     )
-    dot: Literal["none", "optional", "required"] = Field(
-        default="none", description="a dot after the number (1.2.3.)"
+    dot: Literal["none", "optional", "required", "paren"] = Field(
+        default="none",
+        description="a dot after the number (1.2.3.); paren: a closing parenthesis (1) Game "
+        "Overview), as some documents set their chapters in the body",
     )
     title: Literal["never", "always", "short"] = Field(
         default="never",
@@ -66,6 +68,12 @@ class NumberedScheme(Model):
         default_factory=list,
         description="sentences that state the version or date, with {version} and {date}: "
         "'This is version {version} of this document, effective {date}.'",
+    )
+    statement_forms: list[str] = Field(
+        default_factory=list,
+        description="statement forms by name, from the engine's table (parse/numbered/"
+        "statements.py FORMS): 'ver' (Ver.1.2), 'last-updated' (Last updated: 1/16/2026), "
+        "'last-updated-ja' (最終更新日：2024/02/16), 'effective' (Effective: June 16th, 2017), ...",
     )
     version_pattern: str = Field(default=r"\d+(?:\.\d+)*", description="regex of a version")
     version_is_date: bool = Field(

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import (
+    CountKey,
     Document,
     Location,
     ParseOptions,
@@ -38,9 +39,13 @@ from pipeline.parse.numbered.layout import (
 from pipeline.parse.numbered.numbers import Numbering, NumberStart
 from pipeline.parse.numbered.records import Draft, Join, label_pattern, line_at, paragraphs, span
 from pipeline.parse.numbered.references import References
-from pipeline.parse.numbered.statements import compile_statement, find_statement
+from pipeline.parse.numbered.statements import compile_statement, find_statement, form_templates
+from pipeline.parse.numbered.structure import find_contents, repeated_on_pages, text_pages
 
 SENTENCE_END = (".", ":", ";", "?", "!", ",")
+# What ends a sentence or a heading's line before a new rule: a heading ends in a word,
+# so only a lower-case start or a step back marks a wrapped citation after one.
+SENTENCE_STOPS = (".", ":", ";", "?", "!", ")", "。", "：", "；", "？", "！", "）", "」", "”")
 TITLE_WORDS = 6
 PARSER_VERSION = "2.0"
 
@@ -62,9 +67,22 @@ class Engine:
         # part of the sentence and stays in the text, as the publisher set it.
         words = "|".join(map(re.escape, scheme.example))
         self.inline = re.compile(rf"\s*(?<!\()\b(?:{words}):\s*")
-        self.statements = [compile_statement(s, scheme.version_pattern) for s in scheme.statements]
+        try:
+            templates = scheme.statements + form_templates(scheme.statement_forms)
+        except ValueError as exc:
+            raise ParseError("the [source.scheme] table", str(exc)) from exc
+        self.statements = [compile_statement(s, scheme.version_pattern) for s in templates]
+        self.end_headings = {e.lower() for e in scheme.ends if "{" not in e}
+        self.end_forms = [
+            compile_statement(e, scheme.version_pattern) for e in scheme.ends if "{" in e
+        ]
         self.glyph = re.compile(rf"^[{re.escape(''.join(scheme.bullets))}]\s+")
         self.join = paragraphs if scheme.wraps == "paragraphs" else wrap_joiner(scheme.hyphens)
+
+    def ends(self, text: str) -> bool:
+        """The heading after which the rules end: one of the scheme's `ends`, as written or
+        (with `{version}` or `{date}` in it) as a statement template."""
+        return text.lower() in self.end_headings or any(p.match(text) for p in self.end_forms)
 
     def finish(self, family: str, version: str = PARSER_VERSION) -> Finish:
         return Finish(family, version, self.references, self.join)
@@ -97,6 +115,8 @@ class Reader:
             parent = numbering.parent_of(start.number)
             while parent is not None and parent not in self.seen:
                 parent = numbering.parent_of(parent)  # the publisher skipped a level
+            if self.wrapped_reference(start, parent):
+                return None
             return start.number, parent
         parent, last = self.open_path[level - 1] if level else None, self.open_path[level]
         if level and parent is None:
@@ -107,6 +127,32 @@ class Reader:
         if start.number != expected:
             return None
         return (parent or "") + (numbering.levels[level].join if level else "") + expected, parent
+
+    def wrapped_reference(self, start: NumberStart, parent: str | None) -> bool:
+        """A printed number at a line start that cannot be the next rule: a citation the
+        publisher's line breaking put there (`… regarding\n10-2-13-5. the processing`).
+
+        It cannot be when the sentence before it goes on (no full stop) and it sits under
+        another chapter than the open one (its chapter has no record yet, though the open
+        chapter has one), goes back in the outline, or is followed by a lower-case word."""
+        current = self.current
+        if current is None:
+            return False
+        numbering = self.numbering
+        key, last = numbering.order_key(start.number), numbering.order_key(current.number)
+        pieces = current.text or current.title
+        continues = bool(pieces) and not pieces[-1].rstrip().endswith(SENTENCE_STOPS)
+        if start.number in self.seen:
+            # `(see 9-1-\n7) that …`: the end of a citation, not the publisher's repeat
+            return continues and key <= last
+        # after a heading (`720. Inactive`), a number out of place is the publisher's slip
+        # (`721.1.` for 720.1): kept as a record, and the order check reports it
+        sentence = continues and not is_title(pieces[-1])
+        if sentence and start.level and parent is None and key[:1] != last[:1]:
+            chapter = numbering.join((numbering.segments(current.number) or [])[:1])
+            if chapter in self.seen:
+                return True
+        return continues and (key <= last or start.rest[:1].islower())
 
     def open(self, number: str, parent: str | None, level: int, rest: str, at: Location) -> Draft:
         draft = Draft(number, self.numbering.levels[level].kind, parent, at)
@@ -186,11 +232,22 @@ def read_front(engine: Engine, front: list[Block]) -> tuple[Parsed, list[Block]]
     rest = [b for b in front if b.line not in stated]
     wanted = engine.scheme.title
     title = next((b for b in rest if wanted is None or wanted.lower() in b.text.lower()), None)
-    if wanted is not None and title is None:
+    parsed.title = title.text if title is not None else None
+    if title is None and wanted is not None:
+        # `Force of Will Comprehensive Rules ver. 7.0`: the title line states the version
+        titled = (b.text for b in front if b.line in stated and wanted.lower() in b.text.lower())
+        parsed.title = next((cut_statements(engine, text) for text in titled), None)
+    if wanted is not None and parsed.title is None:
         message = f"the document does not state its title {wanted!r} before its rules"
         parsed.warnings.append(warn(WarningCode.TITLE_NOT_RECOGNISED, message))
-    parsed.title = title.text if title is not None else None
     return parsed, [b for b in rest if b is not title]
+
+
+def cut_statements(engine: Engine, text: str) -> str:
+    """The line without the version or date statement it ends with."""
+    for pattern in engine.statements:
+        text = pattern.sub("", text).strip()
+    return text
 
 
 def passage(
@@ -213,16 +270,20 @@ def read_body(reader: Reader, blocks: list[Block]) -> None:
 
 def read_document(engine: Engine, blocks: list[Block], what: str, body: Body = read_body) -> Parsed:
     """Front matter, the numbered rules (read by `body`) and the back matter of the blocks."""
+    contents = find_contents([b.text for b in blocks])
+    blocks = [b for i, b in enumerate(blocks) if i not in contents]
     start = next((i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text)), None)
     if start is None:
-        raise ParseError(what, "no numbered rules found; does the scheme fit the document?")
-    ends = {e.lower() for e in engine.scheme.ends}
-    stop = next((i for i in range(start, len(blocks)) if blocks[i].text.lower() in ends), None)
+        problem = "no numbered rules found: not a rules document, or the `levels` of its "
+        raise ParseError(what, problem + "registry entry's [source.scheme] do not fit it")
+    stop = next((i for i in range(start, len(blocks)) if engine.ends(blocks[i].text)), None)
+    stop = stop if stop is not None else find_colophon(engine, blocks, start)
     parsed, preface = read_front(engine, blocks[:start])
     reader = Reader(engine)
     body(reader, blocks[start:stop])
     parsed.drafts = reader.settle()
     parsed.warnings += reader.warnings
+    parsed.counts.update({CountKey.CONTENTS: len(contents)} if contents else {})
     if preface:
         parsed.front_matter.append(passage("preface", "Preface", preface, engine.join))
     if stop is not None:
@@ -231,11 +292,41 @@ def read_document(engine: Engine, blocks: list[Block], what: str, body: Body = r
     return parsed
 
 
+def find_colophon(engine: Engine, blocks: list[Block], start: int) -> int | None:
+    """Where text after the last rule begins that is not the rule's: in a text document
+    whose rules never go on past a blank line, what stands after a blank line past the
+    last rule (`Converted to .txt form by …`) is no part of it. None when there is none."""
+    numbered = [
+        i for i in range(start, len(blocks)) if engine.numbering.match_start(blocks[i].text)
+    ]
+    last = numbered[-1]
+    if last + 1 >= len(blocks) or not blocks[last + 1].after_gap:
+        return None
+    rules = set(numbered)
+    if any(blocks[i].after_gap for i in range(start, last) if i not in rules):
+        return None  # a rule of this document may have a paragraph after a blank line
+    return last + 1
+
+
 def pdf_blocks(engine: Engine, lines: list[Line], kind_of: StartKind | None = None) -> list[Block]:
     """A PDF's body as paragraphs: furniture dropped, wraps joined by indentation (`kind_of`:
     the kinds of entry whose indentation is learnt; the scheme's levels by default)."""
+    return join_paragraphs(engine, drop_pdf_furniture(engine, lines), lines, kind_of)
+
+
+def drop_pdf_furniture(engine: Engine, lines: list[Line]) -> list[Line]:
+    """The PDF's non-blank lines but its running heads, feet and page numbers."""
     size = body_size(lines) or 0.0
-    body = drop_furniture([ln for ln in lines if ln.text.strip()], size)
+    numbered = lambda text: engine.numbering.match_start(text) is not None  # noqa: E731
+    return drop_furniture([ln for ln in lines if ln.text.strip()], size, numbered)
+
+
+def join_paragraphs(
+    engine: Engine, body: list[Line], lines: list[Line], kind_of: StartKind | None = None
+) -> list[Block]:
+    """The body lines of a PDF as paragraphs (`lines`: all of its lines, whose most common
+    size is the body's)."""
+    size = body_size(lines) or 0.0
     labels, glyphs = engine.labels, tuple(engine.scheme.bullets)
     marked = lambda text: labels.match(text) is not None or text.startswith(glyphs)  # noqa: E731
     return join_indented(body, size, kind_of or engine.kind_of, marked, glyphs)
@@ -246,8 +337,23 @@ def parse_numbered(
 ) -> Document:
     """A numbered rules document, read by the scheme its registry entry declares alone."""
     if options.scheme is None:
-        raise ParseError(options.document, "family `numbered` needs a [source.scheme] table")
+        problem = "family `numbered` needs a [source.scheme] table: pass --sources with the "
+        raise ParseError(options.document, problem + "registry entry that declares it")
     engine = Engine(options.scheme)
     finish = engine.finish("numbered")
-    blocks = pdf_blocks(engine, lines) if options.rendition == "pdf" else text_blocks(lines)
-    return finish_document(read_document(engine, blocks, options.document), finish, options, notes)
+    written = [line for line in lines if line.text.strip()]
+    if not written:
+        problem = "no text in it (a PDF of scanned pages has none: it needs OCR first)"
+        raise ParseError(options.document, problem)
+    if options.rendition == "pdf":
+        body = drop_pdf_furniture(engine, lines)
+        blocks = join_paragraphs(engine, body, lines)
+    else:
+        numbered = lambda text: engine.numbering.match_start(text) is not None  # noqa: E731
+        furniture = repeated_on_pages(text_pages(lines), numbered)
+        body = [line for line in written if line.line not in furniture]
+        blocks = text_blocks([line for line in lines if line.line not in furniture])
+    parsed = read_document(engine, blocks, options.document)
+    if dropped := len(written) - len(body):
+        parsed.counts[CountKey.FURNITURE] = dropped
+    return finish_document(parsed, finish, options, notes)

@@ -23,9 +23,12 @@ from typing import Literal, TypeVar
 
 from pipeline.models.content import Line
 from pipeline.models.records import Location
+from pipeline.parse.numbered.numbers import CJK
+from pipeline.parse.numbered.structure import pdf_pages, repeated_on_pages
 
 Hyphens = Literal["glued", "vocabulary", "space"]
 TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*-?")
+CJK_CHAR = re.compile(f"[{CJK}]")
 PAGE_NUMBER_RE = re.compile(r"^(?:-\s*)?\d{1,4}(?:\s*-)?$")
 TOLERANCE = 1.5
 HEADING_STEP = 0.5
@@ -106,12 +109,16 @@ def drop_page_numbers(lines: list[Line]) -> list[Line]:
     return [ln for ln in lines if not (ln.line in ends and PAGE_NUMBER_RE.match(ln.text.strip()))]
 
 
-def drop_furniture(lines: list[Line], body: float) -> list[Line]:
+def drop_furniture(
+    lines: list[Line], body: float, keep: Callable[[str], bool] = lambda text: False
+) -> list[Line]:
     """Lines without running heads and page numbers.
 
     The first and last line of a page are furniture when they sit at a position
     shared by other pages and are set smaller than the body, repeat (digits
-    aside) on several pages, or are only a number.
+    aside) on several pages, or are only a number. Near a page's top or foot, a
+    line whose text (digits aside) stands at the same height on many pages is
+    furniture too (structure.repeated_on_pages), unless `keep` claims it.
     """
     pages = _pages(lines)
     ends = [page[0] for page in pages] + [page[-1] for page in pages]
@@ -126,6 +133,7 @@ def drop_furniture(lines: list[Line], body: float) -> list[Line]:
             repeated = texts[re.sub(r"\d+", "#", line.text)] >= 2
             if smaller or repeated or line.text.strip().isdigit():
                 dropped.add(line.line)
+    dropped |= repeated_on_pages(pdf_pages(lines), keep)
     return [line for line in lines if line.line not in dropped]
 
 
@@ -160,17 +168,30 @@ def build_vocabulary(lines: list[Line]) -> Vocabulary:
     return Vocabulary(frozenset(words), frozenset(compounds))
 
 
+def joins_unspaced(left: str, right: str) -> bool:
+    """Chinese and Japanese are written without spaces between words: a line that ends and
+    a wrap that begins in that script (or with full-width punctuation) join with none. A
+    number broken at one of its hyphens (`see 9-1-` + `7)`) joins with none too."""
+    if not (left and right):
+        return False
+    if left[-1] == "-" and left[-2:-1].isdigit() and right[0].isdigit():
+        return True
+    return bool(CJK_CHAR.match(left[-1]) and CJK_CHAR.match(right[0]))
+
+
 def join_glued(left: str, right: str) -> str:
     """A dash glued to the word before it (`non-`, `601.2a–`, `Gathering—`) or a slash was a
     break inside a word or range; a spaced dash (`Artifact —`) was a break at a space."""
     glued = len(left) > 1 and not left[-2].isspace()
     if left.endswith("/") or (left.endswith(("-", "\u2013", "\u2014")) and glued):
         return left + right
-    return left + " " + right
+    return left + ("" if joins_unspaced(left, right) else " ") + right
 
 
 def join_vocabulary(left: str, right: str, vocabulary: Vocabulary) -> str:
     """Rejoin a line and its wrap, deciding from the document's words what a hyphen was."""
+    if joins_unspaced(left, right):
+        return left + right
     if not (len(left) >= 2 and left.endswith("-") and left[-2].isalpha() and right[:1].isalpha()):
         return f"{left} {right}"
     head = TOKEN_RE.findall(left)[-1][:-1].lower()
@@ -187,12 +208,16 @@ def join_vocabulary(left: str, right: str, vocabulary: Vocabulary) -> str:
     return left[:-1] + right
 
 
+def join_spaced(left: str, right: str) -> str:
+    return left + ("" if joins_unspaced(left, right) else " ") + right
+
+
 def wrap_joiner(hyphens: Hyphens) -> Callable[[list[str]], str]:
     """Pieces of one paragraph (its wrapped lines) -> the paragraph, by the hyphen rule."""
 
     def join(pieces: list[str]) -> str:
         kept = [p.strip() for p in pieces if p.strip()]
-        glue = join_glued if hyphens == "glued" else lambda a, b: f"{a} {b}"
+        glue = join_glued if hyphens == "glued" else join_spaced
         return functools.reduce(glue, kept) if kept else ""
 
     return join

@@ -48,12 +48,19 @@ def _segment(level: LevelScheme) -> str:
     return SEGMENT[level.segment]
 
 
+# Chinese and Japanese text, and full-width forms: no space need stand between a number and it.
+CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+
+
 def _after(level: LevelScheme) -> str:
     """What may follow the number, by the level's dot rule: a dot must be followed by a space,
-    the end or a capital (MTG prints `901.4.All`); without one, a space and some text must
-    follow (`102 cards` is text)."""
-    dotted, bare = r"\.(?=\s|$|[A-Z])\s*(?P<rest>.*)", r"\s+(?P<rest2>\S.*)"
-    return {"required": dotted, "optional": f"(?:{dotted}|{bare})"}.get(level.dot, bare)
+    the end, a capital (MTG prints `901.4.All`) or a Chinese or Japanese character (`9.攻击`);
+    a closing parenthesis (`1) Game Overview`) by a space or the end; without either, a space
+    and some text must follow (`102 cards` is text)."""
+    dotted, bare = rf"\.(?=\s|$|[A-Z{CJK}])\s*(?P<rest>.*)", r"\s+(?P<rest2>\S.*)"
+    paren = r"\)(?=\s|$)\s*(?P<rest>.*)"
+    forms = {"required": dotted, "optional": f"(?:{dotted}|{bare})", "paren": paren}
+    return forms.get(level.dot, bare)
 
 
 class Numbering:
@@ -129,6 +136,11 @@ class Numbering:
             return int(segment)
         sequence = self.sequence(level)
         return list(sequence).index(segment) + 1 if segment in sequence else 0
+
+    def order_key(self, number: str) -> tuple[int, ...]:
+        """The number's place in the outline: the ordinals of its segments."""
+        parts = self.segments(number) or []
+        return tuple(self.ordinal(level, part) for level, part in enumerate(parts))
 
     def first(self, level: int) -> str:
         return "1" if self.levels[level].segment == "digits" else self.sequence(level)[0]

@@ -1,11 +1,14 @@
 """Dates and the sentences that state a document's version: read leniently, rejected loudly.
 
 A person reads `January 16, 2026`, `16 January 2026`, `Jan. 16 2026`,
-`2026-01-16`, `2026-1-16` and `20260116` as one date, and `These rules are effective as of`
-the same whatever its capitals, spacing or final full stop: all are accepted.
+`2026-01-16`, `2026-1-16`, `20260116`, `2026/01/16` and `2026年1月16日` as one date, and
+`These rules are effective as of` the same whatever its capitals, spacing or final full
+stop: all are accepted.
 A statement whose words are there but whose date is not a date (`Smarch 16`,
 `February 30`) is reported (`bad-date`), never guessed. The one month table of
-the code base is here.
+the code base is here, and so are the statement forms publishers use (`FORMS`): a
+registry entry names the ones its document uses (`statement_forms`) instead of writing
+their templates again.
 """
 
 from __future__ import annotations
@@ -27,7 +30,35 @@ _FORMS = [  # (pattern, order of year, month, day in its groups)
     (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$"), (0, 1, 2)),
     (re.compile(r"^(\d{4})(\d{2})(\d{2})$"), (0, 1, 2)),  # ISO's basic form, 20251114
     (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$"), (2, 0, 1)),  # the US order of its users
+    (re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$"), (0, 1, 2)),  # year first: East Asian
+    (re.compile(r"^(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日$"), (0, 1, 2)),
 ]
+# The statements publishers print, by name. Case, spacing and punctuation are free
+# (compile_statement), so `Ver.1.2`, `ver. 7.0` and `VER 1.2` are one form.
+FORMS: dict[str, str] = {
+    "ver": "Ver. {version}",
+    "version": "Version {version}",
+    "v": "V {version}",
+    "last-updated": "Last updated: {date}",
+    "last-update": "Last update: {date}",
+    "updated": "Updated {date}",
+    "effective": "Effective: {date}",
+    "current-as-of": "These rules are current as of {date}.",
+    "effective-as-of": "These rules are effective as of {date}.",
+    "last-updated-ja": "最終更新日：{date}",
+    "last-updated-zh": "最终更新日：{date}",
+}
+
+
+def form_templates(names: list[str]) -> list[str]:
+    """The templates of the named statement forms; an unknown name is a ValueError naming
+    the known ones."""
+    unknown = [name for name in names if name not in FORMS]
+    if unknown:
+        raise ValueError(f"unknown statement form {unknown[0]!r}; known: {', '.join(FORMS)}")
+    return [FORMS[name] for name in names]
+
+
 # A date standing inside a line, for title pages that print one without a sentence.
 DATE_IN_TEXT = re.compile(r"(?<![\d-])\d{4}-\d{1,2}-\d{1,2}(?![\d-])")
 
