@@ -221,6 +221,10 @@ class Lineages:
         changes: dict[str, str] = {}
         for i in range(at, 0, -1):  # backwards: new id -> the old ids it came from
             new, old = versions[i], versions[i - 1]
+            if not ids[new]:  # absent here (added later): absent in every older version too
+                ids[old] = ()
+                changes[new] = "absent"
+                continue
             step = self.step(document, old, new)
             came = tuple(o for n in ids[new] for o in step.behind(n))
             ids[old] = came
@@ -239,7 +243,7 @@ class Lineages:
         text: str | None = None
         for index, version in enumerate(versions):
             here = ids.get(version, ())
-            change = changes.get(version, "first stored" if index == 0 else "absent")
+            change = changes.get(version, "first stored" if index == 0 and here else "absent")
             if not here:
                 text = None
             elif text is None or change != "unchanged" or index == at:
