@@ -81,14 +81,3 @@ def parse_example(name: str) -> tuple[Any, bytes]:
     ((file,),) = versions_of(entry, entries)
     data = (SHARED / file.path).read_bytes()
     return parse_bytes(data, request_for(entry, what=file.path)), data
-
-
-def misreadings(doc: Any) -> list[Any]:
-    """The warnings that say the parser may have misread: every one but the findings about
-    the publisher's own text (the artefact lint's, and citations of rules the document does
-    not have), which the parser read right."""
-    return [
-        w
-        for w in doc.warnings
-        if not str(w.code).startswith("lint-") and str(w.code) != "dangling-reference"
-    ]

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from helpers import misreadings, parse_example
+from helpers import parse_example
 
 from pipeline.extract.pdf import extract_pdf_lines
 
@@ -67,4 +67,4 @@ def test_version_and_date_are_read_from_the_title_page(digimon: tuple[Any, list[
 
 def test_nothing_is_misread(digimon: tuple[Any, list[Any]]) -> None:
     doc, _ = digimon
-    assert misreadings(doc) == []
+    assert doc.warnings == []

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from helpers import misreadings, parse_example
+from helpers import parse_example
 
 # A numbered line as a reader counts them: `100.`, `1009.`, `101.1.`, `105.3a.`, `903.2i-i.`
 NUMBERED = re.compile(r"^(\d{3,4}(?:\.\d+(?:[a-z](?:-[ivx]+)?)?)?)\. ", re.MULTILINE)
@@ -50,7 +50,7 @@ def test_version_date_and_title_are_read_from_the_document(fow: tuple[Any, str])
 
 def test_nothing_is_misread(fow: tuple[Any, str]) -> None:
     doc, _ = fow
-    assert misreadings(doc) == []
+    assert doc.warnings == []
 
 
 def test_the_conversion_note_after_the_rules_is_no_part_of_the_last_rule(

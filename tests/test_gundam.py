@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from helpers import misreadings, parse_example
+from helpers import parse_example
 
 from pipeline.extract.pdf import extract_pdf_lines
 
@@ -70,4 +70,4 @@ def test_version_date_and_change_log(gundam: tuple[Any, list[Any]]) -> None:
 
 def test_nothing_is_misread(gundam: tuple[Any, list[Any]]) -> None:
     doc, _ = gundam
-    assert misreadings(doc) == []
+    assert doc.warnings == []

@@ -31,7 +31,14 @@ from pipeline.models.records import (
 )
 from pipeline.parse.errata import ARTEFACTS as REVIEWED
 from pipeline.parse.errata import REVIEWED_TEXTS
-from pipeline.parse.lint import PUBLISHERS, RULES, find_artefacts, lint_document, lint_parsed
+from pipeline.parse.lint import (
+    EXTRACTED,
+    PUBLISHERS,
+    RULES,
+    find_artefacts,
+    lint_document,
+    lint_parsed,
+)
 from pipeline.parse.numbered.statements import read_date
 from pipeline.store.blobs import BlobStore
 
@@ -200,16 +207,19 @@ def test_every_parse_is_linted_and_each_finding_is_a_warning_or_a_note() -> None
     found = [(f.record, str(f.code), f.text) for f in find_artefacts(doc)]
     assert found == FOUND_IN_FAB_TEXT
     # the parser saw nothing wrong but that a fragment ends before FaB's last parts; the
-    # lint, run by the parse entry point, adds one warning per finding the extraction may
-    # have made, in record order, and one publisher note per finding the publisher printed
-    misread = [f for f in found if f[1] != "lint-doubled-space"]
+    # lint, run by the parse entry point, adds one warning per finding the parse may have
+    # made (a doubled heading), in record order. The bytes of a text file are its text, so
+    # what the publisher printed and what an extraction would have made are its notes.
+    misread = [f for f in found if f[1] not in PUBLISHERS | EXTRACTED]
     assert [str(w.code) for w in doc.warnings] == ["unexpected-end"] + [c for _, c, _ in misread]
     for warning, (record, _, text) in zip(doc.warnings[1:], misread, strict=True):
         assert (
             warning.message.startswith(f"{record} ") and repr(f"«{text}»")[1:-1] in warning.message
         )
         assert warning.location is not None and warning.location.line > 0
-    (note,) = doc.publisher_notes
+    noted = [(n.record, n.code, n.text) for n in doc.publisher_notes]
+    assert noted == [f for f in found if f[1] in PUBLISHERS | EXTRACTED]
+    note = next(n for n in doc.publisher_notes if n.code == "lint-doubled-space")
     assert (note.record, note.code, note.field, note.text) == (
         "cr:1.0.1a",
         "lint-doubled-space",
@@ -218,6 +228,15 @@ def test_every_parse_is_linted_and_each_finding_is_a_warning_or_a_note() -> None
     )
     assert note.digest == text_digest("An effect supersedes a rule  when they contradict.")
     assert "«  »" in note.message and note.location is not None
+    # From a PDF or a page, what an extraction can make is a warning.
+    unlinted = doc.model_copy(update={"warnings": [], "publisher_notes": []})
+    extracted = lint_parsed(unlinted, text_file=False)
+    assert [(n.record, n.code, n.text) for n in extracted.publisher_notes] == [
+        f for f in found if f[1] in PUBLISHERS
+    ]
+    assert {str(w.code) for w in extracted.warnings} == {
+        c for _, c, _ in found if c not in PUBLISHERS
+    }
     assert doc.publisher_errata == []  # nothing is reviewed in a text nobody reviewed
 
 
@@ -409,3 +428,29 @@ def test_a_rules_marks_hold_every_character_its_pattern_finds_alone() -> None:
             continue
         alone = {chr(c) for c in range(0x10000) if rule.pattern.fullmatch(chr(c))}
         assert alone <= set(rule.marks), (rule.code, sorted(alone - set(rule.marks)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The standby player may activate <Blocker> on one of their active Units.",
+        'Cards with "<condition> => <effect>" [Trigger] are automatic abilities.',
+        "Choose a <Y> card.",
+        "Converted to .txt form by a reader.",
+        "Resolve the following criteria: 1) It defines an object's type, 2) it is legal.",
+    ],
+)
+def test_a_games_own_notation_is_no_finding(text: str) -> None:
+    """Keywords and placeholders in angle brackets (Gundam's `<Blocker>`, Force of Will's
+    `<attribute>`) were read as stray HTML; a file name's `.txt` as a full stop after a
+    missing operand; a list marker `1)` inside a sentence as an unbalanced bracket."""
+    assert find_artefacts(doc_of("A clean rule before it.", text)) == []
+
+
+def test_html_elements_are_still_markup() -> None:
+    found = find_artefacts(doc_of("A clean rule.", 'Gain 1<span class="x">{h}</span> and <br/>.'))
+    assert [(str(f.code), f.text) for f in found] == [
+        ("lint-markup", '<span class="x">'),
+        ("lint-markup", "</span>"),
+        ("lint-markup", "<br/>"),
+    ]

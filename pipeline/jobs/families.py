@@ -234,7 +234,7 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
     doc = doc.model_copy(update={"parser": parser})
     if extracted.lines is not None:
         doc = place_offsets(doc, extracted.lines)
-    return lint_parsed(doubt_citations(doc))
+    return lint_parsed(doubt_citations(doc), text_file=request.rendition == "txt")
 
 
 def engine_neutral(doc: Document) -> Document:

@@ -47,6 +47,7 @@ from pipeline.parse.lint_predicates import (
 )
 
 __all__ = [
+    "EXTRACTED",
     "PUBLISHERS",
     "RULES",
     "Finding",
@@ -132,6 +133,13 @@ _REFERENCE = (
 )
 # `. . .` and `...` are elisions (MTG writes "enters with . . . ,"), not a lost operand.
 _NO_ELLIPSIS = r"(?![ \t]?\.[ \t]?\.)"
+_HTML_ELEMENTS = (
+    "a|abbr|article|aside|b|big|blockquote|body|br|caption|center|cite|code|col|colgroup|dd|"
+    "del|details|div|dl|dt|em|figcaption|figure|font|footer|h[1-6]|head|header|hr|html|i|img|"
+    "input|ins|kbd|label|li|link|main|mark|meta|nav|ol|p|pre|q|s|script|section|small|span|"
+    "strike|strong|style|sub|summary|sup|svg|table|tbody|td|tfoot|th|thead|title|tr|tt|u|ul|"
+    "var|wbr"
+)
 _OPERAND_WORDS = (
     "of|the|to|by|from|with|than|and|or|a|an|is|are|as|at|in|on|for|plus|minus|equal to|"
     "gains?|gets?|loses?|deals?|pays?"
@@ -153,8 +161,11 @@ RULES: tuple[LintRule, ...] = (
     LintRule(
         WarningCode.LINT_MARKUP,
         "stray markup or an undecoded character entity",
+        # HTML's own elements only: a game's keywords and placeholders in angle brackets
+        # (`<Blocker>`, `<attribute>`, `<Y>`) are what the page prints.
         pattern=re.compile(
-            r"</?[A-Za-z][A-Za-z0-9]*(?:\s+[A-Za-z-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*"
+            rf"</?(?i:{_HTML_ELEMENTS})(?![\w-])"
+            r"(?:\s+[A-Za-z-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*"
             r"\s*/?>|&(?:[a-z]{2,8}|#\d{1,7}|#x[0-9a-fA-F]{1,6});"
         ),
         marks="<&",
@@ -170,7 +181,8 @@ RULES: tuple[LintRule, ...] = (
         "an operand is missing (a word or sign directly followed by punctuation, or empty "
         "brackets): an icon or symbol was probably dropped",
         pattern=re.compile(
-            rf"\b(?:{_OPERAND_WORDS})[ \t]+[,.;:)]{_NO_ELLIPSIS}"
+            # a dot that starts a word (`converted to .txt form`) is no full stop
+            rf"\b(?:{_OPERAND_WORDS})[ \t]+(?:[,;:)]|\.(?![A-Za-z])){_NO_ELLIPSIS}"
             # empty brackets, but not a name that ends in them (the card `realloc()`)
             rf"|(?<=\s)[+×=][ \t]*[,.;:)]{_NO_ELLIPSIS}|(?<!\w)\(\s*\)|(?<!\w)\[\s*\]"
         ),
@@ -240,6 +252,18 @@ PUBLISHERS = frozenset(
         WarningCode.LINT_UNBALANCED_QUOTES,
         WarningCode.LINT_UNBALANCED_BRACKETS,
         WarningCode.LINT_LOST_CHARACTER,
+    }
+)
+
+
+# What an extraction from a PDF or a page can make: from a text file, whose bytes are read
+# as they are, each of these is what the file holds.
+EXTRACTED = frozenset(
+    {
+        WarningCode.LINT_TEX_ANGLE,
+        WarningCode.LINT_MARKUP,
+        WarningCode.LINT_SPACE_BEFORE_PUNCTUATION,
+        WarningCode.LINT_EMPTY_OPERAND,
     }
 )
 
@@ -338,10 +362,13 @@ def lint_document(doc: Document) -> list[ParseWarning]:
     return [finding.warning(MESSAGES[finding.code]) for finding in find_artefacts(doc)]
 
 
-def lint_parsed(doc: Document) -> Document:
+def lint_parsed(doc: Document, *, text_file: bool = False) -> Document:
     """The document with its findings added: reviewed ones (parse/errata.py: this document,
     the very text reviewed) to `publisher_errata`, the publisher's own (PUBLISHERS') to
-    `publisher_notes`, the rest to `warnings`."""
+    `publisher_notes`, the rest to `warnings`. From a text file (`text_file`), whose bytes
+    are the text, what an extraction could have made (EXTRACTED) is the file's own too:
+    a note."""
+    publishers = PUBLISHERS | EXTRACTED if text_file else PUBLISHERS
     errata: list[Erratum] = []
     notes: list[PublisherNote] = []
     warnings: list[ParseWarning] = []
@@ -362,7 +389,7 @@ def lint_parsed(doc: Document) -> Document:
                     digest=finding.digest,
                 )
             )
-        elif finding.code in PUBLISHERS:
+        elif finding.code in publishers:
             notes.append(finding.note(message))
         else:
             warnings.append(finding.warning(message))
