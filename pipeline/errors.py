@@ -164,13 +164,15 @@ class StorageIOError(RulesCorpusError):
 
     exit_code = EXIT_IO
 
-    def __init__(self, path: str, problem: str) -> None:
+    CORPUS_ADVICE = (
+        "the corpus was left as it was. Free space or fix the permissions of that folder, "
+        "then run the command again"
+    )
+
+    def __init__(self, path: str, problem: str, advice: str = CORPUS_ADVICE) -> None:
         self.path = path
         self.problem = problem
-        super().__init__(
-            f"{path}: {problem}; the corpus was left as it was. Free space or fix the "
-            "permissions of that folder, then run the command again"
-        )
+        super().__init__(f"{path}: {problem}; {advice}")
 
 
 class LockHeld(RulesCorpusError):

@@ -1,0 +1,160 @@
+"""Where `export sqlite PATH` may write, and how it replaces a file without harming one.
+
+PATH is written only when it is absent or is a database this export made (its
+application id and its `rulescorpus_export` table say so); Datasette's metadata file
+beside it only when absent or one this export wrote. Anything else (another database, a
+text file, a folder, a file inside the corpus) is refused, the first two unless
+`--force`, the last always. The new database is built in a temporary file created
+exclusively beside PATH and renamed over it, so PATH is either the old file or the whole
+new one; a temporary file left by a killed export is removed by the next one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from pipeline.corpus.sqlite_schema import APPLICATION_ID, MARK_TABLE
+from pipeline.errors import StorageIOError, UsageError, shorten
+
+TEMP_SUFFIX = ".rulescorpus-export"
+EXPORT_ADVICE = "it was left as it was. Free space or fix the permissions of that folder"
+
+
+def _shown(path: Path) -> str:
+    return shorten(str(path), 200)
+
+
+def check_target(corpus_dir: Path, path: Path, metadata: Path, *, force: bool) -> Path:
+    """The file to replace (a symlink's target); refused with a usage error (exit 2) when
+    it is not this export's to replace."""
+    if not str(path) or str(path) in (".", "..") or path.name in ("", ".", ".."):
+        raise UsageError("export sqlite needs a file name for the database, e.g. corpus.sqlite")
+    target = path.resolve()
+    corpus = corpus_dir.resolve()
+    if target == corpus or corpus in target.parents:
+        raise UsageError(
+            f"{_shown(path)} is inside the corpus {_shown(corpus_dir)}; write the database "
+            "outside it (the corpus holds only what the pipeline stores)"
+        )
+    if target.is_dir():
+        raise UsageError(f"{_shown(path)} is a folder; give a file name for the database")
+    if target.exists() and not force:
+        problem = _not_ours(target)
+        if problem is not None:
+            raise UsageError(
+                f"{_shown(path)} {problem}; refusing to replace it (give another path, or "
+                "--force to replace it anyway)"
+            )
+    if metadata.exists() and not force and not _our_metadata(metadata):
+        raise UsageError(
+            f"{_shown(metadata)} exists and is not metadata this export wrote; refusing to "
+            "replace it (move it, or --force)"
+        )
+    return target
+
+
+def _not_ours(path: Path) -> str | None:
+    if not path.is_file():
+        return "is not a regular file"
+    try:
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return "is not a SQLite database"
+    try:
+        (application,) = conn.execute("pragma application_id").fetchone()
+        marked = conn.execute(
+            "select 1 from sqlite_master where type = 'table' and name = ?", (MARK_TABLE,)
+        ).fetchone()
+    except sqlite3.Error:
+        return "is not a SQLite database"
+    finally:
+        conn.close()
+    if application != APPLICATION_ID or marked is None:
+        return "is a database this export did not make"
+    return None
+
+
+def _our_metadata(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_bytes()[: 16 * 1024 * 1024])
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("title") == "rulescorpus"
+
+
+def _remove_stale(folder: Path, name: str) -> None:
+    """Temporary files of earlier exports to the same PATH whose process is gone."""
+    pattern = re.compile(rf"^\.{re.escape(name)}\.(\d+)\..*{re.escape(TEMP_SUFFIX)}$")
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        match = pattern.match(entry.name)
+        if match and not _alive(int(match.group(1))):
+            entry.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextmanager
+def replacing(target: Path) -> Iterator[Path]:
+    """A temporary file beside `target` to build the new file in; renamed over `target`
+    when the block ends well, removed when it does not."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale(target.parent, target.name)
+        fd, name = tempfile.mkstemp(
+            prefix=f".{target.name[:100]}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=target.parent
+        )
+        os.close(fd)
+    except OSError as exc:
+        raise StorageIOError(_shown(target), exc.strerror or str(exc), EXPORT_ADVICE) from exc
+    temporary = Path(name)
+    try:
+        yield temporary
+        with open(temporary, "rb") as handle:
+            os.fchmod(handle.fileno(), _mode_for(target))
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except (OSError, sqlite3.Error) as exc:
+        raise StorageIOError(_shown(target), _problem(exc), EXPORT_ADVICE) from exc
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _mode_for(target: Path) -> int:
+    """The replaced file's mode, or what a new file gets under the umask (a temporary file
+    is created private)."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _problem(exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        return f"cannot write it ({exc.strerror or exc})"
+    return f"cannot write it (SQLite: {exc})"
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    with replacing(target) as temporary:
+        temporary.write_bytes(data)
