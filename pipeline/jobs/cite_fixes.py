@@ -85,7 +85,9 @@ def _write_one(fix: FileFix, break_hard_links: bool) -> FixResult:
             f"it has {info.st_nlink} hard links, which a rewrite would cut off "
             "(--break-hard-links writes it anyway)",
         )
-    if not os.access(target, os.W_OK):
+    # By its mode, not only by access(): a superuser may write anything, but a file made
+    # read-only was made so to be left alone.
+    if not info.st_mode & 0o222 or not os.access(target, os.W_OK):
         return result("skipped", "it is read-only")
     after = fix.file.encode(fix.after)
     try:
