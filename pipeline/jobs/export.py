@@ -31,7 +31,7 @@ from pipeline.corpus.sqlite_schema import (
     to_json,
 )
 from pipeline.jobs.export_lineages import link_lineages
-from pipeline.jobs.export_target import check_target, replacing, write_atomically
+from pipeline.jobs.export_target import check_name, check_target, replacing, write_atomically
 from pipeline.jobs.export_writer import Tables, Writer
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.store.canonical import canonical_json
@@ -359,6 +359,7 @@ def export_sqlite(corpus_dir: Path, path: Path, *, force: bool = False) -> Expor
     """Write the corpus at `corpus_dir` to the SQLite database `path` (replacing it whole,
     when it is absent or one this export made; any other file only with `force`) and
     Datasette's metadata file beside it."""
+    check_name(path)
     reader = CorpusReader(corpus_dir)
     meta = metadata_path(path)
     target = check_target(corpus_dir, path, meta, force=force)

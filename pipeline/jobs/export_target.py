@@ -31,11 +31,16 @@ def _shown(path: Path) -> str:
     return shorten(str(path), 200)
 
 
+def check_name(path: Path) -> None:
+    """PATH must name a file (`""` is the current folder to pathlib)."""
+    if not str(path) or path.name in ("", ".", ".."):
+        raise UsageError("export sqlite needs a file name for the database, e.g. corpus.sqlite")
+
+
 def check_target(corpus_dir: Path, path: Path, metadata: Path, *, force: bool) -> Path:
     """The file to replace (a symlink's target); refused with a usage error (exit 2) when
     it is not this export's to replace."""
-    if not str(path) or str(path) in (".", "..") or path.name in ("", ".", ".."):
-        raise UsageError("export sqlite needs a file name for the database, e.g. corpus.sqlite")
+    check_name(path)
     target = path.resolve()
     corpus = corpus_dir.resolve()
     if target == corpus or corpus in target.parents:
