@@ -40,6 +40,8 @@ def part_problem(value: str, what: str = "name") -> str | None:
 
 def document_problem(value: str) -> str | None:
     """Why `value` cannot be a document id `game/document`, or None."""
+    if ".." in value:
+        return "the document id contains `..`"
     parts = value.split("/")
     if len(parts) != 2:
         return "a document id is game/document: exactly one `/`"

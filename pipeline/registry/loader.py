@@ -91,7 +91,7 @@ def parse_registry(
     _check_unique(sources, name)
     if probe:
         for source in sources:
-            problem = backtracking_problem(_patterns(source))
+            problem = backtracking_problem(list(_patterns(source).values()))
             if problem is not None:
                 raise RegistryError(name, f"source {source.id}: {problem}")
     return sources
@@ -119,22 +119,24 @@ def _names_problem(source: Source) -> str | None:
     return next((f"{field}: {problem}" for field, problem in checks if problem), None)
 
 
-def _patterns(source: Source) -> list[str]:
-    found = [source.discovery.link_pattern] if source.discovery else []
+def _patterns(source: Source) -> dict[str, str]:
+    """Each regex of the entry, by the field that holds it."""
+    found = {"discovery.link_pattern": source.discovery.link_pattern} if source.discovery else {}
     if source.manifest is not None:
-        found += [source.manifest.path_pattern] if source.manifest.path_pattern else []
-        found += [side.path_pattern for side in source.manifest.side_files]
+        if source.manifest.path_pattern:
+            found["manifest.path_pattern"] = source.manifest.path_pattern
+        for n, side in enumerate(source.manifest.side_files, 1):
+            found[f"manifest.side_files[{n}].path_pattern"] = side.path_pattern
     if source.scheme is not None:
-        found.append(source.scheme.version_pattern)
+        found["scheme.version_pattern"] = source.scheme.version_pattern
     return found
 
 
 def _patterns_problem(source: Source) -> str | None:
-    for pattern in _patterns(source):
-        is_version = source.scheme is not None and pattern == source.scheme.version_pattern
-        problem = compile_problem(pattern, groups=not is_version)
+    for field, pattern in _patterns(source).items():
+        problem = compile_problem(pattern, groups=field != "scheme.version_pattern")
         if problem is not None:
-            return f"pattern {pattern!r}: {problem}"
+            return f"{field} {pattern!r}: {problem}"
     return None
 
 
