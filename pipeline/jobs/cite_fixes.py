@@ -15,12 +15,11 @@ import difflib
 import errno
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 from pipeline.jobs.cite_files import TextFile, read_bytes, shown
+from pipeline.jobs.temp_files import exclusive_temp
 
 FixState = Literal["changed", "skipped", "failed"]
 
@@ -91,9 +90,7 @@ def _write_one(fix: FileFix, break_hard_links: bool) -> FixResult:
         return result("skipped", "it is read-only")
     after = fix.file.encode(fix.after)
     try:
-        fd, temporary = tempfile.mkstemp(
-            prefix=f".{target.name[:100]}.", suffix=".cite-check", dir=target.parent
-        )
+        fd, temporary = exclusive_temp(target, ".cite-check")
     except OSError as exc:
         return result("failed", f"cannot create a file in its folder ({exc.strerror})")
     try:
@@ -109,7 +106,7 @@ def _write_one(fix: FileFix, break_hard_links: bool) -> FixResult:
             return result("skipped", "it changed since it was checked; check it again")
         os.replace(temporary, target)
     except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         what = "keep its owner" if exc.errno == errno.EPERM else "write it"
         return result("failed", f"cannot {what} ({exc.strerror or exc})")
     return result("changed")

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline.corpus.sqlite_schema import APPLICATION_ID, MARK_TABLE
 from pipeline.errors import StorageIOError, UsageError, shorten
+from pipeline.jobs.temp_files import exclusive_temp
 
 TEMP_SUFFIX = ".rulescorpus-export"
 EXPORT_ADVICE = "it was left as it was. Free space or fix the permissions of that folder"
@@ -94,43 +93,16 @@ def _our_metadata(path: Path) -> bool:
     return isinstance(data, dict) and data.get("title") == "rulescorpus"
 
 
-def _remove_stale(folder: Path, name: str) -> None:
-    """Temporary files of earlier exports to the same PATH whose process is gone."""
-    pattern = re.compile(rf"^\.{re.escape(name)}\.(\d+)\..*{re.escape(TEMP_SUFFIX)}$")
-    try:
-        entries = list(folder.iterdir())
-    except OSError:
-        return
-    for entry in entries:
-        match = pattern.match(entry.name)
-        if match and not _alive(int(match.group(1))):
-            entry.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 @contextmanager
 def replacing(target: Path) -> Iterator[Path]:
     """A temporary file beside `target` to build the new file in; renamed over `target`
     when the block ends well, removed when it does not."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale(target.parent, target.name)
-        fd, name = tempfile.mkstemp(
-            prefix=f".{target.name[:100]}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=target.parent
-        )
+        fd, temporary = exclusive_temp(target, TEMP_SUFFIX)
         os.close(fd)
     except OSError as exc:
         raise StorageIOError(_shown(target), exc.strerror or str(exc), EXPORT_ADVICE) from exc
-    temporary = Path(name)
     try:
         yield temporary
         with open(temporary, "rb") as handle:
