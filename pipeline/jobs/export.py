@@ -51,7 +51,12 @@ def _version_row(reader: CorpusReader, document: str, ordinal: int, doc: Documen
     primary: dict[str, Any] = next(
         (f for f in fetches if src and f.get("sha256") == src.sha256), {}
     )
-    data = doc.model_dump(mode="json", by_alias=True)
+    # the document's own fields; its records are rows of their own tables
+    data = doc.model_dump(
+        mode="json",
+        by_alias=True,
+        exclude={"records", "glossary", "rulings", "front_matter", "back_matter"},
+    )
     return {
         "id": _version_key(document, doc.version),
         "document": document,
@@ -322,7 +327,9 @@ def write_corpus(reader: CorpusReader, writer: Writer) -> Tables:
         versions = [v.version for v in info.versions]
         slim: list[Row] = []  # each record's key and citation, for its lineage
         for ordinal, version in enumerate(versions, 1):
-            doc = reader.document(info.id, version)
+            # A reader of its own for each version: a reader keeps every document it has
+            # read, and the export must let each go once its rows are written.
+            doc = CorpusReader(reader.root).document(info.id, version)
             tables.add("versions", _version_row(reader, info.id, ordinal, doc))
             streamed = Tables()
             _record_rows(streamed, info.id, ordinal, doc, Digests(reader.root, doc))

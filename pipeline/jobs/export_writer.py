@@ -88,8 +88,12 @@ class Writer:
         columns = self.columns[name]
         # Columns the rows bring that the table lacks (a field a newer model adds, the
         # `*_json` fields of a version), in first-seen order, typed by all their values.
-        for column, kind in column_types(rows).items():
-            if column not in columns:
+        # Rows of one model share their keys: a key no column has is looked for in one
+        # pass, and only such columns are typed.
+        extra = {key for row in rows for key in row if key not in columns}
+        if extra:
+            found = column_types({k: v for k, v in row.items() if k in extra} for row in rows)
+            for column, kind in found.items():
                 self.db.table(name).add_column(column, kind)
                 columns[column] = kind
         names = list(columns)
