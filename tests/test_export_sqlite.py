@@ -305,6 +305,10 @@ def test_export_replaces_only_a_database_it_made(mtg_pair_corpus: Path, tmp_path
     mine = tmp_path / "mine.sqlite"
     assert _export(corpus, mine)[0] == 0
     assert _export(corpus, mine)[0] == 0
+    with sqlite3.connect(mine) as conn:  # as an export made before databases were marked
+        conn.execute(f"drop table {MARK_TABLE}")
+        conn.execute("pragma application_id = 0")
+    assert _export(corpus, mine)[0] == 0
     assert _export(corpus, other, "--force")[0] == 0
     with sqlite3.connect(other) as conn:
         tables = {r[0] for r in conn.execute("select name from sqlite_master")}
