@@ -65,6 +65,11 @@ def test_export_replaces_only_a_database_it_made(mtg_pair_corpus: Path, tmp_path
     assert code == 74 and f"{text}" in out and "free space" not in out.split(";")[0]
     assert corpus_digest(corpus) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "notes.sqlite", "other.sqlite"]
+    dangling = tmp_path / "dangling.sqlite"
+    dangling.symlink_to(tmp_path / "elsewhere" / "made.sqlite")
+    code, out = _export(corpus, dangling)
+    assert code == 2 and "a link to nothing" in out and not (tmp_path / "elsewhere").exists()
+    dangling.unlink()
     # Its own database is replaced; another one only with --force, and then it is its own.
     mine = tmp_path / "mine.sqlite"
     assert _export(corpus, mine)[0] == 0

@@ -368,13 +368,13 @@ def export_sqlite(corpus_dir: Path, path: Path, *, force: bool = False) -> Expor
     Datasette's metadata file beside it."""
     check_name(path)
     reader = CorpusReader(corpus_dir)
-    meta = metadata_path(path)
-    target = check_target(corpus_dir, path, meta, force=force)
+    target = check_target(corpus_dir, path, force=force)
+    meta = metadata_path(target)
     with replacing(target) as temporary:
         writer = Writer(temporary)
         try:
             counts = writer.finish(write_corpus(reader, writer))
         finally:
             writer.db.close()
-    write_atomically(metadata_path(target), canonical_json(build_metadata(path.stem, reader)))
+    write_atomically(meta, canonical_json(build_metadata(path.stem, reader)))
     return Exported(path, meta, counts)

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from pipeline.corpus.datasette.metadata import metadata_path
 from pipeline.corpus.sqlite_schema import APPLICATION_ID, MARK_TABLE, TABLE_ORDER
 from pipeline.errors import StorageIOError, UsageError, shorten
 from pipeline.jobs.temp_files import exclusive_temp
@@ -36,11 +37,17 @@ def check_name(path: Path) -> None:
         raise UsageError("export sqlite needs a file name for the database, e.g. corpus.sqlite")
 
 
-def check_target(corpus_dir: Path, path: Path, metadata: Path, *, force: bool) -> Path:
+def check_target(corpus_dir: Path, path: Path, *, force: bool) -> Path:
     """The file to replace (a symlink's target); refused with a usage error (exit 2) when
-    it is not this export's to replace."""
+    it, or the metadata file beside it, is not this export's to replace."""
     check_name(path)
+    if path.is_symlink() and not path.exists() and not force:
+        raise UsageError(
+            f"{_shown(path)} is a link to nothing; refusing to create the file it names "
+            "(give another path, or --force)"
+        )
     target = path.resolve()
+    metadata = metadata_path(target)
     corpus = corpus_dir.resolve()
     if target == corpus or corpus in target.parents:
         raise UsageError(
