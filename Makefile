@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SHARED ?= ../shared/sources
 CORPUS ?= corpus
 
-.PHONY: install bytecode system-deps run test check bench clean serve faults fuzz
+.PHONY: install bytecode system-deps run test check bench clean serve faults fuzz docs docs-serve
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -64,23 +64,36 @@ serve: $(STAMP)
 	$(BIN)/rulescorpus --corpus $(CORPUS) export sqlite $(SQLITE)
 	$(BIN)/python -m pipeline.corpus.datasette $(SQLITE) --host 127.0.0.1 --port $(PORT)
 
+# Writes its tables to docs/measured/bench.md too (BENCH_ARGS="--quick --runs 1" for a
+# short run).
 bench: $(STAMP) bytecode system-deps
-	$(BIN)/python -m tests.bench --shared $(SHARED)
+	$(BIN)/python -m tests.bench --shared $(SHARED) --page docs/measured/bench.md $(BENCH_ARGS)
 
 # The fault campaign: a misbehaving server, hostile mirrors, a damaged corpus, a full
 # disk, kills at every durable step and at random instants, concurrent runs, and what is
 # the user's (files cite-check --fix rewrites, registries, exports; kills during --fix and
 # export, counting files touched outside what each command may write) (~17 min;
 # FAULTS_ARGS=--quick for a minute). Needs openssl (a test certificate for https).
+# Its tables go to docs/measured/faults.md.
 faults: $(STAMP) bytecode
-	$(BIN)/python -m tests.faults $(FAULTS_ARGS)
+	$(BIN)/python -m tests.faults --markdown docs/measured/faults.md $(FAULTS_ARGS)
 
 # Coverage-guided fuzzing of every parser entry point, FUZZ_SECONDS per harness
-# (`make fuzz FUZZ_SECONDS=30` for a short run). atheris is the `fuzz` extra.
+# (`make fuzz FUZZ_SECONDS=30` for a short run); the table goes to docs/measured/fuzz.md.
+# atheris is the `fuzz` extra.
 FUZZ_SECONDS ?= 600
 fuzz: $(STAMP) bytecode
 	@$(BIN)/python -c "import atheris" 2>/dev/null || $(BIN)/pip install --quiet -e '.[fuzz]'
-	FUZZ_SECONDS=$(FUZZ_SECONDS) $(BIN)/python -m tests.fuzz $(FUZZ_HARNESSES)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_PAGE=docs/measured/fuzz.md $(BIN)/python -m tests.fuzz $(FUZZ_HARNESSES)
+
+# The documentation site (MkDocs, Material theme) in .cache/site. --strict turns every
+# broken link or page missing from the nav into an error; the build needs no network.
+DOCS_PORT ?= 8000
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:$(DOCS_PORT)
 
 clean:
 	rm -rf $(VENV)

@@ -73,6 +73,31 @@ class RegistryError(UsageError):
         super().__init__(f"registry {path}: {problem}")
 
 
+class MisorderedCorpus(UsageError):
+    """A corpus stored by a build that ordered versions by an archive's labels: writing to
+    it would build on the wrong current version, so it is refused until rebuilt."""
+
+    def __init__(self, corpus: str, problems: list[str]) -> None:
+        self.corpus = corpus
+        self.problems = problems
+        shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+        super().__init__(
+            f"the corpus at {corpus} orders versions by labels, not by what the documents "
+            f"state ({shown}). Rebuild it from its archive into a new folder, "
+            f"`rulescorpus --corpus NEW_FOLDER import ARCHIVE_DIR`, then use that folder"
+        )
+
+
+class SchemeError(UsageError):
+    """`scheme` cannot infer a numbering from a file (not a numbered rules document): exit 2,
+    the caller must bring another file or declare the scheme by hand."""
+
+    def __init__(self, what: str, problem: str) -> None:
+        self.what = what
+        self.problem = problem
+        super().__init__(f"{what}: {problem}")
+
+
 class FetchError(RulesCorpusError):
     """A source could not be downloaded (exit 30)."""
 

@@ -1,13 +1,14 @@
 """`make bench`: every figure measured side by side in one run, medians of several.
 
-First done-when 1 of issue 13, on the MTG 20251114 PDF, each round running
-every row side by side (so the machine's load at the moment falls on all of them):
+First the parse target (the whole parse within twice pdftotext's wall time, under
+200 MB) on the MTG 20251114 PDF, each round running every row side by side (so the
+machine's load at the moment falls on all of them):
 
 - `pdftotext -layout FILE /dev/null`, the reference;
 - `rulescorpus parse FILE --family mtg-cr > /dev/null`, the whole command a
   user runs: Python's start, imports, the parse sandbox (a limited child the
   command forks itself), extraction with the default engine, parsing, the
-  Document sent back, validated and printed;
+  canonical JSON the parse child writes and the command prints;
 - the parse inside a warm process (`parse_bytes`, imports done, the
   extraction cache emptied before each run, so the extraction is cold and its
   page workers are started anew);
@@ -22,9 +23,10 @@ start, imports and the parse, no sandbox) with each PDF engine beside
 `pdftotext -layout`; `rulescorpus show` beside a bare `python -c "import json"`;
 the first `import` of ../shared/sources beside a no-change `update` through a
 mirror server on 127.0.0.1 (conditional requests only); the diff of two MTG
-versions. How memory is measured: `bench_measure`.
+versions. How memory is measured: `bench_measure`. With `--page`, the tables are also
+written to that Markdown page (`make bench` writes docs/measured/bench.md).
 
-    python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick]
+    python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick] [--page FILE]
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -47,11 +48,13 @@ from rich.table import Table
 from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
 from tests.bench_measure import KIB_PER_MIB, Figures, Warm, measure_memory, measure_once
+from tests.measured import machine, rich_table_markdown, write_page
 
 MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 MTG_OLD_TXT = "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
 MTG_NEW_TXT = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
-# Done-when 1: the whole parse within this many times pdftotext's wall time, under this memory.
+# The parse target: the whole parse within this many times pdftotext's wall time, under
+# this memory.
 TARGET_RATIO = 2.0
 TARGET_MIB = 200.0
 # Which family reads each real PDF (by manifest game and document).
@@ -114,8 +117,8 @@ def ratio(ours: float, reference: float) -> str:
     return f"{value:.1f}x" if value >= 0.1 else f"{value:.3f}x"
 
 
-def done_when_rows(shared: Path, runs: int) -> tuple[Table, list[str]]:
-    """Done-when 1 on the MTG 20251114 PDF: four figures per round, side by side."""
+def target_rows(shared: Path, runs: int) -> tuple[Table, list[str]]:
+    """The parse target on the MTG 20251114 PDF: four figures per round, side by side."""
     path = shared / MTG_PDF
     exe = pdftotext_path()
     if exe is None:
@@ -151,7 +154,7 @@ def done_when_rows(shared: Path, runs: int) -> tuple[Table, list[str]]:
         warm_parse.pss = warm.run("parse", pss=True)[1].pss_peak / KIB_PER_MIB
     finally:
         warm.close()
-    table = Table(title=f"done-when 1: parse MTG 20251114 (307 pages, {counts}); medians of {runs}")
+    table = Table(title=f"parse MTG 20251114 (307 pages, {counts}); medians of {runs}")
     for column in ("what", "wall", "memory", "ratio to pdftotext"):
         table.add_column(column)
     table.add_row(
@@ -176,10 +179,10 @@ def done_when_rows(shared: Path, runs: int) -> tuple[Table, list[str]]:
         within = figures.wall <= TARGET_RATIO * reference.wall
         verdict = "met" if within and memory < TARGET_MIB else "NOT met"
         verdicts.append(
-            f"done-when 1 by {label.split(' (')[0]}: {verdict} "
+            f"the parse target by {label.split(' (')[0]}: {verdict} "
             f"({figures.wall / reference.wall:.2f}x pdftotext's wall time, {memory:.0f} MiB)"
         )
-    # What done-when 1 leaves for everything PDFium does not do: Python's start, the
+    # What the target leaves for everything PDFium does not do: Python's start, the
     # imports, reading the text pages, the parse, the lint and the JSON.
     left = TARGET_RATIO * reference.wall - floor.wall
     verdicts.append(
@@ -283,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, default=Path("../shared/sources"))
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--quick", action="store_true", help="one PDF, no full import")
+    parser.add_argument("--page", type=Path, help="also write the tables to this Markdown page")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error(f"--runs {args.runs}: a median needs at least one run")
@@ -296,13 +300,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if pdftotext_path() is None:
         console.print(f"[yellow]pdftotext not found: {INSTALL_HINT}[/yellow]")
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    console.print(f"rulescorpus bench: {machine}; load average {_load()} at the start")
-    done_when, verdicts = done_when_rows(shared, args.runs)
-    console.print(done_when)
+    load_at_start = _load()
+    console.print(f"rulescorpus bench: {machine()}; load average {load_at_start} at the start")
+    target, verdicts = target_rows(shared, args.runs)
+    console.print(target)
     for verdict in verdicts:
         console.print(verdict)
-    table = Table(title=f"rulescorpus bench ({machine}; medians of {args.runs})")
+    table = Table(title=f"every PDF, the diff, import, update and show; medians of {args.runs}")
     for column in ("what", "rulescorpus", "reference", "ratio"):
         table.add_column(column)
     pdf_rows(table, shared, args.runs, args.quick)
@@ -340,7 +344,18 @@ def main(argv: list[str] | None = None) -> int:
             corpus = import_rows(table, shared, Path(tmp))
         show_row(table, corpus, args.runs)
     console.print(table)
-    console.print(f"load average {_load()} at the end (other work on the machine shows here)")
+    load_at_end = _load()
+    console.print(f"load average {load_at_end} at the end (other work on the machine shows here)")
+    if args.page is not None:
+        body = [
+            f"Load average {load_at_start} at the start and {load_at_end} at the end (other "
+            "work on the machine shows here). Compare ratios, not seconds, across runs.",
+            rich_table_markdown(target),
+            "\n".join(f"- {verdict}" for verdict in verdicts),
+            rich_table_markdown(table),
+        ]
+        command = "python -m tests.bench " + " ".join(argv if argv is not None else sys.argv[1:])
+        write_page(args.page, "Benchmark", command.strip(), "\n\n".join(body))
     return 0
 
 

@@ -117,7 +117,7 @@ def imported_corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: P
     return ctx
 
 
-# The small corpus: every MTG text export (seven versions, so renumbering has a real
+# The small corpus: every MTG text export (ten versions, so renumbering has a real
 # history), the FaB 2.14.0 text export (a glossary) and the two NetrunnerDB rulings
 # snapshots (rulings with cards).
 def _small(entry: dict[str, Any]) -> bool:

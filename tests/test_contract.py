@@ -1,4 +1,4 @@
-"""The record contract (README, "Record contract"), enforced: every family over every real
+"""The record contract (docs/records.md), enforced: every family over every real
 document it takes in ../shared/sources (every registry source x its manifest entries, read
 and parsed as `import` does), checked for the same invariants.
 
@@ -39,7 +39,8 @@ from pipeline.parse.netrunner import cr as netrunner
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
 
-# Documents that are not clean, with the warnings they are known for (README, counts table).
+# Documents that are not clean, with the warnings they are known for (docs/records.md,
+# counts table).
 UNCLEAN = {
     # a derivative export that lost labels, and its glossary and acknowledgments
     ("fab-cr-txt", "2.10.1"): {"unlabelled-paragraph", "unexpected-end"},
@@ -74,8 +75,8 @@ def parse_case(
 
 def test_every_family_takes_a_real_document_or_has_none() -> None:
     taken = {p.values[0].family for p in cases()}  # type: ignore[union-attr]
-    # faq-html, fandom-wiki, nsg-html and numbered have no real document offline (README,
-    # "Known limits"): their tests generate theirs. Every other family is checked here.
+    # faq-html, fandom-wiki, nsg-html and numbered have no real document offline
+    # (docs/known-limits.md): their tests generate theirs. Every other family is checked here.
     assert NAMES - taken <= {"faq-html", "fandom-wiki", "nsg-html", "numbered"}, NAMES - taken
 
 
@@ -104,7 +105,7 @@ def test_the_record_contract_holds(
     assert all(isinstance(w.code, WarningCode) for w in doc.warnings)
     raw = json.loads(doc.model_dump_json())
     assert all(w["code"] in {c.value for c in WarningCode} for w in raw["warnings"])
-    assert raw["schema_version"] == SCHEMA_VERSION == 3
+    assert raw["schema_version"] == SCHEMA_VERSION == 4
     if source.rendition == "pdf":
         assert "zero_width_removed" in doc.extraction  # extraction notes reach every family
     known = UNCLEAN.get((source.id, version))

@@ -1,4 +1,4 @@
-"""The diff's known misreports on real documents (issue 11), each with the right answer.
+"""The diff's known misreports on real documents, each with the right answer.
 
 Before content-first alignment the diff tied a rule to its old number before it looked
 at the text, so where a publisher restructured (MTG's meld cards folded into 712,

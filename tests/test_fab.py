@@ -200,11 +200,12 @@ def test_parse_is_deterministic() -> None:
 def test_missing_version_is_warned_not_guessed() -> None:
     doc = parsed(CR_2_14, None)
     assert doc.version is None
-    # The errata were reviewed for 2.14.0: a text export of unknown version gets none of
-    # them, so the stale references it prints are warnings again.
+    # The errata were reviewed in 2.14.0's texts: a text export of unknown version with
+    # those very texts keeps them (a review follows the text, not the version).
     codes = [w.code for w in doc.warnings]
-    assert codes == ["no-version"] + ["dangling-reference"] * 9
-    assert doc.publisher_errata == []
+    assert codes == ["no-version"]
+    assert len(doc.publisher_errata) == 9
+    assert {e.cites for e in doc.publisher_errata} == {"cr:5.5", "cr:4.6"}
 
 
 def test_fixture_structure_and_dangling_reference() -> None:

@@ -130,7 +130,7 @@ def test_counts_and_ids_equal_the_text_export_and_the_anchors() -> None:
 
 
 def test_the_html_agrees_with_the_text_export_on_every_record() -> None:
-    """Done-when 2 of issue 12: every id and every text, after icon mapping."""
+    """Every id and every text agree, after icon mapping."""
     doc, txt = html_doc(), txt_doc()
     # The check agrees record for record: 2.10.1's text export is reviewed to lack the
     # glossary (verify.checks.REVIEWED_GAPS), so that part is compared only where both have it.

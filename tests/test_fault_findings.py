@@ -1,9 +1,8 @@
 """One regression test per finding of `make faults` and `make fuzz`, named after it.
 
-The README's "Fault campaign" and "Fuzzing" sections list the findings; each
-test here feeds the input that found it (or one built the same way) and checks
-what a user gets: the project's own error with the file named, never a
-traceback, and the documented exit code.
+Each test's docstring says what was found; each feeds the input that found it (or one
+built the same way) and checks what a user gets: the project's own error with the file
+named, never a traceback, and the documented exit code.
 """
 
 from __future__ import annotations

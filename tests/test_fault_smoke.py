@@ -44,7 +44,7 @@ def test_fault_case_is_handled(lab: Lab, case: cases_network.Case) -> None:
 def test_regression_full_disk_during_a_commit_leaves_the_corpus_byte_identical(
     lab: Lab,
 ) -> None:
-    # Issue 10, defect 6: the commit wrote the new fetch record before the version file
+    # A fault-campaign finding: the commit wrote the new fetch record before the version file
     # that the full disk refused, and left it behind as an unreferenced file.
     outcome = cases_disk.corpus_file_limit(lab)
     assert outcome.got == 74, explain(outcome)

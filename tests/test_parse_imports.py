@@ -1,4 +1,4 @@
-"""Issue 13: a PDF or text parse imports only what it uses. The family table imports the
+"""A PDF or text parse imports only what it uses. The family table imports the
 HTML, YAML and tar engines only when a parse of theirs asks (0.06 s of every parse
 child's start), and the parse sandbox's fork server still imports every engine once."""
 

@@ -1,4 +1,4 @@
-"""Per-record provenance (README, "Record contract"): every record of a line-based document
+"""Per-record provenance (docs/records.md): every record of a line-based document
 carries the span of lines (and pages) holding its own text and the character offsets of that
 span in the extracted text, and every parsed Document names the engine that extracted it.
 

@@ -146,6 +146,25 @@ def test_next_version_is_diffed_against_the_current_one(
     assert (ctx.corpus_dir / entry.diffs[0].markdown).read_text().startswith("#")
 
 
+def test_an_older_version_served_again_is_stored_but_never_current(
+    ctx: Context, server: ScriptedServer
+) -> None:
+    """A publisher serving last year's file again: the version is stored beside the others,
+    the current one stays current, and the report says why."""
+    serve_version(server, NEW)
+    assert jobs.update(ctx, []).exit_code == EXIT_CHANGED
+    serve_version(server, OLD, etag='"v0"')
+    summary = jobs.update(ctx, [])
+    assert summary.exit_code == EXIT_CHANGED
+    (outcome,) = summary.outcomes
+    assert outcome.version == "2025-07-25"
+    assert "older than the current version 2025-11-14" in outcome.message
+    entry = stored(ctx).index().documents["mtg/cr"]
+    assert entry.current == "2025-11-14"
+    assert [v.version for v in entry.versions] == ["2025-07-25", "2025-11-14"]
+    assert entry.diffs == []
+
+
 def test_new_bytes_under_a_pinned_version_fail_verification(
     ctx: Context, server: ScriptedServer
 ) -> None:

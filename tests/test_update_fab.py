@@ -88,7 +88,9 @@ def test_text_takes_its_version_from_the_agreeing_pdf(ctx: Context) -> None:
 def test_version_with_warnings_is_staged_then_accepted(ctx: Context) -> None:
     summary = jobs.update(ctx, [])
     outcome = summary.outcomes[0]
-    assert outcome.warnings > 0  # the slice cites rules outside it: dangling references
+    # the slice ends before FaB's glossary and back matter, so the rules outside it that
+    # it cites may be rules the parser lost: each citation is a warning, not a note
+    assert outcome.warnings > 1 and outcome.notes == []
     assert (outcome.outcome, summary.exit_code) == ("staged", EXIT_PARSE)
     assert "rulescorpus accept fab/cr 2.14.0" in outcome.message
     corpus = Corpus(ctx.corpus_dir)

@@ -28,6 +28,7 @@ def load_app() -> typer.Typer:
         job_commands,
         read_commands,
         renumbering_commands,
+        scheme_command,
     )
     from pipeline.cli.common import app
 

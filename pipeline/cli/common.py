@@ -15,9 +15,11 @@ from pipeline.cli.shared import GLOBALS, out, print_error
 from pipeline.errors import RulesCorpusError, StorageIOError
 from pipeline.jobs.outcomes import RunSummary
 
+# Plain click help, not typer's rich panels: those print a boolean flag as `--json <bool>`,
+# as if it took a value, and read badly in a log.
 app = typer.Typer(
-    add_completion=False,
     no_args_is_help=True,
+    rich_markup_mode=None,
     help="Verified, versioned, diffable corpus of trading-card-game rules.",
 )
 T = TypeVar("T")
@@ -32,6 +34,15 @@ CacheOpt = Annotated[
         "--cache", help="blob store [env RULESCORPUS_CACHE; default ~/.cache/rulescorpus]"
     ),
 ]
+# The document and version arguments of every read command, with the same defaults.
+DocOpt = Annotated[
+    str | None,
+    typer.Option("--doc", help="document id, e.g. mtg/cr [default: the one that has CITATION]"),
+]
+VersionOpt = Annotated[
+    str | None, typer.Option("--version", help="a stored version [default: the current one]")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
 SourcesOpt = Annotated[
     Path | None,
     typer.Option("--sources", help="registry file [default: the packaged sources.toml]"),
@@ -64,8 +75,27 @@ def finish(summary: RunSummary, report: Path | None = None, as_json: bool = Fals
     raise typer.Exit(summary.exit_code)
 
 
+def print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        out.print(f"rulescorpus {version('rulescorpus')}", markup=False, highlight=False)
+        raise typer.Exit(0)
+
+
 @app.callback()
 def main_options(
-    corpus: CorpusOpt = None, cache: CacheOpt = None, sources: SourcesOpt = None
+    corpus: CorpusOpt = None,
+    cache: CacheOpt = None,
+    sources: SourcesOpt = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=print_version,
+            is_eager=True,
+            help="print the package's version and exit",
+        ),
+    ] = False,
 ) -> None:
     GLOBALS.update(corpus=corpus, cache=cache, sources=sources)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from pipeline.cli.show_text import format_shown
-from pipeline.jobs.outcomes import RunSummary
+from pipeline.jobs.outcomes import Outcome, RunSummary
 from pipeline.jobs.show import HistoryStep, Shown
 
 STYLES = {
@@ -23,36 +24,71 @@ STYLES = {
 }
 
 
-def print_summary(console: Console, summary: RunSummary) -> None:
-    table = Table(title=f"rulescorpus {summary.command}", show_lines=False)
-    for column in ("document", "version", "records", "outcome", "changes"):
+def print_table(
+    console: Console,
+    title: str,
+    columns: tuple[str, ...],
+    rows: Sequence[tuple[str, ...]],
+    styles: Sequence[str] | None = None,
+) -> None:
+    """A table that fits the terminal; without one (cron, CI, a pipe) plain lines, one per
+    row, cells two spaces apart and never wrapped, so a log stays one line per row."""
+    if not console.is_terminal:
+        console.print(title, markup=False, highlight=False, soft_wrap=True)
+        for row in [columns, *rows]:
+            cells = list(row)
+            while cells and not cells[-1]:
+                cells.pop()
+            line = "  ".join(cell or "-" for cell in cells)
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+        return
+    table = Table(title=title, show_lines=False)
+    for column in columns:
         table.add_column(column, justify="right" if column == "records" else "left")
-    for o in summary.outcomes:
-        changes = ", ".join(f"{k} {v}" for k, v in sorted(o.changes.items()) if v)
-        if o.previous:
-            changes = f"from {o.previous}: {changes or 'no changes'}"
-        if o.warnings:
-            changes = (changes + "; " if changes else "") + f"{o.warnings} warnings"
-        style = STYLES.get(o.outcome, "red")
-        table.add_row(
-            o.document,
-            o.version or "-",
-            "-" if o.records is None else str(o.records),
-            f"[{style}]{o.outcome}[/{style}]",
-            changes,
-        )
+    for i, row in enumerate(rows):
+        style = styles[i] if styles else ""
+        table.add_row(*row, style=style or None)
     console.print(table)
+
+
+def summary_row(o: Outcome) -> tuple[str, ...]:
+    changes = ", ".join(f"{k} {v}" for k, v in sorted(o.changes.items()) if v)
+    if o.previous:
+        changes = f"from {o.previous}: {changes or 'no changes'}"
+    if o.warnings:
+        changes = (changes + "; " if changes else "") + f"{o.warnings} warnings"
+    records = "-" if o.records is None else str(o.records)
+    return (o.document, o.version or "-", records, o.outcome, changes)
+
+
+def print_summary(console: Console, summary: RunSummary) -> None:
+    print_table(
+        console,
+        f"rulescorpus {summary.command}",
+        ("document", "version", "records", "outcome", "changes"),
+        [summary_row(o) for o in summary.outcomes],
+        [STYLES.get(o.outcome, "red") for o in summary.outcomes],
+    )
     for o in summary.outcomes:
         if not o.message or o.outcome in ("fetched", "imported"):
             continue
         style = "dim" if o.outcome == "skipped" else ""
-        console.print(Text(f"{o.document} {o.version or ''}: {o.message}", style=style))
+        line = Text(f"{o.document} {o.version or ''}: {o.message}", style=style)
+        console.print(line, soft_wrap=not console.is_terminal)
+    for o in summary.outcomes:
+        for note in o.notes:
+            line = Text(f"{o.document} {o.version or ''}: publisher note: {note}")
+            console.print(line, soft_wrap=not console.is_terminal)
     console.print(f"exit code {summary.exit_code}")
 
 
 def _indented(console: Console, text: str, indent: int, style: str = "") -> None:
     """Wrapped lines keep the indentation of their first line."""
-    console.print(Padding(Text(text, style=style), (0, 0, 0, indent)))
+    # Wrapped here and printed line by line: rich's Padding would end every line in spaces
+    # up to the console's width.
+    for line in Text(text, style=style).wrap(console, max(console.width - indent, 20)):
+        line.rstrip()
+        console.print(Text(" " * indent) + line, soft_wrap=True)
 
 
 def print_shown(console: Console, shown: Shown) -> None:

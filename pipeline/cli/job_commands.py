@@ -8,13 +8,14 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, finish, run_job
+from pipeline.cli.common import CacheOpt, CorpusOpt, JsonOpt, SourcesOpt, app, finish, run_job
+from pipeline.cli.console import print_table
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.cli.shared import PdfEngine, Rendition, err, make_context, out
 from pipeline.jobs.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
-# must not pay for the parsers, the PDF and HTML libraries and requests (issue 13).
+# must not pay for the parsers, the PDF and HTML libraries and requests.
 
 
 @app.command("sources")
@@ -22,7 +23,7 @@ def sources_cmd(
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """List the registry."""
     ctx = make_context(corpus, cache, sources)
@@ -30,15 +31,18 @@ def sources_cmd(
     if as_json:
         print(json.dumps([s.model_dump(mode="json") for s in registry], indent=2))
         return
-    from rich.table import Table
-
-    table = Table(title="registry")
-    for column in ("id", "document", "family", "rendition", "url or discovery page"):
-        table.add_column(column)
-    for s in registry:
-        where = s.url or (f"discover on {s.discovery.page}" if s.discovery else "archive only")
-        table.add_row(s.id, s.document, s.family, s.rendition + (" *" if s.primary else ""), where)
-    out.print(table)
+    rows = [
+        (
+            s.id,
+            s.document,
+            s.family,
+            s.rendition + (" *" if s.primary else ""),
+            s.url or (f"discover on {s.discovery.page}" if s.discovery else "archive only"),
+        )
+        for s in registry
+    ]
+    columns = ("id", "document", "family", "rendition", "url or discovery page")
+    print_table(out, "registry", columns, rows)
     out.print("* primary rendition (its records are stored)")
 
 

@@ -7,6 +7,7 @@ import gc
 import sys
 from pathlib import Path
 
+from pipeline.cli.read_arguments import check_family
 from pipeline.cli.shared import err, make_context, print_error
 from pipeline.errors import EXIT_PARSE, RulesCorpusError
 
@@ -31,6 +32,7 @@ def run_parse(
     # and in the parse child forked from this process.
     gc.freeze()
     try:
+        check_family(family)
         parsed = parse_file(
             file,
             family,
@@ -57,6 +59,9 @@ def run_parse(
             f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}",
             markup=False,
         )
+    for note in parsed.publisher_notes:
+        where = f" line {note.location.line}" if note.location else ""
+        err.print(f"publisher note [{note.code}]{where}: {note.message}", markup=False)
     # Everything is written. Frozen, the heap is skipped by the collector's passes at
     # the interpreter's exit.
     gc.freeze()

@@ -10,12 +10,28 @@ from typing import Annotated, Any
 
 import typer
 
-from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
+from pipeline.cli.common import (
+    CacheOpt,
+    CorpusOpt,
+    DocOpt,
+    JsonOpt,
+    SourcesOpt,
+    VersionOpt,
+    app,
+    run_job,
+)
 from pipeline.cli.console import print_history, print_shown
+from pipeline.cli.read_arguments import (
+    check_document,
+    check_version,
+    current_version,
+    require_corpus,
+)
 from pipeline.cli.shared import err, make_context, out
 from pipeline.cli.show_text import provenance_lines
 from pipeline.errors import EXIT_VERIFY
 from pipeline.jobs import show as lookup
+from pipeline.jobs.context import Context
 
 
 class DiffFormat(StrEnum):
@@ -28,10 +44,17 @@ class DiffFormat(StrEnum):
 def diff_cmd(
     document: str,
     old: str,
-    new: str,
-    format: Annotated[DiffFormat, typer.Option("--format")] = DiffFormat.md,
-    hide_renumbering: bool = False,
-    hide_reference_only: bool = False,
+    new: Annotated[str | None, typer.Argument(help="default: the current version")] = None,
+    format: Annotated[
+        DiffFormat, typer.Option("--format", help="a Markdown changelog, JSON or an HTML report")
+    ] = DiffFormat.md,
+    hide_renumbering: Annotated[
+        bool, typer.Option("--hide-renumbering", help="leave renumbered records out")
+    ] = False,
+    hide_reference_only: Annotated[
+        bool,
+        typer.Option("--hide-reference-only", help="leave out changes of cited numbers only"),
+    ] = False,
     min_similarity: Annotated[
         float | None,
         typer.Option(
@@ -46,16 +69,26 @@ def diff_cmd(
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
 ) -> None:
-    """Changes between two stored versions (any two, not only adjacent ones)."""
+    """Changes between two stored versions (any two, not only adjacent ones); NEW defaults to
+    the current version."""
     from pipeline.jobs.versions import render_diff
 
     ctx = make_context(corpus, cache, sources)
+
+    def versions() -> tuple[str, str]:
+        check_document(ctx, document)
+        for version in (old, new):
+            if version is not None:
+                check_version(ctx, document, version)
+        return old, new or current_version(ctx, document)
+
+    older, newer = run_job(versions)
     shown = run_job(
         lambda: render_diff(
             ctx.corpus,
             document,
-            old,
-            new,
+            older,
+            newer,
             format=format.value,
             min_similarity=min_similarity,
             hide_renumbering=hide_renumbering,
@@ -68,9 +101,9 @@ def diff_cmd(
 @app.command("show")
 def show_cmd(
     citation: str,
-    doc: Annotated[str | None, typer.Option("--doc")] = None,
-    version: str | None = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    doc: DocOpt = None,
+    version: VersionOpt = None,
+    as_json: JsonOpt = False,
     provenance: Annotated[
         bool, typer.Option("--provenance", help="also the record's full provenance and digests")
     ] = False,
@@ -80,6 +113,7 @@ def show_cmd(
 ) -> None:
     """Print a rule (and its subrules) or a ruling, with where its bytes came from."""
     ctx = make_context(corpus, cache, sources)
+    run_job(lambda: check_read_arguments(ctx, doc, version))
     shown = run_job(lambda: lookup.show(ctx.corpus, citation, doc, version))
     details = run_job(lambda: lookup.record_provenance(ctx.corpus, shown)) if provenance else None
     if as_json:
@@ -93,6 +127,16 @@ def show_cmd(
             )
         if details:
             print_record_provenance(details)
+
+
+def check_read_arguments(ctx: Context, doc: str | None, version: str | None) -> None:
+    """The corpus, and the document and version when given, exist (or a line saying what
+    to do, with the nearest names)."""
+    require_corpus(ctx)
+    if doc is not None:
+        check_document(ctx, doc)
+        if version is not None:
+            check_version(ctx, doc, version)
 
 
 def print_record_provenance(p: dict[str, Any]) -> None:
@@ -121,21 +165,26 @@ def where_now_line(citation: str, now: dict[str, Any]) -> str:
 @app.command("history")
 def history_cmd(
     citation: str,
-    doc: Annotated[str, typer.Option("--doc")],
+    doc: DocOpt = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
 ) -> None:
     """The record's text in every stored version, following renumbering."""
     ctx = make_context(corpus, cache, sources)
-    steps = run_job(lambda: lookup.history(ctx.corpus, citation, doc))
-    print_history(out, citation, doc, steps)
+    run_job(lambda: check_read_arguments(ctx, doc, None))
+    # Without --doc, the document is the one `show` would answer from.
+    document = doc or run_job(lambda: lookup.show(ctx.corpus, citation).document)
+    steps = run_job(lambda: lookup.history(ctx.corpus, citation, document))
+    print_history(out, citation, document, steps)
 
 
 @app.command("schema")
 def schema_cmd(
     check: Annotated[bool, typer.Option(help="fail if schemas/ differs from the models")] = False,
-    folder: Annotated[Path, typer.Option("--dir")] = Path("schemas"),
+    folder: Annotated[Path, typer.Option("--dir", help="the folder of the JSON Schemas")] = Path(
+        "schemas"
+    ),
 ) -> None:
     """Write (or --check) the JSON Schemas of the corpus files."""
     from pipeline.jobs.schemas import stale_schemas, write_schemas

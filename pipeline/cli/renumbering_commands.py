@@ -11,9 +11,11 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
+from pipeline.cli.common import CacheOpt, CorpusOpt, JsonOpt, SourcesOpt, app, run_job
+from pipeline.cli.read_arguments import check_document, check_version
 from pipeline.cli.shared import err, make_context
 from pipeline.cli.shared import out as console
+from pipeline.jobs.context import Context
 
 
 class MapFormat(StrEnum):
@@ -27,7 +29,9 @@ def renumbering_cmd(
     document: str,
     old: str,
     new: Annotated[str | None, typer.Argument(help="default: the current version")] = None,
-    format: Annotated[MapFormat, typer.Option("--format")] = MapFormat.md,
+    format: Annotated[
+        MapFormat, typer.Option("--format", help="a Markdown table, CSV or JSON")
+    ] = MapFormat.md,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
@@ -39,8 +43,16 @@ def renumbering_cmd(
     from pipeline.jobs.renumbering import render_renumbering
 
     ctx = make_context(corpus, cache, sources)
+    run_job(lambda: check_versions(ctx, document, old, new))
     shown = run_job(lambda: render_renumbering(ctx.corpus, document, old, new, format=format.value))
     sys.stdout.buffer.write(shown)
+
+
+def check_versions(ctx: Context, document: str, *versions: str | None) -> None:
+    check_document(ctx, document)
+    for version in versions:
+        if version is not None:
+            check_version(ctx, document, version)
 
 
 def _describe(c: object) -> str:
@@ -90,7 +102,7 @@ def cite_check_cmd(
             "the old text)",
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: JsonOpt = False,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
@@ -111,6 +123,7 @@ def cite_check_cmd(
     def check() -> cc.CiteReport:
         if not doc:
             raise UsageError("cite-check needs --doc DOC (the rules document the files cite)")
+        check_versions(ctx, doc, as_of)
         cc.check_args(files, rulings)
         protected = [(ctx.cache_dir, "the cache")]
         report = cc.cite_check(ctx.corpus, doc, files, as_of, protected) if files else None
@@ -176,4 +189,6 @@ def cite_check_cmd(
                 sys.stdout.write(f.unified_diff())
             if fixes:
                 err.print("(a dry run: add --yes to write these changes)", markup=False)
+                # A check in CI that would rewrite something has found stale citations.
+                raise typer.Exit(max(report.exit_code, 1))
     raise typer.Exit(report.exit_code)

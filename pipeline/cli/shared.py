@@ -48,5 +48,6 @@ def make_context(
 
 def print_error(exc: RulesCorpusError) -> int:
     """A library error as every command prints it (one line on stderr); its exit code."""
-    err.print(f"error: {exc}", markup=False)
+    # One line, however long: a log or a script reads it whole.
+    err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
     return exc.exit_code

@@ -38,6 +38,7 @@ from pipeline.jobs.parse_request import ParseRequest, pdf_options
 from pipeline.models.content import FaqPage, Line, NsgHtmlPage, RulesSite, WikiPage, YamlBundle
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse import faq, rulings, sections, wiki
+from pipeline.parse.common import doubt_citations
 from pipeline.parse.endings import check_ending
 from pipeline.parse.fab import cr as fab_cr
 from pipeline.parse.fab import html as fab_html
@@ -217,7 +218,7 @@ def parser_version(name: str) -> str:
 def parse_bytes(data: bytes, request: ParseRequest) -> Document:
     """Bytes of one rendition -> Document (source left None for the caller to fill): parsed,
     its ending checked, its extraction engine recorded, its spans' character offsets placed
-    and its texts linted (unreviewed findings are warnings)."""
+    and its texts linted (unreviewed findings are warnings or publisher notes)."""
     family = family_of(request.family)
     extracted = family.extract(data, request)
     options = ParseOptions(
@@ -233,7 +234,7 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
     doc = doc.model_copy(update={"parser": parser})
     if extracted.lines is not None:
         doc = place_offsets(doc, extracted.lines)
-    return lint_parsed(doc)
+    return lint_parsed(doubt_citations(doc))
 
 
 def engine_neutral(doc: Document) -> Document:

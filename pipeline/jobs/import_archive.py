@@ -40,9 +40,10 @@ from pipeline.jobs.renditions import (
     parse_fetched,
 )
 from pipeline.jobs.versions import add_version
+from pipeline.models.records import Document, WarningCode
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of
-from pipeline.store.corpus import version_key
+from pipeline.store.corpus import check_order, version_key
 from pipeline.verify.checks import check_pin, pinned_version_of
 
 Group = tuple[str, str]  # (document, version)
@@ -79,12 +80,12 @@ def plan_import(
 
 
 def import_group(
-    ctx: Context, root: Path, document: str, version: str, members: list[Member]
+    ctx: Context, root: Path, document: str, label: str, members: list[Member]
 ) -> Outcome:
+    """Store one version. The archive's label stands in for a document that states no
+    version; the document's own statement always wins, and a label that says otherwise is
+    reported as the archive's, never stored as the version."""
     corpus = ctx.corpus
-    # The manifest's (or the registry's mapped) version is a fallback: the document's own
-    # statement wins.
-    asserted = version
     items: list[Fetched] = []
     for source, files in members:
         items.append(Fetched(source, read_archive_files(source, files, root, ctx.blobs)))
@@ -99,10 +100,11 @@ def import_group(
             version=pinned[0],
             outcome="unchanged",
             records=(stored.records or stored.rulings) if stored else None,
+            label=archive_label(label, pinned[0]),
         )
     for item in items:
-        ctx.progress(f"parsing {document} {asserted} {item.source.rendition}")
-        item.doc = parse_fetched(ctx, item, version=asserted)
+        ctx.progress(f"parsing {document} {label} {item.source.rendition}")
+        item.doc = settle_label(parse_fetched(ctx, item, version=label))
     check_group(document, items)
     assert items[0].doc is not None and items[0].doc.version is not None
     version = items[0].doc.version
@@ -113,7 +115,7 @@ def import_group(
         )
     candidate = candidate_of(document, items)
     tx = corpus.transaction()
-    published = add_version(tx, candidate)
+    published = add_version(tx, candidate, label=archive_label(label, version))
     tx.commit()
     return Outcome(
         document=document,
@@ -125,7 +127,63 @@ def import_group(
         previous=published.previous,
         changes=dict(published.diff.summary) if published.diff else {},
         message="; ".join(w.message for w in candidate.doc.warnings[:3]),
+        label=archive_label(label, version),
+        notes=[note.message for note in candidate.doc.publisher_notes],
     )
+
+
+def archive_label(label: str, version: str | None) -> str | None:
+    """The archive's label when it is not what the document states (`20251114` is the same
+    date as `2025-11-14`, so it is no other label)."""
+    if version is None or version_key(label) == version_key(version):
+        return None
+    return label
+
+
+def settle_label(doc: Document) -> Document:
+    """An archive's label that disagrees with the document's statement is the archive's
+    business, reported by the import: the document is stored under its statement, and the
+    disagreement is no sign that the parser misread."""
+    kept = [w for w in doc.warnings if w.code != WarningCode.VERSION_MISMATCH]
+    return doc if len(kept) == len(doc.warnings) else doc.model_copy(update={"warnings": kept})
+
+
+def order_by_statement(
+    ctx: Context, root: Path, groups: list[tuple[Group, list[Member]]]
+) -> tuple[list[tuple[Group, list[Member]]], list[Outcome]]:
+    """The versions oldest first by what each document states (its primary rendition's
+    parse, which the parse cache keeps for the import), not by the archive's labels or
+    dates; a label whose document states nothing keeps its place by the label. Two files
+    of one document that state the same version with different bytes are refused together
+    (exit 20): which one is that version is not the archive's to decide."""
+    stated: dict[Group, str] = {}
+    for (document, label), members in groups:
+        source, files = members[0]
+        with contextlib.suppress(RulesCorpusError):
+            item = Fetched(source, read_archive_files(source, files, root, ctx.blobs))
+            stated[(document, label)] = parse_fetched(ctx, item, version=label).version or label
+    seen: dict[tuple[str, str], list[Group]] = defaultdict(list)
+    for group, _ in groups:
+        if group in stated:
+            seen[(group[0], stated[group])].append(group)
+    refused: dict[Group, Outcome] = {}
+    for (document, version), same in seen.items():
+        digests = {
+            tuple(sorted(e.sha256 for _, files in dict(groups)[g] for e in files)) for g in same
+        }
+        if len(digests) > 1:
+            labels = ", ".join(label for _, label in same)
+            error = VerificationError(
+                f"{document} {version}",
+                [
+                    f"the archive's files labelled {labels} all state version {version} "
+                    "with different bytes; none of them is stored"
+                ],
+            )
+            refused |= {g: failed(document, error, version=version) for g in same}
+    kept = [(g, m) for g, m in groups if g not in refused]
+    kept.sort(key=lambda item: (item[0][0], version_key(stated.get(item[0], item[0][1]))))
+    return kept, list(refused.values())
 
 
 def warm_parses(ctx: Context, root: Path, groups: list[tuple[Group, list[Member]]]) -> None:
@@ -167,13 +225,16 @@ def import_archive(ctx: Context, root: Path) -> RunSummary:
     with ctx.run_lock() as recovered:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
+        check_order(ctx.corpus_dir, ctx.corpus.index())
         warm_parses(ctx, root, groups)
-        for done, ((document, version), members) in enumerate(groups):
-            ctx.progress(f"importing {document} {version}", done, len(groups))
+        ordered, refused = order_by_statement(ctx, root, groups)
+        summary.outcomes.extend(refused)
+        for done, ((document, label), members) in enumerate(ordered):
+            ctx.progress(f"importing {document} {label}", done, len(ordered))
             try:
-                summary.outcomes.append(import_group(ctx, root, document, version, members))
+                summary.outcomes.append(import_group(ctx, root, document, label, members))
             except (HashMismatch, VerificationError, ParseError, FetchError) as exc:
-                summary.outcomes.append(failed(document, exc, version=version))
-        ctx.progress("imported", len(groups), len(groups))
+                summary.outcomes.append(failed(document, exc, version=label))
+        ctx.progress("imported", len(ordered), len(ordered))
     summary.outcomes.extend(report_leftovers(ctx.registry(), rest, groups, root))
     return summary

@@ -50,6 +50,16 @@ class Outcome(Model):
     changes: dict[str, int] = Field(default_factory=dict, description="diff summary, per class")
     previous: str | None = None
     warnings: int = 0
+    label: str | None = Field(
+        default=None,
+        description="an archive's own label for this version, when it is not what the "
+        "document states (kept as the archive's; never orders versions)",
+    )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="the version's publisher notes, one line each: what the publisher printed "
+        "and the parser read right (never a warning, never staging the version)",
+    )
 
 
 FAILURES = {

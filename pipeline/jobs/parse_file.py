@@ -13,7 +13,7 @@ from pipeline.errors import UsageError
 from pipeline.jobs.family_names import NAMES
 from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.jobs.sandbox import parse_isolated_as
-from pipeline.models.records import Document, Erratum, ParseWarning, SourceRef
+from pipeline.models.records import Document, Erratum, ParseWarning, PublisherNote, SourceRef
 from pipeline.models.sources import Source
 from pipeline.store.canonical import canonical_json
 from pipeline.verify.checks import sha256_bytes
@@ -37,6 +37,7 @@ class ParsedFile:
     json: bytes
     warnings: list[ParseWarning]
     publisher_errata: list[Erratum]
+    publisher_notes: list[PublisherNote]
 
 
 def as_file(ref: SourceRef, doc: Document) -> ParsedFile:
@@ -44,7 +45,7 @@ def as_file(ref: SourceRef, doc: Document) -> ParsedFile:
     the file `ref` describes, as `ParsedFile`. Made there, the caller has only bytes to
     print, not a Document to read back, check and write out again (0.05 s of the MTG CR)."""
     doc = doc.model_copy(update={"source": ref, "renditions": [ref]})
-    return ParsedFile(canonical_json(doc), doc.warnings, doc.publisher_errata)
+    return ParsedFile(canonical_json(doc), doc.warnings, doc.publisher_errata, doc.publisher_notes)
 
 
 def rendition_of(path: Path) -> str:

@@ -47,7 +47,9 @@ def provenance_of(candidate: Candidate) -> dict[str, object]:
     }
 
 
-def store_version(tx: Transaction, candidate: Candidate, status: Status) -> VersionEntry:
+def store_version(
+    tx: Transaction, candidate: Candidate, status: Status, label: str | None = None
+) -> VersionEntry:
     """The version's JSON and provenance, its index entry, and (when published) its pins
     and fetch records. A version stored again keeps what only later steps set (aliases)."""
     doc = candidate.doc
@@ -91,6 +93,7 @@ def store_version(tx: Transaction, candidate: Candidate, status: Status) -> Vers
         aliases=before.aliases if before is not None and not staged else None,
         provenance=provenance,
         ids=ids,
+        label=label or (before.label if before is not None else None),
     )
     if not staged:
         for pin in candidate.pins:

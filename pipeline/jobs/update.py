@@ -37,10 +37,10 @@ from pipeline.jobs.renditions import (
     check_group,
     parse_all,
 )
-from pipeline.jobs.versions import add_version
+from pipeline.jobs.versions import Published, add_version
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of, select_sources
-from pipeline.store.corpus import Corpus
+from pipeline.store.corpus import Corpus, check_order
 from pipeline.store.layout import document_dir
 from pipeline.verify.checks import (
     PinStatus,
@@ -176,6 +176,7 @@ def _store_groups(
                 outcome="staged" if staged else "new",
                 exit_code=EXIT_PARSE if staged else EXIT_CHANGED,
                 warnings=warnings,
+                notes=[note.message for note in candidate.doc.publisher_notes],
                 previous=published.previous,
                 changes=dict(published.diff.summary) if published.diff else {},
                 message=(
@@ -183,11 +184,18 @@ def _store_groups(
                     f"{version}.json and run `rulescorpus accept {document} {version}`"
                 )
                 if staged
-                else "",
+                else older_message(published),
             )
         )
     tx.commit()
     return outcomes
+
+
+def older_message(published: Published) -> str:
+    """A publisher serving an old file again: stored, reported, never made current."""
+    if published.older_than is None:
+        return ""
+    return f"stored, but older than the current version {published.older_than}, which stays current"
 
 
 def check_one_new_version(
@@ -280,6 +288,7 @@ def update(
     with ctx.run_lock() as recovered, open_fetcher(ctx, deadline_at) as fetcher:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
+        check_order(ctx.corpus_dir, ctx.corpus.index())
         try:
             backend = open_backend(mirror, fetcher, ctx.blobs, html_readers())
         except FetchError as exc:

@@ -36,7 +36,7 @@ from pipeline.jobs.versions import add_version
 from pipeline.models.records import Document, Rule
 from pipeline.models.sources import FetchResult, Pin
 from pipeline.store.canonical import canonical_json
-from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry
+from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry, order_problems
 from pipeline.store.ids import build_id_index
 
 
@@ -80,12 +80,13 @@ def _check_version(
     item: VersionEntry,
     reproduce_json: bool,
     cross_engine: bool,
-) -> list[str]:
+) -> tuple[list[str], list[str]]:
+    """The version's problems, and its publisher notes (reported, never a problem)."""
     problems: list[str] = []
     try:
         raw = corpus.read_file(item.file, item.sha256)
     except StoreError as exc:
-        return [str(exc)]
+        return [str(exc)], []
     stored = Document.model_validate_json(raw)
     problems.extend(check_files(corpus, [item.aliases, item.provenance]))
     problems.extend(check_id_index(corpus, item, raw))  # re-hashes the id index too
@@ -118,7 +119,7 @@ def _check_version(
                 f"re-parsing {primary.sha256[:12]} does not reproduce {item.file} "
                 "byte for byte (the parser changed, or the output is not deterministic)"
             )
-    return problems
+    return problems, [note.message for note in stored.publisher_notes]
 
 
 def check_id_index(corpus: Corpus, item: VersionEntry, raw: bytes) -> list[str]:
@@ -249,7 +250,7 @@ def verify(
         names = wanted
     work = [(document, item) for document in names for item in index.documents[document].versions]
 
-    def check(job: tuple[str, VersionEntry]) -> list[str]:
+    def check(job: tuple[str, VersionEntry]) -> tuple[list[str], list[str]]:
         document, item = job
         try:
             return _check_version(
@@ -262,12 +263,14 @@ def verify(
                 cross_engine,
             )
         except RulesCorpusError as exc:
-            return [str(exc)]
+            return [str(exc)], []
 
     # Versions are independent: checked on every core, reported in index order.
     with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
         results = pool.map(check, work)
-        for done, ((document, item), problems) in enumerate(zip(work, results, strict=True)):
+        for done, ((document, item), (problems, notes)) in enumerate(
+            zip(work, results, strict=True)
+        ):
             ctx.progress(f"verified {document} {item.version}", done + 1, len(work))
             if published:
                 problems.extend(check_published_hashes(ctx, document, item))
@@ -279,12 +282,24 @@ def verify(
                     outcome="verified" if not problems else "verify-failed",
                     exit_code=EXIT_OK if not problems else EXIT_VERIFY,
                     message="\n".join(problems),
+                    notes=notes,
                 )
             )
     for document in names:
         summary.outcomes.extend(
             _check_diff(corpus, document, d) for d in index.documents[document].diffs
         )
+        if misordered := order_problems(document, index.documents[document]):
+            summary.outcomes.append(
+                Outcome(
+                    document=document,
+                    outcome="verify-failed",
+                    exit_code=EXIT_VERIFY,
+                    message="\n".join(misordered)
+                    + "\nrebuild the corpus from its archive into a new folder: "
+                    "`rulescorpus --corpus NEW_FOLDER import ARCHIVE_DIR`",
+                )
+            )
     if not wanted and index.fetch:
         problems = check_files(corpus, [index.fetch[s] for s in sorted(index.fetch)])
         summary.outcomes.append(
@@ -337,6 +352,7 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
             records=len(doc.records) or len(doc.rulings),
             outcome="accepted",
             warnings=len(doc.warnings),
+            notes=[note.message for note in doc.publisher_notes],
             previous=published.previous,
             changes=dict(published.diff.summary) if published.diff else {},
         )

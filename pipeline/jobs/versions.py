@@ -31,6 +31,7 @@ class Published:
     status: str
     diff: DocumentDiff | None = None
     previous: str | None = None
+    older_than: str | None = None  # the current version, when this one is older than it
 
 
 def diff_versions(
@@ -131,11 +132,19 @@ def previous_version(tx: Transaction, document: str, version: str) -> str | None
     return max(older, key=version_key) if older else None
 
 
-def add_version(tx: Transaction, candidate: Candidate, status: Status = "published") -> Published:
-    """Store the candidate and, when published, its diff from the version before it."""
+def add_version(
+    tx: Transaction, candidate: Candidate, status: Status = "published", label: str | None = None
+) -> Published:
+    """Store the candidate and, when published, its diff from the version before it. A
+    version older than the current one is stored beside it and never becomes current."""
     previous = previous_version(tx, candidate.document, candidate.doc.version or "")
-    item = store_version(tx, candidate, status)
+    current = tx.index.documents.get(candidate.document)
+    before = current.current if current is not None else None
+    item = store_version(tx, candidate, status, label)
     result = Published(candidate.document, item.version, status)
+    older = before is not None and version_key(item.version) < version_key(before)
+    if status == "published" and older:
+        result.older_than = before
     if status != "published" or previous is None:
         return result
     old = tx.load_document(candidate.document, previous)

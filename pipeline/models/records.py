@@ -5,6 +5,7 @@ copied out of the document; nothing here is generated or summarised."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -13,15 +14,17 @@ from pydantic import Field
 from pipeline.models.base import Model
 from pipeline.models.scheme import NumberedScheme
 
-# The version of the record contract (README, "Changelog"). 2: `depth` counts from 1 in every
+# The version of the record contract (CHANGELOG.md). 2: `depth` counts from 1 in every
 # family, one set of count keys, warning codes from WarningCode, errata keyed by version.
 # 3: line and page spans and character offsets in `location`, the extraction engine in
-# `parser`, the lint's reviewed findings in `publisher_errata`.
-SCHEMA_VERSION = 3
+# `parser`, the lint's reviewed findings in `publisher_errata`. 4: `publisher_notes`, what the
+# publisher printed that the parser read right (never a warning); errata carry the `digest`
+# of the text they were reviewed in.
+SCHEMA_VERSION = 4
 
 
 class Location(Model):
-    """Where a record's text sits in the extracted stream (README, "Record contract").
+    """Where a record's text sits in the extracted stream (docs/records.md).
 
     `line` and `page` are the first line (1-based) and page holding it; `end_line` and
     `end_page` the last line holding the record's own text (never page furniture or the
@@ -42,7 +45,7 @@ class Location(Model):
 
 
 class WarningCode(StrEnum):
-    """Every warning a parser gives; README "Warning codes" says what each means."""
+    """Every warning a parser gives; docs/records.md says what each means."""
 
     DANGLING_REFERENCE = "dangling-reference"
     DUPLICATE_ID = "duplicate-id"
@@ -76,7 +79,7 @@ class WarningCode(StrEnum):
     HEADING_LEVEL = "heading-level"
     UNKNOWN_ICON = "unknown-icon"
     PAGE_MISSING = "page-missing"
-    # the extraction-artefact lint (pipeline/parse/lint.py; README "Extraction-artefact lint")
+    # the extraction-artefact lint (pipeline/parse/lint.py; docs/lint.md)
     LINT_TEX_ANGLE = "lint-tex-angle"
     LINT_MARKUP = "lint-markup"
     LINT_SPACE_BEFORE_PUNCTUATION = "lint-space-before-punctuation"
@@ -222,6 +225,31 @@ class Erratum(Model):
     field: str | None = Field(
         default=None, description="lint findings: the record's field (`text`, `examples[0]`)"
     )
+    digest: str | None = Field(
+        default=None,
+        description="lint findings: text_digest of the field's whole text, the text the "
+        "finding was reviewed in (a later release with the same text keeps the review)",
+    )
+
+
+class PublisherNote(Model):
+    """What the publisher printed and the parser read right: a quotation mark that pairs with
+    nothing, a doubled space, a citation of a rule the document does not have. Stored and
+    reported, never a warning: it does not stage a version (README "Warnings and notes")."""
+
+    code: WarningCode = Field(description="the kind of finding (`lint-unbalanced-quotes`, ...)")
+    record: str = Field(description="the id of the record it was found in")
+    field: str = Field(description="the record's field (`text`, `examples[0]`, `definition`)")
+    text: str = Field(description="the exact offending text, or the id cited")
+    message: str = Field(description="one line for a person: the finding in its context")
+    digest: str = Field(description="text_digest of the field's whole text")
+    location: Location | None = None
+
+
+def text_digest(text: str) -> str:
+    """The first 16 hex digits of the SHA-256 of `text` (UTF-8): what a reviewed finding
+    is matched by, so a review holds for as long as the publisher leaves the text alone."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 class PublisherChange(Model):
@@ -289,6 +317,12 @@ class Document(Model):
     publisher_changes: list[PublisherChange] = Field(default_factory=list)
     publisher_errata: list[Erratum] = Field(
         default_factory=list, description="reviewed defects of the publisher's text"
+    )
+    publisher_notes: list[PublisherNote] = Field(
+        default_factory=list,
+        description="what the publisher printed and the parser read right, not yet reviewed "
+        "(a stray quotation mark, a doubled space, a citation of a rule the document lacks); "
+        "never a warning",
     )
     extraction: dict[str, int] = Field(
         default_factory=dict, description="notes from extraction, e.g. zero_width_removed"

@@ -13,8 +13,10 @@ from pipeline.models.records import (
     Erratum,
     Location,
     ParseWarning,
+    PublisherNote,
     Rule,
     WarningCode,
+    text_digest,
 )
 from pipeline.parse.errata import known_dangling
 
@@ -73,23 +75,102 @@ def check_tree(records: list[Rule]) -> list[ParseWarning]:
     return warnings
 
 
+# The warnings that say a rule may be missing or misplaced (its text in another record,
+# its page unread, the document cut short).
+MAY_LOSE_RULES = frozenset(
+    {
+        WarningCode.DUPLICATE_ID,
+        WarningCode.ORPHAN,
+        WarningCode.MISPLACED,
+        WarningCode.NUMBERING,
+        WarningCode.UNPLACED_TEXT,
+        WarningCode.UNLABELLED_PARAGRAPH,
+        WarningCode.UNALIGNED_NUMBERS,
+        WarningCode.CONTENTS_MISMATCH,
+        WarningCode.UNEXPECTED_END,
+        WarningCode.PAGE_MISSING,
+        WarningCode.ANCHOR_MISMATCH,
+        WarningCode.HEADING_LEVEL,
+    }
+)
+
+
 def check_document(doc: Document, warnings: list[ParseWarning]) -> Document:
-    """The document with `warnings`, then its tree's, then one for every reference to its
-    own ids that names nothing in it (a citation of another document, such as the PPG's
-    `trp:6.2`, cannot be checked here), except the publisher defects reviewed for this
-    version (parse/errata.py), which are listed as its errata instead."""
+    """The document with `warnings`, then its tree's, then its references to its own ids
+    that name nothing in it (a citation of another document, such as the PPG's `trp:6.2`,
+    cannot be checked here). Such a citation is the publisher's (a rule since removed or
+    renumbered) and a publisher note, unless the parser may have lost the rule: the cited
+    number opens a paragraph of some record (the rule read as text), or the parse warns of
+    a rule missing or misplaced (`doubt_citations`); then it is a warning. Defects
+    reviewed in this very text (parse/errata.py) are listed as errata instead."""
     known = {r.id for r in doc.records} | {g.id for g in doc.glossary}
     own = {ident.split(":", 1)[0] for ident in known}
-    found = [(r.id, ref, r.location) for r in doc.records for ref in r.references]
-    found += [(g.id, ref, g.location) for g in doc.glossary for ref in g.references]
-    dangling, errata = [], []
-    for rid, ref, loc in found:
+    found = [(r.id, "text", r.text, ref, r.location) for r in doc.records for ref in r.references]
+    found += [
+        (g.id, "definition", g.definition, ref, g.location)
+        for g in doc.glossary
+        for ref in g.references
+    ]
+    dangling: list[ParseWarning] = []
+    notes: list[PublisherNote] = []
+    errata: list[Erratum] = []
+    swallowed = _paragraph_openers(doc.records)
+    for rid, name, text, ref, loc in found:
         if ref in known or ref.split(":")[0] not in own:
             continue
-        if (reason := known_dangling(doc.document, doc.version, rid, ref)) is None:
-            message = f"{rid} cites {ref}, which is not in the document"
+        message = f"{rid} cites {ref}, which is not in the document"
+        digest = text_digest(text)
+        if (reason := known_dangling(doc.document, rid, name, ref, digest)) is not None:
+            errata.append(
+                Erratum(record=rid, cites=ref, reason=reason, location=loc, digest=digest)
+            )
+        elif ref.split(":", 1)[1] in swallowed:
+            message += " (its number opens a paragraph of another record)"
             dangling.append(warn(WarningCode.DANGLING_REFERENCE, message, loc))
         else:
-            errata.append(Erratum(record=rid, cites=ref, reason=reason, location=loc))
+            notes.append(
+                PublisherNote(
+                    code=WarningCode.DANGLING_REFERENCE,
+                    record=rid,
+                    field=name,
+                    text=ref,
+                    message=message,
+                    digest=digest,
+                    location=loc,
+                )
+            )
     warnings = [*warnings, *check_tree(doc.records), *dangling]
-    return doc.model_copy(update={"warnings": warnings, "publisher_errata": errata})
+    return doubt_citations(
+        doc.model_copy(
+            update={"warnings": warnings, "publisher_errata": errata, "publisher_notes": notes}
+        )
+    )
+
+
+def doubt_citations(doc: Document) -> Document:
+    """Where the parse warns that a rule may be missing or misplaced (MAY_LOSE_RULES), a
+    citation of a rule it did not find may be one it lost: its notes of dangling references
+    go back to the warnings. Run again once every check has warned (the parse entry point,
+    after the ending check); a document with no such warning is returned as it is."""
+    if not any(w.code in MAY_LOSE_RULES for w in doc.warnings):
+        return doc
+    doubted = [n for n in doc.publisher_notes if n.code == WarningCode.DANGLING_REFERENCE]
+    if not doubted:
+        return doc
+    warnings = [warn(n.code, n.message, n.location) for n in doubted]
+    kept = [n for n in doc.publisher_notes if n.code != WarningCode.DANGLING_REFERENCE]
+    return doc.model_copy(update={"warnings": [*doc.warnings, *warnings], "publisher_notes": kept})
+
+
+# A number standing at the start of a paragraph, as a rule's own number stands: `702.19c`,
+# `1-2-3` or `4.1.` followed by a space.
+_OPENER = re.compile(r"(?m)^(\w+(?:[.-]\w+)*)\.?[ \t]")
+
+
+def _paragraph_openers(records: list[Rule]) -> set[str]:
+    """Every number that opens a paragraph of a record's text, examples or notes."""
+    found: set[str] = set()
+    for rule in records:
+        for text in (rule.text, *rule.examples, *rule.notes):
+            found.update(m.group(1) for m in _OPENER.finditer(text))
+    return found

@@ -7,10 +7,11 @@ the field and the exact offending text (marked `«…»`, with a little context)
 `find_artefacts(doc)` gives the same findings as data. Both are pure.
 
 `lint_parsed(doc)` is what the parse entry point (`jobs.families.parse_bytes`) runs
-after every parse: a finding a maintainer has reviewed in the publisher's own bytes
-for this very document and version (`parse/errata.py`, `ARTEFACTS`) is recorded in
-`publisher_errata`, every other finding is a warning (so the version is staged for
-review, as any warning stages it).
+after every parse: a finding a maintainer has reviewed in the publisher's own bytes, in
+this very text of this document (`parse/errata.py`, `ARTEFACTS`), is recorded in
+`publisher_errata`; an unreviewed one is a publisher note when it is what the publisher
+printed (`PUBLISHERS`: quotation marks, brackets, spaces, a `?` the file holds) and a
+warning otherwise (so the version is staged for review, as any warning stages it).
 
 Each rule is one declarative entry of RULES: a code, a message and either a
 regular expression (every match is a finding) or a predicate (a function of the
@@ -27,10 +28,26 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 
-from pipeline.models.records import Document, Erratum, Location, ParseWarning, WarningCode
+from pipeline.models.records import (
+    Document,
+    Erratum,
+    Location,
+    ParseWarning,
+    PublisherNote,
+    WarningCode,
+    text_digest,
+)
 from pipeline.parse.errata import known_artefact
+from pipeline.parse.lint_predicates import (
+    LintField,
+    Span,
+    find_doubled_heading,
+    find_unbalanced_brackets,
+    find_unbalanced_quotes,
+)
 
 __all__ = [
+    "PUBLISHERS",
     "RULES",
     "Finding",
     "LintField",
@@ -41,18 +58,6 @@ __all__ = [
 ]
 
 _CONTEXT = 24
-Span = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class LintField:
-    """One text of one record: `cr:1.0.2` `examples[0]`, with the record's heading if any."""
-
-    record: str
-    name: str
-    text: str
-    location: Location | None
-    title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -93,11 +98,22 @@ class Finding:
     text: str
     excerpt: str
     location: Location | None
+    digest: str  # text_digest of the whole text the finding is in
+
+    def describe(self, message: str) -> str:
+        return f"{self.record} {self.field}: {message}: {self.excerpt!r}"
 
     def warning(self, message: str) -> ParseWarning:
-        return ParseWarning(
+        return ParseWarning(code=self.code, message=self.describe(message), location=self.location)
+
+    def note(self, message: str) -> PublisherNote:
+        return PublisherNote(
             code=self.code,
-            message=f"{self.record} {self.field}: {message}: {self.excerpt!r}",
+            record=self.record,
+            field=self.field,
+            text=self.text,
+            message=self.describe(message),
+            digest=self.digest,
             location=self.location,
         )
 
@@ -107,67 +123,6 @@ def _excerpt(text: str, start: int, end: int) -> str:
     before = text[max(0, start - _CONTEXT) : start]
     after = text[end : end + _CONTEXT]
     return f"{before}«{text[start:end]}»{after}"
-
-
-# --------------------------------------------------------------------------- predicates
-
-_PAIRS = {"(": ")", "[": "]", "{": "}", "\u201c": "\u201d"}
-_CLOSERS = {v: k for k, v in _PAIRS.items()}
-_MARKS = re.compile("[()\\[\\]{}\u201c\u201d]")
-
-
-def _unbalanced(text: str, openers: str) -> Span | None:
-    """The span of the first bracket that closes nothing or is never closed; None when the
-    text is balanced."""
-    stack: list[int] = []
-    for mark in _MARKS.finditer(text):
-        index, char = mark.start(), mark.group()
-        if char in openers and char in _PAIRS:
-            stack.append(index)
-        elif char in _CLOSERS and _CLOSERS[char] in openers:
-            if not stack or text[stack[-1]] != _CLOSERS[char]:
-                return index, index + 1
-            stack.pop()
-    return (stack[0], stack[0] + 1) if stack else None
-
-
-# A list item numbered `1)`, `a)` or `ii)` at the start of a line opens no bracket.
-_LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:\d{1,2}|[a-z]|[ivx]{2,4})(\))(?=[ \t])")
-
-
-def find_unbalanced_brackets(field: LintField) -> list[Span]:
-    text = field.text
-    for marker in _LIST_MARKER.finditer(text):
-        # blank the marker's `)` in place, so offsets (and the excerpt) stay the original's
-        text = text[: marker.start(1)] + " " + text[marker.end(1) :]
-    found = _unbalanced(text, "([{")
-    return [found] if found else []
-
-
-def find_unbalanced_quotes(field: LintField) -> list[Span]:
-    """Curly double quotes must pair up in order, straight ones be even in number; one
-    finding per text (a `"…”` pair fails both tests but is one defect). All paragraphs of
-    the text are read together, since a quotation may run over several, and the convention
-    of reopening each quoted paragraph is allowed (an opener with no closer directly before
-    a paragraph break that starts with another opener)."""
-    text = re.sub("\u201c(?=[^\u201c\u201d]*\n\u201c)", " ", field.text)
-    if (span := _unbalanced(text, "\u201c")) is not None:
-        return [span]
-    straight = [m.start() for m in re.finditer('"', field.text)]
-    return [(straight[-1], straight[-1] + 1)] if len(straight) % 2 else []
-
-
-def find_doubled_heading(field: LintField) -> list[Span]:
-    """`Dominate Dominate is …`: the keyword heading printed again at the start of its text
-    (the record's title twice, or its first one to four words twice over)."""
-    text = field.text
-    if field.title and text.startswith(f"{field.title} {field.title}"):
-        return [(0, 2 * len(field.title) + 1)]
-    match = _DOUBLED_START.match(text)
-    return [(0, match.end())] if match else []
-
-
-_DOUBLED_START = re.compile(r"^([A-Z][\w'-]*(?: [\w'-]+){0,3}) \1\b")
 
 
 # --------------------------------------------------------------------------- the rules
@@ -241,7 +196,8 @@ RULES: tuple[LintRule, ...] = (
     LintRule(
         WarningCode.LINT_LOST_CHARACTER,
         "a ? where the file's encoding could not hold a character (a minus sign, a letter)",
-        pattern=re.compile(r"(?<=\[)\?(?=\d)|(?<=\w)\?(?=\w)"),
+        # not a query string (`default.asp?x=magic`)
+        pattern=re.compile(r"(?<=\[)\?(?=\d)|(?<=\w)\?(?=\w)(?!\w*=)"),
         marks="?",
     ),
     LintRule(
@@ -273,6 +229,19 @@ RULES: tuple[LintRule, ...] = (
     ),
 )
 MESSAGES = {rule.code: rule.message for rule in RULES}
+# Findings that are what the publisher printed, read right: the file's own quotation marks,
+# brackets and spaces, and a `?` the file itself holds (a decoder never writes one; a wrong
+# one writes U+FFFD). Each is a publisher note, never a warning. The other rules find text
+# an extraction or a parse may have made (markup, lost operands, doubled headings, control
+# and invisible characters): each is a warning until reviewed.
+PUBLISHERS = frozenset(
+    {
+        WarningCode.LINT_DOUBLED_SPACE,
+        WarningCode.LINT_UNBALANCED_QUOTES,
+        WarningCode.LINT_UNBALANCED_BRACKETS,
+        WarningCode.LINT_LOST_CHARACTER,
+    }
+)
 
 
 # --------------------------------------------------------------------------- reading a document
@@ -356,6 +325,7 @@ def find_artefacts(doc: Document, rules: tuple[LintRule, ...] = RULES) -> list[F
             text=field.text[start:end],
             excerpt=_excerpt(field.text, start, end),
             location=field.location,
+            digest=text_digest(field.text),
         )
         for field, todo in zip(fields, _reading_lists(fields, rules), strict=True)
         for rule in todo
@@ -369,32 +339,39 @@ def lint_document(doc: Document) -> list[ParseWarning]:
 
 
 def lint_parsed(doc: Document) -> Document:
-    """The document with its findings added: reviewed ones (this document, this version) to
-    `publisher_errata`, the rest to `warnings`."""
+    """The document with its findings added: reviewed ones (parse/errata.py: this document,
+    the very text reviewed) to `publisher_errata`, the publisher's own (PUBLISHERS') to
+    `publisher_notes`, the rest to `warnings`."""
     errata: list[Erratum] = []
+    notes: list[PublisherNote] = []
     warnings: list[ParseWarning] = []
     for finding in find_artefacts(doc):
+        message = MESSAGES[finding.code]
         reason = known_artefact(
-            doc.document, doc.version, finding.code, finding.record, finding.field, finding.text
+            doc.document, finding.code, finding.record, finding.field, finding.text, finding.digest
         )
-        if reason is None:
-            warnings.append(finding.warning(MESSAGES[finding.code]))
-            continue
-        errata.append(
-            Erratum(
-                record=finding.record,
-                cites=finding.text,
-                reason=reason,
-                location=finding.location,
-                code=str(finding.code),
-                field=finding.field,
+        if reason is not None:
+            errata.append(
+                Erratum(
+                    record=finding.record,
+                    cites=finding.text,
+                    reason=reason,
+                    location=finding.location,
+                    code=str(finding.code),
+                    field=finding.field,
+                    digest=finding.digest,
+                )
             )
-        )
-    if not errata and not warnings:
+        elif finding.code in PUBLISHERS:
+            notes.append(finding.note(message))
+        else:
+            warnings.append(finding.warning(message))
+    if not errata and not warnings and not notes:
         return doc
     return doc.model_copy(
         update={
             "warnings": [*doc.warnings, *warnings],
             "publisher_errata": [*doc.publisher_errata, *errata],
+            "publisher_notes": [*doc.publisher_notes, *notes],
         }
     )

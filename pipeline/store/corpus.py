@@ -24,7 +24,7 @@ from typing import Any, Literal
 import filelock
 from pydantic import Field, ValidationError
 
-from pipeline.errors import LockHeld, NotFound, StoreError
+from pipeline.errors import LockHeld, MisorderedCorpus, NotFound, StoreError
 from pipeline.models.base import Model
 from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Lock, Pin
@@ -32,9 +32,16 @@ from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
 from pipeline.store.files import remove_temporaries, write_new, write_replacing
 
+_COMPACT_DATE = re.compile(r"(\d{4})(\d{2})(\d{2})")
+
 
 def version_key(version: str) -> tuple[tuple[int, str], ...]:
-    """Natural order for '2.10.1' < '2.14.0', '2025-06-02' < '2025-10-01', '1.4' < '22.12'."""
+    """The order of versions as what they state: numbers compared as numbers ('2.10.1' after
+    '2.9', '1.4' before '22.12'), dates as dates ('2025-06-02' before '2025-10-01'). A date
+    written without separators ('20030315', an archive's label) is the same date, so such
+    a label can never sort after a later date written in full."""
+    if compact := _COMPACT_DATE.fullmatch(version):
+        version = "-".join(compact.groups())
     return tuple(
         (int(part), "") if part.isdigit() else (-1, part)
         for part in re.findall(r"\d+|[^\d.\-]+", version)
@@ -66,6 +73,11 @@ class VersionEntry(Model):
         default=None,
         description="the version's id index: each record's byte span in `file` (store/ids.py)",
     )
+    label: str | None = Field(
+        default=None,
+        description="an archive's own label for this version when it is not what the document "
+        "states; kept as the archive's, it never orders versions",
+    )
 
 
 class DiffEntry(Model):
@@ -91,6 +103,29 @@ class DocumentEntry(Model):
 
     def entry(self, version: str) -> VersionEntry | None:
         return next((v for v in self.versions if v.version == version), None)
+
+
+def order_problems(document: str, entry: DocumentEntry) -> list[str]:
+    """What is wrong with a document's stored order, read by what its versions state: a
+    current version that is not the newest, a diff that runs backwards. A corpus written by
+    a build that ordered versions by an archive's labels has both."""
+    problems: list[str] = []
+    published = [v.version for v in entry.versions if v.status == "published"]
+    newest = max(published, key=version_key) if published else None
+    current = entry.current
+    if newest is not None and current is not None and version_key(current) < version_key(newest):
+        problems.append(f"{document}: the current version is {current}, not {newest}")
+    for diff in entry.diffs:
+        if version_key(diff.old) >= version_key(diff.new):
+            problems.append(f"{document}: a stored diff runs from {diff.old} back to {diff.new}")
+    return problems
+
+
+def check_order(root: Path, index: Index) -> None:
+    """Refuse (exit 2) a corpus whose stored order contradicts what its versions state."""
+    problems = [p for name, e in sorted(index.documents.items()) for p in order_problems(name, e)]
+    if problems:
+        raise MisorderedCorpus(str(root), problems)
 
 
 INDEX_FORMAT = 2

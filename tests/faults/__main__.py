@@ -13,6 +13,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from tests.measured import write_page
+
 from .concurrency import run_contests
 from .crash_campaign import run_campaign
 from .lab import Lab
@@ -30,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-cases", action="store_true")
     parser.add_argument("--skip-crash", action="store_true")
     parser.add_argument("--skip-concurrency", action="store_true")
-    parser.add_argument("--markdown", type=Path, help="also write the table as Markdown here")
+    parser.add_argument("--markdown", type=Path, help="also write the tables to this Markdown page")
     parser.add_argument("--work", type=Path, help="keep the work folder here")
     args = parser.parse_args(argv)
     console = Console(highlight=False, width=120)
@@ -54,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     report.seconds = time.monotonic() - began
     report.print(console)
     if args.markdown is not None:
-        args.markdown.write_text(report.markdown() + "\n" + report.cases_markdown())
+        command = "python -m tests.faults " + " ".join(argv if argv is not None else sys.argv[1:])
+        body = report.markdown() + "\n" + report.cases_markdown()
+        write_page(args.markdown, "Fault campaign", command.strip(), body)
     return 1 if report.failed else 0
 
 

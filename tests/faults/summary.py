@@ -1,4 +1,5 @@
-"""The campaign's one table (rich on the terminal, Markdown for the README) and its verdict."""
+"""The campaign's one table (rich on the terminal, Markdown for docs/measured/faults.md) and
+its verdict."""
 
 from __future__ import annotations
 
@@ -164,18 +165,32 @@ class Report:
                 console.print(f"  - {line}", markup=False)
         console.print("verdict: " + ("FAILED" if self.failed else "passed"))
 
+    # The Markdown is written by `python -m tests.faults` only, where `tests` is a package;
+    # pytest imports this folder as `faults`, beside no `tests`.
     def markdown(self) -> str:
-        lines = ["| what | measured |", "|---|---|"]
-        lines += [f"| {what} | {value} |" for what, value in self.rows()]
-        return "\n".join(lines) + "\n"
+        from tests.measured import markdown_table
+
+        verdict = "FAILED" if self.failed else "passed"
+        problems = "".join(f"- {line}\n" for line in self.not_handled())
+        table = markdown_table(("what", "measured"), self.rows())
+        return f"Verdict: **{verdict}**.\n\n{problems and problems + chr(10)}{table}"
 
     def cases_markdown(self) -> str:
-        lines = ["| case | misbehaviour | expected | got | handled |", "|---|---|---|---|---|"]
-        for o in self.outcomes:
-            expected = "/".join(map(str, o.expected))
-            lines.append(
-                f"| `{o.name}` | {o.title} | {expected} | {o.got} | "
-                + ("yes" if o.handled else "**no**: " + "; ".join(o.problems)[:160])
-                + " |"
+        from tests.measured import markdown_table
+
+        rows = [
+            (
+                f"`{o.name}`",
+                o.title,
+                "/".join(map(str, o.expected)),
+                str(o.got),
+                "yes" if o.handled else "**no**: " + "; ".join(o.problems)[:160],
             )
-        return "\n".join(lines) + "\n"
+            for o in self.outcomes
+        ]
+        headers = ("case", "misbehaviour", "expected", "got", "handled")
+        return (
+            "<details><summary>Every case, its expected and actual exit code</summary>\n\n"
+            + markdown_table(headers, rows)
+            + "\n</details>\n"
+        )

@@ -7,6 +7,7 @@ folder under the system's temporary directory), never into the repository."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import subprocess
@@ -18,6 +19,8 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+
+from tests.measured import rich_table_markdown, write_page
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_RESTARTS = 8
@@ -58,7 +61,9 @@ def run_harness(name: str, seconds: int, work: Path, room: int, console: Console
     env = {**os.environ, "FUZZ_HEADROOM": str(room), "PYTHONDONTWRITEBYTECODE": "1"}
     _set_aside_earlier(findings)
     while True:
-        left = int(seconds - (time.monotonic() - began))
+        # Whole seconds spent, not the rest rounded down: FUZZ_SECONDS=5, the least
+        # allowed, must still start its harness with 5 s.
+        left = seconds - math.floor(time.monotonic() - began)
         if left < MIN_SECONDS or result.restarts > MAX_RESTARTS:
             break
         before = set(findings.glob("*-*")) if findings.exists() else set()
@@ -170,6 +175,13 @@ def main(argv: list[str]) -> int:
     for r in results:
         for finding in r.findings:
             console.print(f"  - {r.name}: {finding}", markup=False)
+    page = os.environ.get("FUZZ_PAGE")
+    if page:
+        findings = [f"- `{r.name}`: {f}" for r in results for f in r.findings]
+        body = rich_table_markdown(table) + ("\n" + "\n".join(findings) if findings else "")
+        command = f"FUZZ_SECONDS={seconds} python -m tests.fuzz {' '.join(argv)}"
+        write_page(Path(page), "Fuzzing", command.strip(), body)
+    work.mkdir(parents=True, exist_ok=True)
     (work / "summary.json").write_text(
         json.dumps([r.__dict__ for r in results], indent=2, default=str)
     )

@@ -5,7 +5,7 @@
 Each version OLD's index.json lists is read beside the same document and version
 in NEW (found through NEW's index.json; file names may differ); versions only NEW
 stores are listed, not compared. The contract changes of schema version 2
-(README, "Changelog") are allowed:
+(CHANGELOG.md) are allowed:
 
 - `schema_version` is new; `parser.version` is bumped;
 - `depth` counts from 1 (checked: 1 without a parent, 1 + the parent's otherwise);

@@ -20,7 +20,8 @@ from pipeline.parse.common import warn
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs
 from pipeline.parse.numbered.engine import Engine, passage, read_statement
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
-from pipeline.parse.numbered.layout import Block, runs, text_blocks
+from pipeline.parse.numbered.layout import Block, text_blocks
+from pipeline.parse.numbered.numbers import NumberStart
 from pipeline.parse.numbered.records import Draft, paragraphs, span
 from pipeline.parse.numbered.statements import read_date
 
@@ -35,7 +36,8 @@ SCHEME = NumberedScheme(
         LevelScheme(kind="subrule", segment="letter", join="", dot="optional"),
     ],
     skip_letters="lo", note=[], bare=True, ranges=True, exclude_self=False, title=SENTINEL,
-    statements=["These rules are effective as of {date}."], version_is_date=True,
+    statements=["These rules are effective as of {date}.", "These rules are current as of {date}."],
+    version_is_date=True,
     date_is="effective", wraps="paragraphs",
 )  # fmt: skip
 ENGINE = Engine(SCHEME)
@@ -43,9 +45,12 @@ _GLOSSARY, _CREDITS, _CONTENTS, _INTRO = "Glossary", "Credits", "Contents", "Int
 
 
 def read_effective_date(statement: str) -> str | None:
-    """`These rules are effective as of January 16, 2026.` -> `2026-01-16`."""
-    match = ENGINE.statements[0].search(statement.strip())
-    return read_date(match.group("date")) if match else None
+    """`These rules are effective as of January 16, 2026.` -> `2026-01-16`; the exports
+    before mid-2009 say `These rules are current as of March 15, 2003.`"""
+    for pattern in ENGINE.statements:
+        if match := pattern.search(statement.strip()):
+            return read_date(match.group("date"))
+    return None
 
 
 def _index_of(paras: list[Block], text: str, start: int) -> int | None:
@@ -76,13 +81,44 @@ def read_front(paras: list[Block], parsed: Parsed) -> list[str]:
     return [p.text for p in paras[(contents or 0) + 1 :] if ENGINE.numbering.match_start(p.text)]
 
 
+def read_slipped_start(start: NumberStart, current: Draft | None) -> NumberStart:
+    """A heading number whose title begins with the rest of a rule's number, printed with a
+    stray space (`606. 8b Players win ...` after 606.8a), is that rule: a heading cannot
+    repeat the open section's number, and the joined number is the next rule in order."""
+    first, _, rest = start.rest.partition(" ")
+    joined = ENGINE.numbering.match_start(f"{start.number}.{first} {rest}")
+    if (
+        current is None
+        or joined is None
+        or joined.level < 2
+        or not current.number.startswith(start.number)
+    ):
+        return start
+    previous = ENGINE.numbering.segments(current.number) or []
+    wanted = ENGINE.numbering.segments(joined.number) or []
+    if len(previous) == len(wanted) and wanted[:-1] == previous[:-1]:
+        follows = ENGINE.numbering.successor(len(wanted) - 1, previous[-1]) == wanted[-1]
+        return joined if follows else start
+    return joined if ENGINE.numbering.parent_of(joined.number) == current.number else start
+
+
 def read_rules(paras: list[Block], parsed: Parsed) -> None:
+    """Rules and their paragraphs. A rule whose printed parent is nowhere in the document
+    (2006's `432.2b` between 423.2a and 423.3) keeps its printed number and is placed
+    under the rule it stands in, as a reader places it."""
+    numbers = {s.number for p in paras if (s := ENGINE.numbering.match_start(p.text))}
+    open_at: dict[int, str] = {}
     current: Draft | None = None
     for para in paras:
         start = ENGINE.numbering.match_start(para.text) if not para.indented else None
+        if start is not None and start.level < 2:
+            start = read_slipped_start(start, current)
         if start is not None:
             level, at = start.level, para.location
             parent = ENGINE.numbering.parent_of(start.number)
+            if parent is not None and parent not in numbers and level - 1 in open_at:
+                parent = open_at[level - 1]
+            open_at = {k: v for k, v in open_at.items() if k < level} | {level: start.number}
             current = Draft(start.number, SCHEME.levels[level].kind, parent, at)
             current.open("title" if level < 2 else "text", start.rest)
             parsed.drafts.append(current)
@@ -93,9 +129,35 @@ def read_rules(paras: list[Block], parsed: Parsed) -> None:
             current.add(para.text, para.location)
 
 
+def glossary_entries(paras: list[Block]) -> list[list[Block]]:
+    """The glossary as entries: a term, then its definition's paragraphs.
+
+    Today's exports separate entries by a blank line and keep a definition's paragraphs
+    together. Exports before 2009 put a blank line after every paragraph and indent a
+    definition's later paragraphs, including the lists inside it, whose unindented
+    sub-headings (`Expansions and Editions`, then indented set names) are read as part of
+    the list they head. So a paragraph opens an entry when a blank line precedes it, it is
+    not indented, the paragraph after it is not indented, and it is not the first
+    paragraph of the definition of the term just opened.
+    """
+    entries: list[list[Block]] = []
+    for index, para in enumerate(paras):
+        after = paras[index + 1] if index + 1 < len(paras) else None
+        opens = (
+            para.after_gap
+            and not para.indented
+            and not (after is not None and after.indented)
+            and not (entries and len(entries[-1]) == 1)
+        )
+        if opens or not entries:
+            entries.append([para])
+        else:
+            entries[-1].append(para)
+    return entries
+
+
 def read_glossary(paras: list[Block], parsed: Parsed) -> None:
-    """Entries are a term and its definition, each entry after a blank line (a gap)."""
-    for term, *definition in runs(paras, lambda para, _: para.after_gap):
+    for term, *definition in glossary_entries(paras):
         if not definition:
             message = f"glossary term {term.text!r} has no definition"
             _warn(parsed, WarningCode.EMPTY_DEFINITION, message, term)
@@ -117,8 +179,17 @@ def read_back(paras: list[Block], parsed: Parsed) -> None:
 
 
 def check_contents(toc: list[str], parsed: Parsed) -> None:
-    """The Contents list must name the same chapters and sections, in order, as the body."""
-    body = [f"{d.number}. {' '.join(d.title)}" for d in parsed.drafts if d.title]
+    """The Contents list must name the same chapters and sections, in order, as the body.
+    A section that holds no rules (`211. [This section has been intentionally left blank
+    ...]`) is a placeholder the Contents may leave out."""
+    parents = {d.parent for d in parsed.drafts}
+    listed = {" ".join(t.split()) for t in toc}
+    body = [
+        f"{d.number}. {' '.join(d.title)}"
+        for d in parsed.drafts
+        if d.title
+        and (d.number in parents or " ".join(f"{d.number}. {' '.join(d.title)}".split()) in listed)
+    ]
     if [" ".join(t.split()) for t in toc] != [" ".join(b.split()) for b in body]:
         missing = [b for b in body if b not in toc][:5]
         extra = [t for t in toc if t not in body][:5]
@@ -140,7 +211,9 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     if start == len(paras):
         message = "no numbered rules found; is this the MTG Comprehensive Rules?"
         raise ParseError(options.document, message)
-    parsed = Parsed(drafts=[], missing="no 'These rules are effective as of ...' statement")
+    parsed = Parsed(
+        drafts=[], missing="no 'These rules are effective (current) as of ...' statement"
+    )
     toc = read_front(paras[:start], parsed)
     glossary_at = _index_of(paras, _GLOSSARY, start)
     credits_at = _index_of(paras, _CREDITS, glossary_at or start)

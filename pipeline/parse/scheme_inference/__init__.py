@@ -1,0 +1,153 @@
+"""Scheme inference: a numbered rules document's lines -> the `NumberedScheme` a registry
+entry declares for it (`rulescorpus scheme FILE`).
+
+The levels come from the numbers printed at the start of lines (`numbering`),
+outside the table of contents and away from the page furniture (`furniture`);
+title, statements, labels and back matter from the words around the rules
+(`front`). Pure: lines in, a scheme and what was found out. A document whose
+line starts hold no numbering that runs in sequence is no numbered rules
+document, and says so.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.errors import ParseError
+from pipeline.models.content import Line
+from pipeline.models.scheme import NumberedScheme
+from pipeline.parse.numbered.engine import Engine, pdf_blocks
+from pipeline.parse.numbered.layout import Block, text_blocks
+from pipeline.parse.scheme_inference.front import (
+    BackMatter,
+    infer_back_matter,
+    infer_bullets,
+    infer_front,
+    infer_labels,
+)
+from pipeline.parse.scheme_inference.furniture import Furniture, find_contents, find_furniture
+from pipeline.parse.scheme_inference.numbering import infer_levels, read_starts
+from pipeline.parse.scheme_inference.references import infer_references
+
+LONG_LINE = 200  # characters: a text whose lines run longer was not wrapped at a width
+UNWRAPPED = 0.1  # this share of long lines: each line is a paragraph of its own
+MIN_NUMBERS = 5  # fewer numbered lines than this is a list, not a rules document
+IN_SEQUENCE = 0.6  # this share of numbers must follow the one before them at their level
+
+__all__ = ["Inference", "infer_scheme"]
+
+
+@dataclass(frozen=True)
+class Inference:
+    """The inferred scheme and what the reader found on the way."""
+
+    scheme: NumberedScheme
+    contents: list[list[Line]]  # the tables of contents' lines, kept out of the numbering
+    furniture: list[Furniture]
+    in_sequence: float  # share of the numbered lines that follow their predecessor
+    back_matter: BackMatter | None  # the heading the rules end at, declared in `ends` or not
+    notes: list[str]  # what the document prints that the scheme cannot declare
+
+
+def in_sequence(engine: Engine, blocks: Sequence[Block]) -> tuple[int, float]:
+    """How many blocks open a number of the scheme, and the share of them that is the first
+    or the next one under its parent (a card list's counts, `4 Bolt`, `1 Island`, are not)."""
+    numbering = engine.numbering
+    last: dict[tuple[int, str | None], int] = defaultdict(int)
+    total = following = 0
+    for block in blocks:
+        start = numbering.match_start(block.text)
+        if start is None or start.own:
+            continue
+        parts = numbering.segments(start.number) or [start.number]
+        key = (start.level, numbering.parent_of(start.number))
+        ordinal = numbering.ordinal(start.level, parts[-1])
+        total += 1
+        # the same number again (a heading and its first rule) is no break in the sequence
+        following += ordinal in (last[key] + 1, last[key]) or (not last[key] and ordinal <= 1)
+        last[key] = max(last[key], ordinal)
+    return total, (following / total if total else 0.0)
+
+
+def check_numbered(engine: Engine, blocks: Sequence[Block], what: str) -> float:
+    """The share of numbers in sequence; an error when there are too few numbers, or too few
+    of them follow one another, to be the rules of a numbered document."""
+    total, share = in_sequence(engine, blocks)
+    numbering = engine.numbering
+    restarts = sum(1 for b in blocks if (m := numbering.match_start(b.text)) and m.number == "1")
+    full = sum(1 for level in engine.scheme.levels if level.printed == "full")
+    if full == 1 and restarts >= MIN_NUMBERS and share < IN_SEQUENCE:
+        raise ParseError(
+            what,
+            f"the numbering starts again at 1 under {restarts} headings: an outline whose "
+            "levels only the layout shows (`1.`, `a.`, `i.`); declare its scheme by hand",
+        )
+    if total < MIN_NUMBERS or share < IN_SEQUENCE:
+        raise ParseError(
+            what,
+            f"{total} numbered lines, {share:.0%} of them in sequence; not a numbered rules "
+            "document (prose, a list?)",
+        )
+    return share
+
+
+def unwrapped(lines: Sequence[Line]) -> bool:
+    """A text export that sets each paragraph on one line (no wrapping at a page width): its
+    next line is another paragraph, not the rest of a sentence."""
+    texts = [line.text for line in lines if line.text.strip()]
+    return sum(1 for t in texts if len(t) > LONG_LINE) >= UNWRAPPED * len(texts)
+
+
+def unread_marks(lines: Sequence[Line], contents: set[int]) -> list[str]:
+    """Numbers the body closes with `)` (`1) Game Overview`, where the contents print `1.`):
+    a mark a scheme cannot declare, so the entry reads the dotted form only."""
+    marked = [
+        s for s in read_starts(lines) if s.mark == ")" and s.rest and s.line.line not in contents
+    ]
+    if len(marked) < MIN_NUMBERS:
+        return []
+    example = f"{marked[0].number}) {marked[0].rest}"
+    return [f"{len(marked)} numbers closed by `)` ({example!r}): not read as numbers"]
+
+
+def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr") -> Inference:
+    """The scheme of a numbered rules document, from its extracted lines."""
+    if not any(line.text.strip() for line in lines):
+        hint = "a scan without a text layer? OCR it first" if rendition == "pdf" else "empty"
+        raise ParseError(what, f"no text to read ({hint}); not a numbered rules document")
+    contents = find_contents(lines)
+    in_contents = {line.line for table in contents for line in table}
+    levels, skipped = infer_levels(lines, in_contents)
+    if not levels:
+        raise ParseError(what, "no numbered lines; not a numbered rules document")
+    scheme = NumberedScheme(prefix=prefix, levels=levels, skip_letters=skipped)
+    engine = Engine(scheme)
+    examples, notes = infer_labels(lines, engine.numbering)
+    bullets = infer_bullets(lines, engine.numbering) or scheme.bullets
+    scheme = scheme.model_copy(update={"example": examples, "note": notes, "bullets": bullets})
+    engine = Engine(scheme)
+    blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
+    share = check_numbered(engine, blocks, what)
+    start = next(i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text))
+    front = infer_front(blocks[:start])
+    printed = {s.number for s in read_starts(lines) if s.line.line not in in_contents}
+    keywords, brackets = infer_references(lines, engine.numbering, printed)
+    back = infer_back_matter(blocks, engine.numbering, in_contents)
+    scheme = scheme.model_copy(
+        update={
+            "title": front.title,
+            "statements": front.statements,
+            "date_is": front.date_is,
+            # a document that states only a date is versioned by it (`Last Updated: …`)
+            "version_is_date": bool(front.statements)
+            and all("{version}" not in s for s in front.statements),
+            "ends": [back.heading.text] if back is not None and back.declared else [],
+            "keywords": keywords,
+            "brackets": brackets,
+            "wraps": "paragraphs" if rendition != "pdf" and unwrapped(lines) else "join",
+        }
+    )
+    notes = unread_marks(lines, in_contents)
+    return Inference(scheme, contents, find_furniture(lines), share, back, notes)
