@@ -45,22 +45,23 @@ def test_rulescorpus_debug_shows_the_traceback(tmp_path: Path) -> None:
 
 
 def test_user_input_in_messages_is_shortened_and_control_characters_escaped(
-    tmp_path: Path,
+    mtg_pair_corpus: Path, tmp_path: Path
 ) -> None:
     """Error messages echoed the user's input raw: a 120 KB argument and ANSI escape
     sequences were printed back whole. Messages escape control characters and cut long
     lines in the middle, saying how much was left out."""
     hostile = "\x1b[31mcr:" + "9" * 120_000 + "\x07"
+    corpus = str(mtg_pair_corpus)
     for args in (
-        ["show", hostile, "--corpus", str(tmp_path / "none")],
+        ["show", hostile, "--corpus", corpus],
         ["--corpus", hostile, "show", "cr:1"],
-        ["cite-check", str(tmp_path), "--doc", hostile, "--corpus", str(tmp_path)],
+        ["cite-check", str(tmp_path), "--doc", hostile, "--corpus", corpus],
     ):
         run = subprocess.run(
             [sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, timeout=60
         )
         assert run.returncode in (2, 74), run.stderr
         assert "\x1b" not in run.stderr and "\x07" not in run.stderr
-        assert "\\x1b" in run.stderr
+        assert "\\x1b" in run.stderr, run.stderr[:500]
         assert len(run.stderr) < 2_000
     assert shorten("a" * 1000, 100).count("a") < 120 and "[" in shorten("a" * 1000, 100)
