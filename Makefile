@@ -70,7 +70,9 @@ bench: $(STAMP) bytecode system-deps
 	$(BIN)/python -m tests.bench --shared $(SHARED) --page docs/measured/bench.md $(BENCH_ARGS)
 
 # The fault campaign: a misbehaving server, hostile mirrors, a damaged corpus, a full
-# disk, kills at every durable step and at random instants, concurrent runs (~15 min;
+# disk, kills at every durable step and at random instants, concurrent runs, and what is
+# the user's (files cite-check --fix rewrites, registries, exports; kills during --fix and
+# export, counting files touched outside what each command may write) (~17 min;
 # FAULTS_ARGS=--quick for a minute). Needs openssl (a test certificate for https).
 # Its tables go to docs/measured/faults.md.
 faults: $(STAMP) bytecode

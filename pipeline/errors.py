@@ -3,6 +3,8 @@ and names the exit-code class `update` reports for it (see DESIGN.md)."""
 
 from __future__ import annotations
 
+import re
+
 EXIT_OK = 0
 EXIT_CHANGED = 10
 EXIT_VERIFY = 20
@@ -12,6 +14,24 @@ EXIT_IO = 74
 EXIT_LOCKED = 75
 EXIT_USAGE = 2
 EXIT_BUG = 70  # sysexits EX_SOFTWARE: an internal error, never a traceback (cli.app.main)
+
+
+# Control characters (C0 but tab and line feed, DEL, C1): an ANSI escape sequence echoed from a
+# user's argument would otherwise drive their terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+MESSAGE_LINE = 400  # characters of one message line before its middle is left out
+
+
+def shorten(text: str, limit: int = MESSAGE_LINE) -> str:
+    """Text fit to print back to a user: control characters escaped (ESC as `\\x1b`), each line
+    longer than `limit` cut in its middle, saying how much was left out."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        if len(line) > limit:
+            head, tail = line[: limit * 2 // 3], line[-(limit // 4) :]
+            lines[n] = f"{head}…[{len(line) - len(head) - len(tail)} characters]…{tail}"
+    return "\n".join(lines)
 
 
 def _rebuild(cls: type[RulesCorpusError], message: str, state: dict[str, object]) -> Exception:
@@ -27,6 +47,9 @@ class RulesCorpusError(Exception):
     exit_code = EXIT_USAGE
 
     def __init__(self, message: str) -> None:
+        # Messages quote what the user gave (paths, citations, registry values): never
+        # echo it raw.
+        message = shorten(message)
         super().__init__(message)
         self.message = message
 
@@ -166,13 +189,15 @@ class StorageIOError(RulesCorpusError):
 
     exit_code = EXIT_IO
 
-    def __init__(self, path: str, problem: str) -> None:
+    CORPUS_ADVICE = (
+        "the corpus was left as it was. Free space or fix the permissions of that folder, "
+        "then run the command again"
+    )
+
+    def __init__(self, path: str, problem: str, advice: str = CORPUS_ADVICE) -> None:
         self.path = path
         self.problem = problem
-        super().__init__(
-            f"{path}: {problem}; the corpus was left as it was. Free space or fix the "
-            "permissions of that folder, then run the command again"
-        )
+        super().__init__(f"{path}: {problem}; {advice}")
 
 
 class LockHeld(RulesCorpusError):
@@ -184,6 +209,17 @@ class LockHeld(RulesCorpusError):
             f"another rulescorpus run holds the lock {path}; wait for it to finish "
             "or remove the lock file if no run is alive"
         )
+
+
+class UnsafeName(UsageError):
+    """A name from the registry, a document or the command line that cannot be part of a
+    corpus path (`../`, a separator, a control character)."""
+
+    def __init__(self, what: str, value: str, problem: str) -> None:
+        self.what = what
+        self.value = value
+        self.problem = problem
+        super().__init__(f"{what} {value!r} cannot name a corpus file: {problem}")
 
 
 class NotFound(UsageError):

@@ -158,3 +158,28 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     workbench = Lab(tmp_path_factory.mktemp("faults"))
     yield workbench
     workbench.close()
+
+
+# Two MTG text exports, 2025-07-25 and 2025-11-14, with the diff between them: the corpus
+# the safety tests of cite-check and the export copy and probe.
+MTG_PAIR = (
+    "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt",
+    "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt",
+)
+
+
+@pytest.fixture(scope="session")
+def mtg_pair_corpus(
+    tmp_path_factory: pytest.TempPathFactory, manifest: list[dict[str, Any]], parse_cache_dir: Path
+) -> Path:
+    """A corpus imported once per run from MTG_PAIR. Read only: copy it to change it."""
+    root = tmp_path_factory.mktemp("pair")
+    folder = link_archive(root / "archive", [e for e in manifest if e["path"] in MTG_PAIR])
+    ctx = Context(
+        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    )
+    from pipeline.jobs.import_archive import import_archive
+
+    summary = import_archive(ctx, folder)
+    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
+    return root / "corpus"

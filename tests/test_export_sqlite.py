@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -250,3 +251,24 @@ def test_the_command_line_exports_and_import_keeps_it_current(
         app, ["--corpus", str(tmp_path / "none"), "export", "sqlite", str(tmp_path / "x.sqlite")]
     )
     assert missing.exit_code == 2 and "no index.json" in missing.output
+
+
+def test_full_text_search_covers_examples_and_notes(db: sqlite3.Connection) -> None:
+    """The records' full-text index covered citation, title and text only: a word of an
+    example or a note found nothing."""
+    columns = [r[1] for r in db.execute("pragma table_info(records_fts)")]
+    assert columns == ["citation", "title", "text", "examples", "notes"]
+    for column in ("examples", "notes"):
+        row = db.execute(
+            f"select citation, {column}, text from records where {column} != '[]' limit 1"
+        ).fetchone()
+        words = set(re.findall(r"[a-z]{6,}", row[column].lower())) - set(
+            re.findall(r"[a-z]{6,}", row["text"].lower())
+        )
+        word = sorted(words)[0]
+        found = db.execute(
+            "select r.citation from records_fts join records r on r.rowid = records_fts.rowid "
+            "where records_fts match ?",
+            (f"{column}: {word}",),
+        ).fetchall()
+        assert row["citation"] in {f[0] for f in found}

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from faults import cases_disk, cases_network, corpus_state, crash_campaign, procs
+from faults import cases_disk, cases_network, cases_user_files, corpus_state, crash_campaign, procs
 from faults.lab import Lab, Outcome, judge
 from helpers import ROOT
 
@@ -180,3 +180,19 @@ def test_regression_fuzz_too_few_seconds_is_an_error_not_a_clean_run(seconds: st
     assert done.returncode == 2, done.stdout + done.stderr
     assert f"FUZZ_SECONDS='{seconds}'" in done.stdout and "at least 5" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_kills_during_fix_and_export_touch_nothing_outside_what_they_may_write(
+    lab: Lab,
+) -> None:
+    """Killed during `cite-check --fix --yes` or `export sqlite`, each file is either as it
+    was or whole, nothing outside the files each may write changes, and the next complete
+    run leaves no temporary file (`make faults` kills each ten times)."""
+    lab.user_kills = 2
+    for case in (
+        cases_user_files.kills_during_cite_check_fix,
+        cases_user_files.kills_during_export,
+        cases_user_files.cite_check_fix_from_the_project_root,
+    ):
+        outcome = case(lab)
+        assert outcome.handled and outcome.touched == [], explain(outcome)

@@ -6,6 +6,7 @@ refuses a family it does not know, naming the file and the entry."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,18 +14,23 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import registry_file
+from helpers import SHARED, registry_file
 from pdfgen import SOFT_HYPHEN, build_pdf
 
 from pipeline.cli.app import app
-from pipeline.errors import EXIT_USAGE, RegistryError
+from pipeline.errors import EXIT_USAGE, ParseError, RegistryError, UnsafeName
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.parse_request import request_for
+from pipeline.jobs.limits import ParseLimits
+from pipeline.jobs.parse_request import ParseRequest, request_for
+from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models.records import Document
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
+from pipeline.store import layout
+
+MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 
 STARFALL_SCHEME = {
     "prefix": "sf",
@@ -243,3 +249,104 @@ def test_the_documented_example_is_this_game(tmp_path: Path) -> None:
         "sf:1.1",
         "sf:1.1.a",
     ]
+
+
+# --------------------------------------------------------------- registry values that would harm
+
+
+def _refused(tmp_path: Path, entry: dict[str, object], *words: str) -> str:
+    path = registry_file(tmp_path, [entry])
+    began = time.monotonic()
+    with pytest.raises(RegistryError) as caught:
+        load_registry(path, NAMES)
+    message = str(caught.value)
+    assert str(path) in message and "starfall-cr-txt" in message, message
+    assert all(w in message for w in words), message
+    assert time.monotonic() - began < 15
+    return message
+
+
+def test_a_registry_name_with_dotdot_never_becomes_a_path(tmp_path: Path) -> None:
+    """A registry entry whose `document` or `id` held `../` made `update` write files
+    outside the corpus folder (exit 10). Every name that becomes a path is checked at load
+    (exit 2); the store's layout refuses such a name before any file is named."""
+    _refused(tmp_path, source(document="starfall/../../outside"), "document", "..")
+    _refused(tmp_path, source(id="starfall-cr-txt/../x"), "source id")
+    _refused(tmp_path, source(game="../x"), "game")
+    with pytest.raises(UnsafeName):
+        layout.version_file("starfall/cr", "../../outside", "0" * 64)
+    with pytest.raises(UnsafeName):
+        layout.diff_file("starfall/cr", "1.0", "a/b", "json", "0" * 64)
+    path = registry_file(tmp_path, [source(document="starfall/../../outside")])
+    corpus = tmp_path / "corpus"
+    result = CliRunner().invoke(app, ["--sources", str(path), "--corpus", str(corpus),
+                                      "--cache", str(tmp_path / "k"), "update"])  # fmt: skip
+    assert result.exit_code == EXIT_USAGE
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sources.toml"]
+
+
+def test_a_version_read_through_the_pattern_with_dotdot_is_a_warning_not_a_path(
+    tmp_path: Path,
+) -> None:
+    """A version read through `version_pattern` could hold `../` and become a path. A
+    stated version that cannot name a file is a parse warning; the version is not taken."""
+    scheme = {**STARFALL_SCHEME, "version_pattern": r"[\w./]+"}
+    (entry,) = load_registry(registry_file(tmp_path, [source(scheme=scheme)]), NAMES)
+    doc = parse(entry, STARFALL.replace("VERSION 3.1,", "VERSION ../../x,").encode())
+    assert doc.version is None
+    assert [w.code for w in doc.warnings] == ["no-version", "no-version"]
+    assert "../../x" in doc.warnings[0].message and "is not taken" in doc.warnings[0].message
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"version_pattern": "(unclosed"}, ["version_pattern", "not a valid regular expression"]),
+        ({"version_pattern": "(?P<version>1)"}, ["named groups"]),
+        ({"statements": ["Version {version} or {version}."]}, ["{version} more than once"]),
+        ({"statements": ["No placeholder here."]}, ["neither"]),
+        ({"bullets": ["•", ""]}, ["scheme.bullets", "empty"]),
+        ({"example": [" "]}, ["scheme.example", "empty"]),
+        ({"prefix": "sf:x"}, ["scheme.prefix"]),
+        ({"prefix": "sf/x"}, ["scheme.prefix"]),
+        ({"levels": [{"kind": "rule", "width": -1}]}, ["width", "-1"]),
+        ({"levels": [{"kind": "rule", "width": 10**9}]}, ["width"]),
+        ({"levels": [{"kind": "rule"}] * 2000}, ["at most 12 levels"]),
+        ({"version_pattern": "(a+)+$"}, ["backtracks catastrophically"]),
+        ({"version_pattern": r"(\d|\d\d)+x"}, ["backtracks catastrophically"]),
+    ],
+)
+def test_a_bad_scheme_is_refused_at_load_naming_the_file_and_entry(
+    tmp_path: Path, change: dict[str, object], words: list[str]
+) -> None:
+    """An invalid `version_pattern`, two `{version}` in a statement or an empty bullet gave
+    "parser failed unexpectedly (a bug)" with a traceback at parse time (exit 40); `(a+)+`
+    ran until the CPU limit; a prefix could hold `:` or `/` (then cite-check misread
+    citations); widths could be negative or 10^9, and 2,000 levels took minutes. Each is
+    refused at load, exit 2, naming the file and the entry."""
+    _refused(tmp_path, source(scheme={**STARFALL_SCHEME, **change}), *words)
+
+
+def test_the_command_line_refuses_a_catastrophic_pattern_quickly(tmp_path: Path) -> None:
+    path = registry_file(tmp_path, [source(scheme={**STARFALL_SCHEME, "version_pattern": "(a+)+"})])
+    began = time.monotonic()
+    result = CliRunner().invoke(app, ["--sources", str(path), "--corpus", str(tmp_path / "c"),
+                                      "--cache", str(tmp_path / "k"), "update"])  # fmt: skip
+    assert result.exit_code == EXIT_USAGE and time.monotonic() - began < 20
+    assert "backtracks catastrophically" in result.output + result.stderr
+    assert "Traceback" not in result.output + result.stderr
+
+
+def test_update_deadline_bounds_the_parse_child() -> None:
+    """A slow parse ran to the 600 s CPU limit whatever `update --deadline` said. The parse
+    child's wall-clock limit follows the run's deadline."""
+    data = (SHARED / MTG_PDF).read_bytes()
+    request = ParseRequest(
+        family="mtg-cr", document="mtg/cr", rendition="pdf", what=MTG_PDF, version=None
+    )
+    limits = ParseLimits().until(time.monotonic() + 0.5)
+    assert limits.wall_now() <= 0.5 and limits.cpu_now() <= 1
+    began = time.monotonic()
+    with pytest.raises(ParseError, match="the run's deadline"):
+        parse_isolated(data, request, limits)
+    assert time.monotonic() - began < 10

@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import EXIT_BUG, EXIT_USAGE
+from pipeline.errors import EXIT_BUG, EXIT_USAGE, shorten
 
 if TYPE_CHECKING:
     import typer
@@ -66,7 +66,7 @@ def main() -> None:
         if os.environ.get("RULESCORPUS_DEBUG"):
             raise
         print(
-            f"error: internal error ({type(exc).__name__}: {exc}). This is a bug in "
+            f"error: internal error ({type(exc).__name__}: {shorten(str(exc))}). This is a bug in "
             "rulescorpus: please report it with the command you ran (RULESCORPUS_DEBUG=1 "
             "shows the traceback).",
             file=sys.stderr,

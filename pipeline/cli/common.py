@@ -12,7 +12,7 @@ import typer
 
 from pipeline.cli.console import print_summary
 from pipeline.cli.shared import GLOBALS, out, print_error
-from pipeline.errors import RulesCorpusError
+from pipeline.errors import RulesCorpusError, StorageIOError
 from pipeline.jobs.outcomes import RunSummary
 
 # Plain click help, not typer's rich panels: those print a boolean flag as `--json <bool>`,
@@ -54,6 +54,15 @@ def run_job(call: Callable[[], T]) -> T:
         return call()
     except RulesCorpusError as exc:
         raise typer.Exit(print_error(exc)) from exc
+    except OSError as exc:
+        # A path the system refuses outright (a name too long, a loop of links) before any
+        # job could name it: exit 74 naming it, never an internal error.
+        error = StorageIOError(
+            str(exc.filename or "a path given"),
+            exc.strerror or str(exc),
+            "nothing was written. Check the paths given and their permissions",
+        )
+        raise typer.Exit(print_error(error)) from exc
 
 
 def finish(summary: RunSummary, report: Path | None = None, as_json: bool = False) -> None:

@@ -20,16 +20,24 @@ app.add_typer(export_app, name="export")
 @export_app.command("sqlite")
 def export_sqlite_cmd(
     path: Path,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="replace PATH even when it is not a database this command made"
+        ),
+    ] = False,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
 ) -> None:
-    """Write the corpus to the SQLite database PATH (replaced whole), with full-text
-    indexes, and Datasette's metadata beside it (PATH's stem + .metadata.json)."""
+    """Write the corpus to the SQLite database PATH, with full-text indexes, and Datasette's
+    metadata beside it (PATH's stem + .metadata.json). PATH is replaced whole when it is
+    absent or a database this command made; anything else needs --force; never a file
+    inside the corpus."""
     from pipeline.jobs.export import export_sqlite
 
     ctx = make_context(corpus, cache, sources)
-    done = run_job(lambda: export_sqlite(ctx.corpus_dir, path))
+    done = run_job(lambda: export_sqlite(ctx.corpus_dir, path, force=force))
     rows = ", ".join(f"{name} {count}" for name, count in done.rows.items() if count)
     out.print(f"wrote {done.path} ({rows})", markup=False, highlight=False)
     out.print(f"wrote {done.metadata}", markup=False, highlight=False)

@@ -79,7 +79,16 @@ def describe_command(path: list[str], command: Any) -> list[str]:
     name = " ".join(path)
     info = typer.Context(command, info_name=name)
     usage = " ".join(usage_pieces(command))
-    lines = [f"## `{PROGRAM} {name}`", "", "```", f"{PROGRAM} {name} {usage}".rstrip(), "```"]
+    # A group's commands are sections inside its own (`### rulescorpus export sqlite`), so
+    # the group's section holds every option its commands take.
+    heading = "#" * (len(path) + 1)
+    lines = [
+        f"{heading} `{PROGRAM} {name}`",
+        "",
+        "```",
+        f"{PROGRAM} {name} {usage}".rstrip(),
+        "```",
+    ]
     if command.help:
         lines += ["", command.help.strip()]
     if hasattr(command, "commands"):

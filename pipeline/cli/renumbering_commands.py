@@ -94,6 +94,14 @@ def cite_check_cmd(
     ] = None,
     fix: Annotated[bool, typer.Option("--fix", help="rewrite renumbered citations")] = False,
     yes: Annotated[bool, typer.Option("--yes", help="with --fix: write the files")] = False,
+    break_hard_links: Annotated[
+        bool,
+        typer.Option(
+            "--break-hard-links",
+            help="with --fix --yes: also rewrite a file that has other hard links (they keep "
+            "the old text)",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
@@ -102,9 +110,12 @@ def cite_check_cmd(
     """Find stale rule citations in files: exit 0 when all are current, 1 otherwise.
 
     Each citation is reported as current, renumbered (with the new id), changed, removed or
-    never existed. --fix prints the rewrite as a unified diff; --fix --yes writes it."""
-    from pipeline.errors import UsageError
+    never existed. --fix prints the rewrite as a unified diff; --fix --yes writes it:
+    each file is reported changed, skipped or failed, and a fix that could not write every
+    file exits 74. The corpus, the cache and Python environments are never read or written."""
+    from pipeline.errors import EXIT_IO, UsageError
     from pipeline.jobs import cite_check as cc
+    from pipeline.jobs import cite_fixes
 
     ctx = make_context(corpus, cache, sources, quiet=True)
     files = list(paths or [])
@@ -114,7 +125,8 @@ def cite_check_cmd(
             raise UsageError("cite-check needs --doc DOC (the rules document the files cite)")
         check_versions(ctx, doc, as_of)
         cc.check_args(files, rulings)
-        report = cc.cite_check(ctx.corpus, doc, files, as_of) if files else None
+        protected = [(ctx.cache_dir, "the cache")]
+        report = cc.cite_check(ctx.corpus, doc, files, as_of, protected) if files else None
         if rulings is not None:
             extra = cc.check_rulings(ctx.corpus, doc, rulings)
             if report is None:
@@ -125,6 +137,8 @@ def cite_check_cmd(
         return report
 
     report = run_job(check)
+    for note in report.notes:
+        err.print(f"note: {note}", markup=False, highlight=False, soft_wrap=True)
     if as_json:
         print(json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
     else:
@@ -149,11 +163,26 @@ def cite_check_cmd(
     if fix:
         fixes = cc.plan_fixes(report)
         if yes:
-            run_job(lambda: cc.write_fixes(fixes))
-            for f in fixes:
-                err.print(f"fixed {len(f.fixed)} citations in {f.path}", markup=False)
+            results = cite_fixes.write_fixes(fixes, break_hard_links=break_hard_links)
+            for result in results:
+                err.print(result.line(), markup=False, highlight=False, soft_wrap=True)
             if not fixes:
                 err.print("nothing to fix", markup=False)
+            for file, version in sorted(cc.left_for_a_person(report, fixes).items()):
+                err.print(
+                    f"{file} keeps citations for a person to check; check it again with "
+                    f"--as-of {version} (it now mixes old and new numbers)",
+                    markup=False,
+                    highlight=False,
+                    soft_wrap=True,
+                )
+            if cite_fixes.partial(results):
+                done = sum(r.state == "changed" for r in results)
+                err.print(
+                    f"the fix was partial: {done} of {len(results)} files written",
+                    markup=False,
+                )
+                raise typer.Exit(EXIT_IO)
             raise typer.Exit(cc.exit_after_fixes(report, fixes))
         else:
             for f in fixes:

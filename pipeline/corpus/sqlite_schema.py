@@ -13,7 +13,16 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from pipeline.models.base import Model
+from pipeline.models.records import GlossaryTerm, Passage, Rule, Ruling
+
 Row = dict[str, Any]
+
+# What marks a database as one this export wrote, so that `export sqlite PATH` replaces
+# only its own databases: SQLite's application id ("RCps") and a table naming the format.
+APPLICATION_ID = 0x52437073
+MARK_TABLE = "rulescorpus_export"
+EXPORT_FORMAT = "1"
 
 TABLE_ORDER = [
     "documents",
@@ -63,7 +72,7 @@ FOREIGN_KEYS: dict[str, list[tuple[str, str, str]]] = {
 }
 PRIMARY_KEYS = {"documents": "id", "versions": "id", "lineages": "id"}
 FTS = {
-    "records": ["citation", "title", "text"],
+    "records": ["citation", "title", "text", "examples", "notes"],
     "glossary": ["term", "definition"],
     "rulings": ["question", "answer", "text"],
 }
@@ -95,6 +104,78 @@ VIEWS = {
         from records r join lineages l on l.id = r.lineage
         order by r.document, r.lineage, r.version_ordinal""",
 }
+
+
+# The columns each table has even when no row gives them (a corpus without rulings, diffs
+# or documents): the views, full-text indexes and canned queries read these. Columns the
+# rows bring are added after them.
+_PER_VERSION = {"key": str, "document": str, "version_key": str, "version": str}
+BASE_COLUMNS: dict[str, dict[str, type]] = {
+    "documents": {
+        "id": str, "game": str, "title": str, "family": str, "current_version": str,
+        "versions": int,
+    },
+    "versions": {
+        "id": str, "document": str, "version": str, "ordinal": int, "status": str,
+        "is_current": int, "title": str, "published": str, "effective": str,
+        "json_sha256": str, "parser_family": str, "parser_version": str, "source_url": str,
+        "source_sha256": str, "source_bytes": int, "source_rendition": str, "retrieved": str,
+        "retrieved_from": str, "records": int, "glossary": int, "rulings": int,
+        "warnings": int,
+    },
+    "lineages": {
+        "id": str, "document": str, "first_version": str, "first_citation": str,
+        "versions": int, "latest_version": str, "latest_citation": str,
+    },
+    "ruling_cards": {
+        "key": str, "ruling_key": str, "version_key": str, "position": int, "card": str,
+        "card_title": str,
+    },
+    "diffs": {
+        "key": str, "document": str, "old_version": str, "new_version": str,
+        "old_version_key": str, "new_version_key": str, "changes": int, "renumbered": int,
+    },
+    "changes": {
+        "key": str, "diff_key": str, "document": str, "old_version": str, "new_version": str,
+        "position": int, "class": str, "old_id": str, "new_id": str, "similarity": float,
+        "text_change": str,
+    },
+    "renumbering": {
+        "key": str, "diff_key": str, "document": str, "old_version": str, "new_version": str,
+        "position": int, "old_id": str, "new_id": str, "old_record_key": str,
+        "new_record_key": str,
+    },
+    "aliases": {**_PER_VERSION, "old_id": str, "new_id": str, "new_record_key": str},
+    "provenance": {**_PER_VERSION, "position": int},
+    "pins": {"key": str, "document": str, "version_key": str, "position": int},
+}  # fmt: skip
+
+
+def model_columns(model: type[Model]) -> dict[str, type]:
+    """A record model's columns as `flatten(..., record=True)` names them, typed by the
+    model's own fields (so a table has them all before, or without, any row)."""
+    schema = model.model_json_schema(by_alias=True, mode="serialization")
+    columns: dict[str, type] = {}
+    for key, field in schema["properties"].items():
+        name = "citation" if key == "id" else f"record_{key}" if key in OWN_COLUMNS else key
+        if key == "location":
+            location = schema["$defs"]["Location"]["properties"]
+            columns.update({f"{name}_{inner}": _json_type(f) for inner, f in location.items()})
+        else:
+            columns[name] = _json_type(field)
+    return columns
+
+
+def _json_type(field: dict[str, Any]) -> type:
+    kinds = {f.get("type") for f in field.get("anyOf", [field])} - {"null"}
+    if kinds <= {"integer", "boolean"} and kinds:
+        return int
+    return float if kinds == {"number"} or kinds == {"integer", "number"} else str
+
+
+RECORD_MODELS: dict[str, type[Model]] = {
+    "records": Rule, "glossary": GlossaryTerm, "rulings": Ruling, "passages": Passage,
+}  # fmt: skip
 
 
 def to_json(value: Any) -> str:

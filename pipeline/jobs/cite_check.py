@@ -12,24 +12,29 @@ weak pairing is left for a person.
 
 from __future__ import annotations
 
-import difflib
-import os
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pipeline.corpus.renumbering import published_versions, record_ids, renumbering
-from pipeline.diff.citations import Found, find_citations, rewrite
+from pipeline.diff.citations import Found, find_in_line, rewrite
 from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import lookup
 from pipeline.errors import NotFound, UsageError
+from pipeline.jobs.cite_files import Protected, TextFile, collect_files, read_text_file, shown
+from pipeline.jobs.cite_fixes import FileFix
 from pipeline.models.records import Ruling
 from pipeline.store.corpus import Corpus, version_key
 
 Status = Literal["current", "renumbered", "changed", "removed", "never-existed"]
 STATUSES: tuple[Status, ...] = ("current", "renumbered", "changed", "removed", "never-existed")
-_BINARY_SNIFF = 8192
+# Bounds that keep memory linear in a file's size and time linear in its lines: citations
+# kept per file, and numbers on one line (matching is quadratic in those; prose has few).
+MAX_CITATIONS = 100_000
+MAX_NUMBERS_PER_LINE = 2_000
+_NUMBER = re.compile(r"\d\.\d")
 
 
 @dataclass
@@ -54,29 +59,13 @@ class Cited:
 
 
 @dataclass
-class FileFix:
-    path: str
-    before: str
-    after: str
-    fixed: list[Cited]
-
-    def unified_diff(self) -> str:
-        return "".join(
-            difflib.unified_diff(
-                self.before.splitlines(keepends=True),
-                self.after.splitlines(keepends=True),
-                fromfile=self.path if self.path.startswith("/") else f"a/{self.path}",
-                tofile=self.path if self.path.startswith("/") else f"b/{self.path}",
-            )
-        )
-
-
-@dataclass
 class CiteReport:
     document: str
     current: str
     citations: list[Cited] = field(default_factory=list)
     as_of: dict[str, str | None] = field(default_factory=dict)  # file -> version written for
+    notes: list[str] = field(default_factory=list)  # what was skipped, and why
+    files: dict[str, TextFile] = field(default_factory=dict, repr=False)  # as checked
 
     @property
     def exit_code(self) -> int:
@@ -92,6 +81,7 @@ class CiteReport:
             "current": self.current,
             "files": self.as_of,
             "counts": self.counts(),
+            "notes": self.notes,
             "citations": [
                 {k: v for k, v in asdict(c).items() if k != "found"} for c in self.citations
             ],
@@ -120,13 +110,27 @@ class _Versions:
             self._maps[version] = renumbering(self.corpus, self.document, version, self.current)
         return self._maps[version]
 
-    def citations(self, text: str) -> list[Found]:
-        """The citations in a text; a bare number only if some version has it."""
-        return [
-            f
-            for f in find_citations(text, self.prefix, self.prefixes)
-            if f.form != "bare" or f.id in self.known
-        ]
+    def citations(self, text: str, notes: list[str] | None = None, what: str = "") -> list[Found]:
+        """The citations in a text; a bare number only if some version has it. Past the
+        bounds (MAX_CITATIONS, MAX_NUMBERS_PER_LINE) the rest is left with a note."""
+        out: list[Found] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if sum(1 for _ in _NUMBER.finditer(line)) > MAX_NUMBERS_PER_LINE:
+                if notes is not None:
+                    notes.append(
+                        f"{what}: line {number} holds more than {MAX_NUMBERS_PER_LINE} "
+                        "numbers (not prose); it was not checked"
+                    )
+                continue
+            for f in find_in_line(line, number, self.prefix, self.prefixes):
+                if f.form == "bare" and f.id not in self.known:
+                    continue
+                if len(out) == MAX_CITATIONS:
+                    if notes is not None:
+                        notes.append(f"{what}: only its first {MAX_CITATIONS} citations checked")
+                    return out
+                out.append(f)
+        return out
 
     def written_for(self, ids: Iterable[str]) -> str | None:
         """The oldest version with every cited id some version has; else the one with most."""
@@ -181,55 +185,33 @@ class _Versions:
         return cited
 
 
-def _read_text(path: Path) -> str | None:
-    """A file's text (undecodable bytes kept, so a rewrite changes nothing else); None for
-    a binary file."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
-    if b"\0" in data[:_BINARY_SNIFF]:
-        return None
-    text = data.decode("utf-8", errors="surrogateescape")
-    if path.suffix.lower() in (".html", ".htm", ".xhtml"):
-        # Same length, so columns still point into the file: "rule&nbsp;702.19c" reads.
-        text = text.replace("&nbsp;", "      ").replace("&#160;", "      ")
-    return text
-
-
-def expand_paths(paths: Iterable[Path]) -> list[Path]:
-    """Files as given, and every file under a folder (hidden folders and files skipped)."""
-    out: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(Path(root) / f for f in sorted(files) if not f.startswith("."))
-        elif path.exists():
-            out.append(path)
-        else:
-            raise NotFound(f"{path}", "give files or folders to check")
-    return out
-
-
 def cite_check(
-    corpus: Corpus, document: str, paths: Iterable[Path], as_of: str | None = None
+    corpus: Corpus,
+    document: str,
+    paths: Iterable[Path],
+    as_of: str | None = None,
+    protected: Sequence[tuple[Path, str]] = (),
 ) -> CiteReport:
-    """Every citation in the files, resolved against the version each was written for."""
+    """Every citation in the files, resolved against the version each was written for.
+    The corpus (and the `protected` folders, e.g. the cache) is never read as a file."""
     versions = _Versions(corpus, document)
     if as_of is not None and as_of not in versions.versions:
         known = ", ".join(versions.versions)
-        raise NotFound(f"version {as_of} of {document}", f"published versions: {known}")
+        raise NotFound(f"version {shown(as_of)} of {document}", f"published versions: {known}")
     report = CiteReport(document, versions.current)
-    for path in expand_paths(paths):
-        text = _read_text(path)
-        if text is None:
+    walk = collect_files(list(paths), Protected.of(corpus.root, protected))
+    report.notes += walk.notes
+    for path in walk.files:
+        read = read_text_file(path)
+        if isinstance(read, str):
+            report.notes.append(read)
             continue
-        found = versions.citations(text)
+        found = versions.citations(read.searched, report.notes, shown(path))
         if not found:
             continue
         written_for = as_of or versions.written_for(f.id for f in found)
         report.as_of[str(path)] = written_for
+        report.files[str(path)] = read
         report.citations += [versions.resolve(f, str(path), written_for) for f in found]
     return report
 
@@ -268,48 +250,47 @@ def check_rulings(corpus: Corpus, document: str, rulings: str) -> CiteReport:
 
 def plan_fixes(report: CiteReport) -> list[FileFix]:
     """The rewrite of every file with a renumbered citation that can be fixed unattended:
-    one new id, not part of a range, not a weak pairing."""
+    one new id, not part of a range, not a weak pairing. Each is planned on the bytes the
+    check read; writing compares them again."""
     by_file: dict[str, list[Cited]] = {}
     for c in report.citations:
         f = c.found
-        if c.status != "renumbered" or f is None or c.new_id is None or c.file not in report.as_of:
+        if c.status != "renumbered" or f is None or c.new_id is None or c.file not in report.files:
             continue
-        if f.in_range or c.weak or len(c.new_ids) > 1 or not Path(c.file).is_file():
+        if f.in_range or c.weak or len(c.new_ids) > 1:
             continue
         if c.new_id.partition(":")[0] != f.prefix:
             continue
         by_file.setdefault(c.file, []).append(c)
     fixes = []
     for file, cited in sorted(by_file.items()):
-        before = Path(file).read_bytes().decode("utf-8", errors="surrogateescape")
+        read = report.files[file]
         edits = {
             (c.found.line, c.found.start, c.found.end): (c.new_id or "").partition(":")[2]
             for c in cited
             if c.found is not None
         }
-        fixes.append(FileFix(file, before, rewrite(before, edits), cited))
+        fixes.append(FileFix(read, rewrite(read.text, edits), list(cited)))
     return fixes
+
+
+def left_for_a_person(report: CiteReport, fixes: list[FileFix]) -> dict[str, str | None]:
+    """Files that keep stale citations after their fix, with the version they were written
+    for: once some of their numbers are new, a later check cannot tell that version by
+    itself, so it must be given (`--as-of`)."""
+    fixed = {id(c) for f in fixes for c in f.fixed}
+    rewritten = {f.path for f in fixes}
+    return {
+        c.file: report.as_of.get(c.file)
+        for c in report.citations
+        if c.file in rewritten and c.status != "current" and id(c) not in fixed
+    }
 
 
 def exit_after_fixes(report: CiteReport, fixes: list[FileFix]) -> int:
     """0 when every citation is current once the fixes are written, 1 otherwise."""
     fixed = {id(c) for f in fixes for c in f.fixed}
     return 0 if all(c.status == "current" or id(c) in fixed for c in report.citations) else 1
-
-
-def write_fixes(fixes: list[FileFix]) -> None:
-    """Write each fixed file atomically (a temporary file beside it, then a rename)."""
-    for fix in fixes:
-        path = Path(fix.path)
-        temp = path.with_name(f".{path.name}.cite-check-tmp")
-        try:
-            temp.write_bytes(fix.after.encode("utf-8", errors="surrogateescape"))
-            os.replace(temp, path)
-        except OSError as exc:
-            temp.unlink(missing_ok=True)
-            raise UsageError(
-                f"{path}: cannot write the fix ({exc.strerror or exc}); the file is unchanged"
-            ) from exc
 
 
 def check_args(paths: list[Path], rulings: str | None) -> None:

@@ -9,49 +9,34 @@ to it).
 
 Deterministic: rows are inserted in corpus order (documents by id, versions oldest
 first, records in document order) and nothing about the export itself (no time, no
-path) is stored, so the same corpus gives the same rows. The database is written to a
-temporary file beside PATH and renamed over it, so a reader never sees half of it.
+path) is stored, so the same corpus gives the same rows. Versions are streamed: one is
+read, its rows written in bulk, and it is let go, so memory does not grow with their
+number. Every table, index and view exists with its columns even when no row fills it.
+Where PATH may be written, and how it is replaced, is `jobs.export_target`'s.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import sqlite_utils
 
 from pipeline.corpus.datasette.metadata import build_metadata, metadata_path
 from pipeline.corpus.reader import CorpusReader, sha256_of
 from pipeline.corpus.sqlite_schema import (
-    FOREIGN_KEYS,
-    FTS,
-    INDEXES,
-    PRIMARY_KEYS,
-    TABLE_ORDER,
-    VIEWS,
     Row,
-    column_types,
     flatten,
     to_json,
 )
-from pipeline.errors import StorageIOError
 from pipeline.jobs.export_lineages import link_lineages
+from pipeline.jobs.export_target import check_name, check_target, replacing, write_atomically
+from pipeline.jobs.export_writer import Tables, Writer
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus
 from pipeline.store.ids import fits, record_digests
-
-
-@dataclass
-class Tables:
-    rows: dict[str, list[Row]] = field(default_factory=dict)
-
-    def add(self, table: str, row: Row) -> None:
-        self.rows.setdefault(table, []).append(row)
 
 
 def _version_key(document: str, version: str) -> str:
@@ -66,7 +51,12 @@ def _version_row(reader: CorpusReader, document: str, ordinal: int, doc: Documen
     primary: dict[str, Any] = next(
         (f for f in fetches if src and f.get("sha256") == src.sha256), {}
     )
-    data = doc.model_dump(mode="json", by_alias=True)
+    # the document's own fields; its records are rows of their own tables
+    data = doc.model_dump(
+        mode="json",
+        by_alias=True,
+        exclude={"records", "glossary", "rulings", "front_matter", "back_matter"},
+    )
     return {
         "id": _version_key(document, doc.version),
         "document": document,
@@ -122,12 +112,28 @@ class Digests:
         return self.records.get(record.id) or sha256_of(record)
 
 
+class Keys:
+    """Row keys of one version, each once. A version may hold one id twice (a publisher's
+    duplicated number, stored with a duplicate-id warning): its second row is `#id~2`, so
+    its row is kept and no key is written twice."""
+
+    def __init__(self) -> None:
+        self.seen: Counter[str] = Counter()
+
+    def __call__(self, key: str) -> str:
+        self.seen[key] += 1
+        n = self.seen[key]
+        return key if n == 1 else f"{key}~{n}"
+
+
 def _record_rows(
     tables: Tables, document: str, ordinal: int, doc: Document, digests: Digests
 ) -> None:
+    """The rows of every record, term, ruling and passage of one version."""
     assert doc.version is not None
     vkey = _version_key(document, doc.version)
     ids = {r.id for r in doc.records}
+    unique = Keys()
     common = {"document": document, "version_key": vkey, "version": doc.version}
     # a record's provenance beside its span (`location_*`): what extracted its text, and the
     # digest of the version it belongs to (its own digest is `record_sha256`)
@@ -141,7 +147,7 @@ def _record_rows(
         tables.add(
             "records",
             {
-                "key": f"{vkey}#{rule.id}",
+                "key": unique(f"{vkey}#{rule.id}"),
                 **common,
                 "version_ordinal": ordinal,
                 "position": position,
@@ -156,7 +162,7 @@ def _record_rows(
         tables.add(
             "glossary",
             {
-                "key": f"{vkey}#{term.id}",
+                "key": unique(f"{vkey}#{term.id}"),
                 **common,
                 "position": position,
                 **row,
@@ -165,7 +171,7 @@ def _record_rows(
             },
         )
     for position, ruling in enumerate(doc.rulings, 1):
-        key = f"{vkey}#{ruling.id}"
+        key = unique(f"{vkey}#{ruling.id}")
         row = flatten(ruling.model_dump(mode="json", by_alias=True), record=True)
         tables.add(
             "rulings",
@@ -196,7 +202,7 @@ def _record_rows(
             tables.add(
                 "passages",
                 {
-                    "key": f"{vkey}#{part}:{passage.id}",
+                    "key": unique(f"{vkey}#{part}:{passage.id}"),
                     **common,
                     "part": part,
                     "position": position,
@@ -205,9 +211,8 @@ def _record_rows(
             )
 
 
-def _diff_rows(tables: Tables, reader: CorpusReader, document: str) -> None:
+def _diff_rows(tables: Tables, reader: CorpusReader, document: str, record_keys: set[str]) -> None:
     info = reader.document_info(document)
-    record_keys = {r["key"] for r in tables.rows.get("records", []) if r["document"] == document}
     for old, new in reader.diffs(document):
         data = reader.diff_data(document, old, new)
         dkey = f"{document}@{old}..{new}"
@@ -252,8 +257,60 @@ def _diff_rows(tables: Tables, reader: CorpusReader, document: str) -> None:
             )
 
 
-def collect(reader: CorpusReader) -> Tables:
-    """Every row of the database, in a deterministic order."""
+def _version_rows(
+    tables: Tables, reader: CorpusReader, document: str, version: str, doc: Document
+) -> None:
+    """The small rows of one version: its fetch records, pins and aliases."""
+    vkey = _version_key(document, version)
+    prov = reader.version_provenance(document, version)
+    for n, fetch in enumerate(prov.get("fetches", []), 1):
+        tables.add(
+            "provenance",
+            {
+                "key": f"{vkey}#{n}",
+                "document": document,
+                "version_key": vkey,
+                "version": version,
+                "position": n,
+                **flatten(fetch),
+            },
+        )
+    unique = Keys()
+    for n, pin in enumerate(prov.get("pins", []), 1):
+        tables.add(
+            "pins",
+            {
+                "key": unique(f"{vkey}#{pin.get('rendition')}"),
+                "document": document,
+                "version_key": vkey,
+                "position": n,
+                **flatten(pin),
+            },
+        )
+    ids = {r.id for r in doc.records} | {g.id for g in doc.glossary}
+    for old_id, new_id in sorted(reader.aliases(document, version).items()):
+        tables.add(
+            "aliases",
+            {
+                "key": f"{vkey}#{old_id}",
+                "document": document,
+                "version_key": vkey,
+                "version": version,
+                "old_id": old_id,
+                "new_id": new_id,
+                "new_record_key": f"{vkey}#{new_id}" if new_id in ids else None,
+            },
+        )
+
+
+def _lineage_fields(row: Row) -> Row:
+    """What `link_lineages` reads of a record row (it sets the lineage fields on these)."""
+    return {k: row[k] for k in ("key", "document", "version", "citation")}
+
+
+def write_corpus(reader: CorpusReader, writer: Writer) -> Tables:
+    """Every row of the database, in a deterministic order: each version's records written
+    as it is read; the small tables returned for `Writer.finish`."""
     tables = Tables()
     for info in reader.documents():
         tables.add(
@@ -268,49 +325,22 @@ def collect(reader: CorpusReader) -> Tables:
             },
         )
         versions = [v.version for v in info.versions]
+        slim: list[Row] = []  # each record's key and citation, for its lineage
         for ordinal, version in enumerate(versions, 1):
-            doc = reader.document(info.id, version)
-            vkey = _version_key(info.id, version)
+            # A reader of its own for each version: a reader keeps every document it has
+            # read, and the export must let each go once its rows are written.
+            doc = CorpusReader(reader.root).document(info.id, version)
             tables.add("versions", _version_row(reader, info.id, ordinal, doc))
-            _record_rows(tables, info.id, ordinal, doc, Digests(reader.root, doc))
-            prov = reader.version_provenance(info.id, version)
-            for n, fetch in enumerate(prov.get("fetches", []), 1):
-                tables.add(
-                    "provenance",
-                    {
-                        "key": f"{vkey}#{n}",
-                        "document": info.id,
-                        "version_key": vkey,
-                        "version": version,
-                        "position": n,
-                        **flatten(fetch),
-                    },
-                )
-            for n, pin in enumerate(prov.get("pins", []), 1):
-                tables.add(
-                    "pins",
-                    {
-                        "key": f"{vkey}#{pin.get('rendition')}",
-                        "document": info.id,
-                        "version_key": vkey,
-                        "position": n,
-                        **flatten(pin),
-                    },
-                )
-            ids = {r.id for r in doc.records} | {g.id for g in doc.glossary}
-            for old_id, new_id in sorted(reader.aliases(info.id, version).items()):
-                tables.add(
-                    "aliases",
-                    {
-                        "key": f"{vkey}#{old_id}",
-                        "document": info.id,
-                        "version_key": vkey,
-                        "version": version,
-                        "old_id": old_id,
-                        "new_id": new_id,
-                        "new_record_key": f"{vkey}#{new_id}" if new_id in ids else None,
-                    },
-                )
+            streamed = Tables()
+            _record_rows(streamed, info.id, ordinal, doc, Digests(reader.root, doc))
+            _version_rows(streamed, reader, info.id, version, doc)
+            for name in ("provenance", "pins"):
+                for row in streamed.rows.pop(name, []):
+                    tables.add(name, row)
+            for name, rows in streamed.rows.items():
+                writer.insert(name, rows)
+            slim += [_lineage_fields(row) for row in streamed.rows.get("records", [])]
+            del doc, streamed
         stored = set(reader.diffs(info.id))  # without a stored diff, ids alone link versions
 
         def diff_of(
@@ -318,35 +348,11 @@ def collect(reader: CorpusReader) -> Tables:
         ) -> dict[str, Any] | None:
             return reader.diff_data(document, old, new) if (old, new) in stored else None
 
-        records = [r for r in tables.rows.get("records", []) if r["document"] == info.id]
-        for lineage in link_lineages(records, versions, diff_of):
+        for lineage in link_lineages(slim, versions, diff_of):
             tables.add("lineages", lineage)
-        _diff_rows(tables, reader, info.id)
+        writer.set_lineages(slim)
+        _diff_rows(tables, reader, info.id, {row["key"] for row in slim})
     return tables
-
-
-def write_database(tables: Tables, path: Path) -> dict[str, int]:
-    db = sqlite_utils.Database(path)
-    counts: dict[str, int] = {}
-    for name in TABLE_ORDER:
-        rows = tables.rows.get(name, [])
-        columns = column_types(rows) or {PRIMARY_KEYS.get(name, "key"): str}
-        pk = PRIMARY_KEYS.get(name, "key")
-        fks = [(c, t, o) for c, t, o in FOREIGN_KEYS.get(name, []) if c in columns]
-        table = db.table(name)
-        table.create(columns, pk=pk, foreign_keys=fks)
-        table.insert_all([{c: row.get(c) for c in columns} for row in rows], batch_size=500)
-        counts[name] = len(rows)
-    for name, searched in FTS.items():
-        db.table(name).enable_fts(searched, fts_version="FTS5", tokenize="porter")
-    for name, indexes in INDEXES.items():
-        for indexed in indexes:
-            db.table(name).create_index(indexed)
-    for name, sql in VIEWS.items():
-        db.create_view(name, " ".join(sql.split()))
-    db.conn.commit()
-    db.close()
-    return counts
 
 
 @dataclass(frozen=True)
@@ -356,20 +362,19 @@ class Exported:
     rows: dict[str, int]
 
 
-def export_sqlite(corpus_dir: Path, path: Path) -> Exported:
-    """Write the corpus at `corpus_dir` to the SQLite database `path` (replacing it whole)
-    and Datasette's metadata file beside it."""
+def export_sqlite(corpus_dir: Path, path: Path, *, force: bool = False) -> Exported:
+    """Write the corpus at `corpus_dir` to the SQLite database `path` (replacing it whole,
+    when it is absent or one this export made; any other file only with `force`) and
+    Datasette's metadata file beside it."""
+    check_name(path)
     reader = CorpusReader(corpus_dir)
-    tables = collect(reader)
-    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    meta = metadata_path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.unlink(missing_ok=True)
-        counts = write_database(tables, temporary)
-        os.replace(temporary, path)
-        meta.write_bytes(canonical_json(build_metadata(path.stem, reader)))
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise StorageIOError(str(path), exc.strerror or str(exc)) from exc
+    target = check_target(corpus_dir, path, force=force)
+    meta = metadata_path(target)
+    with replacing(target) as temporary:
+        writer = Writer(temporary)
+        try:
+            counts = writer.finish(write_corpus(reader, writer))
+        finally:
+            writer.db.close()
+    write_atomically(meta, canonical_json(build_metadata(path.stem, reader)))
     return Exported(path, meta, counts)

@@ -8,7 +8,8 @@ command builds) can name them without importing the parsers or the fetcher.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 
 MiB = 1024 * 1024
 # A scheduled job must end: a host that rate-limits every source cannot hold it for hours.
@@ -22,6 +23,26 @@ class ParseLimits:
     memory_bytes: int = 1024 * MiB
     cpu_seconds: int = 600
     wall_seconds: int = 900
+    # When the whole run must end (time.monotonic()); `update --deadline` sets it, so one
+    # slow parse cannot hold the run past it.
+    deadline_at: float | None = None
+
+    def until(self, deadline_at: float) -> ParseLimits:
+        return replace(self, deadline_at=deadline_at)
+
+    def wall_now(self) -> float:
+        """Seconds a parse started now may take: the wall-time limit, or less when the
+        run's deadline comes first."""
+        if self.deadline_at is None:
+            return float(self.wall_seconds)
+        return max(0.0, min(float(self.wall_seconds), self.deadline_at - time.monotonic()))
+
+    def cpu_now(self) -> int:
+        return max(1, min(self.cpu_seconds, int(self.wall_now()) + 1))
+
+    def deadline_first(self) -> bool:
+        """True when the run's deadline, not the wall-time limit, bounds a parse now."""
+        return self.wall_now() < self.wall_seconds
 
     @classmethod
     def from_env(cls) -> ParseLimits:

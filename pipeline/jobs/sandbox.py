@@ -110,7 +110,8 @@ def _child(
     # and kills this child; a KeyboardInterrupt here would only print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
-    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+    cpu = limits.cpu_now()
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     answer: tuple[str, Any]
     try:
         _prefetch(data, request)
@@ -203,6 +204,7 @@ def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> Pars
         ),
         "cpu": (f"the CPU-time limit of {limits.cpu_seconds} s", "RULESCORPUS_PARSE_CPU_S"),
         "wall": (f"the wall-time limit of {limits.wall_seconds} s", "RULESCORPUS_PARSE_WALL_S"),
+        "deadline": ("the run's deadline", "`update --deadline SECONDS`"),
     }
     what, variable = hints[limit]
     return ParseError(
@@ -244,9 +246,10 @@ def parse_isolated_as(
     limits = limits or ParseLimits.from_env()
     process, receiver = _start_child(data, request, limits, reply)
     answered = False
+    deadline_first = limits.deadline_first()
     try:
-        if not receiver.poll(limits.wall_seconds):
-            raise _limit_error(request, "wall", limits)
+        if not receiver.poll(limits.wall_now()):
+            raise _limit_error(request, "deadline" if deadline_first else "wall", limits)
         try:
             kind, payload = receiver.recv()
         except (EOFError, OSError):

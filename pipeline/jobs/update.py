@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from pipeline.errors import (
     EXIT_CHANGED,
@@ -283,6 +284,7 @@ def update(
     summary = RunSummary("update")
     sources = [s for s in select_sources(ctx.registry(), wanted)]
     deadline_at = time.monotonic() + deadline
+    ctx = replace(ctx, limits=ctx.limits.until(deadline_at))
     with ctx.run_lock() as recovered, open_fetcher(ctx, deadline_at) as fetcher:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))

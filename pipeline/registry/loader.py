@@ -12,7 +12,10 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from pipeline.errors import RegistryError, UsageError
+from pipeline.models.path_parts import document_problem, part_problem, prefix_problem
+from pipeline.models.scheme import NumberedScheme
 from pipeline.models.sources import Source
+from pipeline.registry.patterns import backtracking_problem, compile_problem
 
 PACKAGED = "sources.toml"
 
@@ -33,11 +36,17 @@ def load_registry(
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise RegistryError(name, f"cannot read it: {exc.strerror}") from exc
-    return parse_registry(text, name, families)
+    # The packaged registry's patterns are the project's own, probed by its tests; a user's
+    # are probed at every load.
+    return parse_registry(text, name, families, probe=path is not None)
 
 
 def parse_registry(
-    text: str, name: str = "<registry>", families: Collection[str] | None = None
+    text: str,
+    name: str = "<registry>",
+    families: Collection[str] | None = None,
+    *,
+    probe: bool = True,
 ) -> list[Source]:
     try:
         data = tomllib.loads(text)
@@ -73,9 +82,90 @@ def parse_registry(
             )
         if source.url is not None and not _secure(source.url):
             raise RegistryError(name, f"source {label}: url must be https ({source.url})")
+        problem = _names_problem(source) or _patterns_problem(source)
+        if source.scheme is not None:
+            problem = problem or scheme_problem(source.scheme)
+        if problem is not None:
+            raise RegistryError(name, f"source {label}: {problem}")
         sources.append(source)
     _check_unique(sources, name)
+    if probe:
+        for source in sources:
+            problem = backtracking_problem(list(_patterns(source).values()))
+            if problem is not None:
+                raise RegistryError(name, f"source {source.id}: {problem}")
     return sources
+
+
+MAX_LEVELS = 12
+MAX_WIDTH = 9
+MAX_LABELS = 50
+
+
+def _names_problem(source: Source) -> str | None:
+    """Ids that become corpus paths or citation prefixes must be safe names."""
+    checks = [
+        ("id", part_problem(source.id, "source id")),
+        ("game", part_problem(source.game, "game")),
+        ("document", document_problem(source.document)),
+    ]
+    if "prefix" in source.options:
+        checks.append(("options.prefix", prefix_problem(source.options["prefix"])))
+    if source.manifest is not None:
+        checks += [
+            (f"manifest.version_map[{key!r}]", part_problem(version, "version"))
+            for key, version in source.manifest.version_map.items()
+        ]
+    return next((f"{field}: {problem}" for field, problem in checks if problem), None)
+
+
+def _patterns(source: Source) -> dict[str, str]:
+    """Each regex of the entry, by the field that holds it."""
+    found = {"discovery.link_pattern": source.discovery.link_pattern} if source.discovery else {}
+    if source.manifest is not None:
+        if source.manifest.path_pattern:
+            found["manifest.path_pattern"] = source.manifest.path_pattern
+        for n, side in enumerate(source.manifest.side_files, 1):
+            found[f"manifest.side_files[{n}].path_pattern"] = side.path_pattern
+    if source.scheme is not None:
+        found["scheme.version_pattern"] = source.scheme.version_pattern
+    return found
+
+
+def _patterns_problem(source: Source) -> str | None:
+    for field, pattern in _patterns(source).items():
+        problem = compile_problem(pattern, groups=field != "scheme.version_pattern")
+        if problem is not None:
+            return f"{field} {pattern!r}: {problem}"
+    return None
+
+
+def scheme_problem(scheme: NumberedScheme) -> str | None:
+    """What makes a numbering scheme unusable, found at load rather than at parse time."""
+    if problem := prefix_problem(scheme.prefix):
+        return f"scheme.prefix: {problem}"
+    if len(scheme.levels) > MAX_LEVELS:
+        return f"scheme.levels: at most {MAX_LEVELS} levels, not {len(scheme.levels)}"
+    for n, level in enumerate(scheme.levels, 1):
+        if level.width is not None and not 1 <= level.width <= MAX_WIDTH:
+            return f"scheme.levels[{n}].width: between 1 and {MAX_WIDTH}, not {level.width}"
+        if len(level.join) > 3 or any(c.isalnum() for c in level.join):
+            return f"scheme.levels[{n}].join: up to 3 punctuation characters"
+    for field in ("bullets", "example", "note", "keywords", "statements", "ends"):
+        values: list[str] = getattr(scheme, field)
+        if len(values) > MAX_LABELS:
+            return f"scheme.{field}: at most {MAX_LABELS} entries"
+        if any(not value.strip() for value in values):
+            return f"scheme.{field}: an entry is empty"
+    if any(not c.isalpha() for c in scheme.skip_letters):
+        return "scheme.skip_letters: letters only"
+    for template in scheme.statements:
+        for slot in ("{version}", "{date}"):
+            if template.count(slot) > 1:
+                return f"scheme.statements: {template!r} holds {slot} more than once"
+        if "{version}" not in template and "{date}" not in template:
+            return f"scheme.statements: {template!r} holds neither {{version}} nor {{date}}"
+    return None
 
 
 def _secure(url: str) -> bool:

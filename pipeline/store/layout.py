@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import re
 
+from pipeline.errors import UnsafeName
+from pipeline.models.path_parts import document_problem, part_problem
+
 INDEX = "index.json"
 LOCK = "lock.json"
 RUN_LOCK = ".lock"
@@ -32,8 +35,19 @@ DIGEST_CHARS = 12
 MANAGED_RE = re.compile(r"\.[0-9a-f]{12}\.(?:json|md|html)$")
 
 
+def _safe(what: str, value: str, problem: str | None) -> str:
+    """`value` when it can be part of a path; refused before any file is named with it."""
+    if problem is not None:
+        raise UnsafeName(what, value, problem)
+    return value
+
+
+def safe_version(version: str) -> str:
+    return _safe("version", version, part_problem(version, "version"))
+
+
 def document_dir(document: str, *, staged: bool = False) -> str:
-    base = document.strip("/")
+    base = _safe("document id", document, document_problem(document))
     return f"staged/{base}" if staged else base
 
 
@@ -42,35 +56,39 @@ def _addressed(stem: str, digest: str, suffix: str) -> str:
 
 
 def version_file(document: str, version: str, digest: str, *, staged: bool = False) -> str:
-    return _addressed(f"{document_dir(document, staged=staged)}/{version}", digest, "json")
+    folder = document_dir(document, staged=staged)
+    return _addressed(f"{folder}/{safe_version(version)}", digest, "json")
 
 
 def provenance_file(document: str, version: str, digest: str, *, staged: bool = False) -> str:
     folder = document_dir(document, staged=staged)
-    return _addressed(f"{folder}/provenance/{version}", digest, "json")
+    return _addressed(f"{folder}/provenance/{safe_version(version)}", digest, "json")
 
 
 def ids_file(document: str, version: str, digest: str, *, staged: bool = False) -> str:
     folder = document_dir(document, staged=staged)
-    return _addressed(f"{folder}/ids/{version}", digest, "json")
+    return _addressed(f"{folder}/ids/{safe_version(version)}", digest, "json")
 
 
 def aliases_file(document: str, version: str, digest: str) -> str:
-    return _addressed(f"{document_dir(document)}/aliases/{version}", digest, "json")
+    return _addressed(f"{document_dir(document)}/aliases/{safe_version(version)}", digest, "json")
 
 
 def diff_file(document: str, old: str, new: str, suffix: str, digest: str) -> str:
     """suffix: json, md or html."""
-    return _addressed(f"{document_dir(document)}/diffs/{old}..{new}", digest, suffix)
+    pair = f"{safe_version(old)}..{safe_version(new)}"
+    return _addressed(f"{document_dir(document)}/diffs/{pair}", digest, suffix)
 
 
 def renumbering_file(document: str, old: str, new: str, digest: str) -> str:
     """The renumbering map stored beside the diff of the same two versions."""
-    return _addressed(f"{document_dir(document)}/diffs/{old}..{new}.renumbering", digest, "json")
+    pair = f"{safe_version(old)}..{safe_version(new)}"
+    return _addressed(f"{document_dir(document)}/diffs/{pair}.renumbering", digest, "json")
 
 
 def fetch_file(source_id: str, digest: str) -> str:
-    return _addressed(f"fetch/{source_id}", digest, "json")
+    source = _safe("source id", source_id, part_problem(source_id, "source id"))
+    return _addressed(f"fetch/{source}", digest, "json")
 
 
 def is_managed(relative: str) -> bool:

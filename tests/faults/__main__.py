@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     report = Report()
     began = time.monotonic()
     lab = Lab(work)
+    lab.user_kills = 2 if args.quick else 10
     try:
         if not args.skip_cases:
             report.outcomes = run_cases(lab, args.quick, args.only, verbose=args.verbose)

@@ -40,6 +40,7 @@ class Outcome:
     crashed: bool = False  # a traceback, or an exit code outside the contract
     corrupt: bool = False  # a failed run changed the corpus
     leftovers: list[str] = field(default_factory=list)
+    touched: list[str] = field(default_factory=list)  # changed outside what it may write
     orphans: int = 0
     output: str = ""  # the end of what the run printed, for the report of a failure
 
@@ -65,6 +66,7 @@ class Lab:
         self.work = work
         self.work.mkdir(parents=True, exist_ok=True)
         self._ids = itertools.count(1)
+        self.user_kills = 10  # kills per case of cases_user_files (fewer with --quick)
         self._states: dict[str, Dirs] = {}
         self.server = FaultServer().start()
         self.ca_file, tls = self._tls_context()

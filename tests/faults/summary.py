@@ -53,6 +53,11 @@ class Report:
         )
 
     @property
+    def touched(self) -> int:
+        """Files changed outside what each command may write (user files, exports)."""
+        return sum(len(o.touched) for o in self.outcomes)
+
+    @property
     def orphans(self) -> int:
         return sum(o.orphans for o in self.outcomes) + sum(t.orphans for t in self.tallies)
 
@@ -68,6 +73,7 @@ class Report:
             any(not o.handled for o in self.outcomes)
             or self.corrupt
             or self.leftovers
+            or self.touched
             or self.crashes
             or self.kill_tracebacks
             or self.hangs
@@ -104,6 +110,11 @@ class Report:
             ("workloads killed", "; ".join(t.workload for t in self.tallies)),
             ("corrupt states", str(self.corrupt)),
             ("leftover files", str(self.leftovers)),
+            (
+                "files touched outside what each command may write (user files, registries, "
+                "exports, kills during --fix and export)",
+                str(self.touched),
+            ),
             ("processes outliving their run", str(self.orphans)),
             (
                 "concurrent runs and double writes",

@@ -10,11 +10,12 @@ known (the parse entry point, `jobs.families.parse_bytes`, calls it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import accumulate, chain
 from typing import TypeVar
 
 from pipeline.models.content import Line
+from pipeline.models.path_parts import part_problem
 from pipeline.models.records import (
     CountKey,
     Document,
@@ -132,8 +133,14 @@ def check_order(
 
 def settle_version(parsed: Parsed, expected: str | None) -> tuple[str | None, list[ParseWarning]]:
     """The stated version wins over the caller's (warned when they differ; `20251114` and
-    `2025-11-14` do not); the caller's stands in when none is stated."""
+    `2025-11-14` do not); the caller's stands in when none is stated. A stated version
+    that cannot name a file (`../x`, a slash) is warned about and never used."""
     stated = parsed.stated
+    unsafe = part_problem(stated, "version") if stated is not None else None
+    if unsafe is not None:
+        message = f"the document states version {stated!r}, which is not taken: {unsafe}"
+        version, more = settle_version(replace(parsed, stated=None), expected)
+        return version, [warn(WarningCode.NO_VERSION, message), *more]
     day = read_date(expected) if expected is not None else None
     same_date = day is not None and stated is not None and day == read_date(stated)
     if stated is not None and expected is not None and expected != stated and not same_date:

@@ -1,0 +1,117 @@
+"""`cite-check --fix`: plan every rewrite first, then write each file so that nothing but
+its renumbered citations changes, and say per file what happened.
+
+A file is written through a temporary file created exclusively (`O_EXCL`, a random name)
+in its own folder, given the file's mode and owner, and renamed over it; a symlink is
+written through to its target. A file is left as it is, and reported, when it changed
+since it was checked (its bytes are compared again just before the rename), when it is
+read-only for the user, when its owner cannot be kept, or when it has other hard links
+(a rename would cut them off; `--break-hard-links` writes it anyway).
+"""
+
+from __future__ import annotations
+
+import difflib
+import errno
+import os
+import stat
+from dataclasses import dataclass
+from typing import Literal
+
+from pipeline.jobs.cite_files import TextFile, read_bytes, shown
+from pipeline.jobs.temp_files import exclusive_temp
+
+FixState = Literal["changed", "skipped", "failed"]
+
+
+@dataclass
+class FileFix:
+    """One file's planned rewrite: its text as checked and as it will be."""
+
+    file: TextFile
+    after: str
+    fixed: list[object]  # the citations it rewrites (cite_check.Cited)
+
+    @property
+    def path(self) -> str:
+        return str(self.file.path)
+
+    def unified_diff(self) -> str:
+        named = self.path if self.path.startswith("/") else None
+        return "".join(
+            difflib.unified_diff(
+                self.file.text.splitlines(keepends=True),
+                self.after.splitlines(keepends=True),
+                fromfile=named or f"a/{self.path}",
+                tofile=named or f"b/{self.path}",
+            )
+        )
+
+
+@dataclass(frozen=True)
+class FixResult:
+    path: str
+    state: FixState
+    fixed: int
+    reason: str = ""
+
+    def line(self) -> str:
+        if self.state == "changed":
+            return f"fixed {self.fixed} citations in {shown(self.path)}"
+        return f"{self.state} {shown(self.path)}: {self.reason}; the file is unchanged"
+
+
+def write_fixes(fixes: list[FileFix], *, break_hard_links: bool = False) -> list[FixResult]:
+    """Write every planned fix that can be written safely; one result per file, in order.
+    A file that cannot be written never stops the others."""
+    return [_write_one(fix, break_hard_links) for fix in fixes]
+
+
+def _write_one(fix: FileFix, break_hard_links: bool) -> FixResult:
+    def result(state: FixState, reason: str = "") -> FixResult:
+        return FixResult(fix.path, state, len(fix.fixed) if state == "changed" else 0, reason)
+
+    target = fix.file.path.resolve()  # a symlink is written through to the file it names
+    try:
+        info = os.stat(target)
+    except OSError as exc:
+        return result("failed", f"cannot read it ({exc.strerror})")
+    if not stat.S_ISREG(info.st_mode):
+        return result("skipped", "no longer a regular file")
+    if info.st_nlink > 1 and not break_hard_links:
+        return result(
+            "skipped",
+            f"it has {info.st_nlink} hard links, which a rewrite would cut off "
+            "(--break-hard-links writes it anyway)",
+        )
+    # By its mode, not only by access(): a superuser may write anything, but a file made
+    # read-only was made so to be left alone.
+    if not info.st_mode & 0o222 or not os.access(target, os.W_OK):
+        return result("skipped", "it is read-only")
+    after = fix.file.encode(fix.after)
+    try:
+        fd, temporary = exclusive_temp(target, ".cite-check")
+    except OSError as exc:
+        return result("failed", f"cannot create a file in its folder ({exc.strerror})")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(after)
+            handle.flush()
+            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+            if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+                os.fchown(handle.fileno(), info.st_uid, info.st_gid)
+            os.fsync(handle.fileno())
+        if read_bytes(target) != fix.file.data:
+            os.unlink(temporary)
+            return result("skipped", "it changed since it was checked; check it again")
+        os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        what = "keep its owner" if exc.errno == errno.EPERM else "write it"
+        return result("failed", f"cannot {what} ({exc.strerror or exc})")
+    return result("changed")
+
+
+def partial(results: list[FixResult]) -> bool:
+    """True when some planned fix was not written."""
+    return any(r.state != "changed" for r in results)

@@ -1,0 +1,90 @@
+"""Regular expressions a registry gives (version patterns, link and path patterns): compiled
+at load, and refused when they backtrack catastrophically.
+
+Python's `re` cannot be interrupted: `(a+)+` against 30 `a`s and a full stop runs for
+minutes inside one call. Whether a pattern does is found by running it, in a child
+process under a time bound, on probes made of the characters it accepts repeated (the
+input that makes a nested quantifier try every split) and then a character that fails.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import string
+from collections.abc import Sequence
+
+PROBE_SECONDS = 3.0
+MAX_PATTERN = 500
+# Long enough that an exponential pattern runs for hours, short enough that a linear or
+# quadratic one ends in milliseconds; the long run catches cubic and worse.
+_SHORT, _LONG = 32, 600
+_FILLERS = "a1A. -_/:"
+
+
+def compile_problem(pattern: str, *, groups: bool = True) -> str | None:
+    """Why `pattern` is no usable regex (it does not compile, is too long, or names groups
+    where a template adds its own), or None."""
+    if len(pattern) > MAX_PATTERN:
+        return f"the pattern is longer than {MAX_PATTERN} characters"
+    try:
+        compiled = re.compile(pattern)
+    except re.error as exc:
+        return f"not a valid regular expression ({exc})"
+    except (OverflowError, RecursionError):
+        return "not a valid regular expression (too deeply nested or too large)"
+    if not groups and compiled.groupindex:
+        return "named groups are not allowed here (the statement adds its own)"
+    return None
+
+
+def _probes(pattern: str) -> list[str]:
+    accepted = sorted(
+        {c for c in pattern if c.isalnum() or c in string.punctuation} | set(_FILLERS)
+    )
+    probes = []
+    for char in accepted:
+        probes += [char * _SHORT + "\0", char * _LONG + "\0"]
+    mixed = "".join(c for c in accepted if c.isalnum())
+    probes += [mixed * 4 + "\0", "1." * _SHORT + "!", "a " * _SHORT + "!"]
+    return probes
+
+
+def _run_probes(patterns: Sequence[str]) -> None:
+    for pattern in patterns:
+        # As the statement reader uses a version pattern: followed by optional punctuation
+        # at the end of a line, searched from every position.
+        for regex in (re.compile(pattern), re.compile(rf"(?:{pattern})\s*[.;,]?$")):
+            for probe in _probes(pattern):
+                regex.search(probe)
+    os._exit(0)
+
+
+def _answers_in_time(patterns: Sequence[str]) -> bool:
+    child = multiprocessing.get_context("fork").Process(
+        target=_run_probes, args=(list(patterns),), daemon=True
+    )
+    child.start()
+    child.join(PROBE_SECONDS)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        return False
+    return child.exitcode == 0
+
+
+def backtracking_problem(patterns: Sequence[str]) -> str | None:
+    """None when every pattern answers every probe within the time bound; else which one
+    does not. Each pattern must compile (see `compile_problem`). One child runs them all;
+    only when it is stopped does each run alone, to name the one at fault."""
+    if not patterns or _answers_in_time(patterns):
+        return None
+    for pattern in patterns:
+        if not _answers_in_time([pattern]):
+            return (
+                f"the pattern {pattern!r} backtracks catastrophically (probes of repeated "
+                f"characters ran over {PROBE_SECONDS:g} s); avoid a quantifier inside a "
+                "repeated group, e.g. (a+)+"
+            )
+    return "the patterns together ran over the time bound on their probes"
