@@ -1,0 +1,89 @@
+"""The site's folder: refused unless it is empty or a site this command made, each file
+rewritten only when its bytes changed (a host or a sync tool sees only real changes), and
+files of the previous build that this one no longer makes removed.
+
+A site this command made holds MARKER: the sorted list of every file it wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pipeline.errors import StorageIOError, UsageError
+
+MARKER = ".rulescorpus-site.json"
+
+
+class SiteFolder:
+    def __init__(self, root: Path, *, force: bool = False) -> None:
+        self.root = root
+        self.previous = self._claim(force)
+        self.written: set[str] = set()
+        self.changed: list[str] = []
+
+    def _claim(self, force: bool) -> set[str]:
+        """The files of the previous build; refuses a folder some other tool filled."""
+        if self.root.exists() and not self.root.is_dir():
+            raise UsageError(f"site folder {self.root} is a file; give a folder")
+        marker = self.root / MARKER
+        if marker.is_file():
+            try:
+                listed = json.loads(marker.read_text(encoding="utf-8"))["files"]
+                return {str(name) for name in listed}
+            except (ValueError, KeyError, TypeError) as exc:
+                raise UsageError(
+                    f"site folder {self.root}: {MARKER} is damaged ({exc}); remove the folder "
+                    "or pass --force to write over it"
+                ) from exc
+        if self.root.is_dir() and any(self.root.iterdir()) and not force:
+            raise UsageError(
+                f"site folder {self.root} is not empty and is not a site rulescorpus made; "
+                "choose an empty or new folder, or pass --force to write into it"
+            )
+        return set()
+
+    def write(self, name: str, data: bytes) -> None:
+        """Write OUT/name unless it already holds exactly these bytes."""
+        if name in self.written:
+            raise UsageError(f"two pages of the site would both be {name}")
+        self.written.add(name)
+        if _store(self.root / name, data):
+            self.changed.append(name)
+
+    def finish(self) -> list[str]:
+        """Remove the previous build's files this one did not write, then list this one's.
+        Returns the names removed."""
+        stale = sorted(self.previous - self.written)
+        try:
+            for name in stale:
+                path = self.root / name
+                path.unlink(missing_ok=True)
+                _prune(path.parent, self.root)
+        except OSError as exc:
+            raise StorageIOError(str(self.root), exc.strerror or str(exc)) from exc
+        listing = json.dumps({"files": sorted(self.written)}, indent=0) + "\n"
+        _store(self.root / MARKER, listing.encode("utf-8"))
+        return stale
+
+
+def _store(path: Path, data: bytes) -> bool:
+    """Replace the file atomically unless it already holds these bytes; True if written."""
+    try:
+        if path.is_file() and path.read_bytes() == data:
+            return False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f".{path.name}.tmp")
+        temp.write_bytes(data)
+        os.replace(temp, path)
+    except OSError as exc:
+        raise StorageIOError(str(path), exc.strerror or str(exc)) from exc
+    return True
+
+
+def _prune(folder: Path, root: Path) -> None:
+    """Remove folders left empty up to (not including) the site's root."""
+    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
