@@ -28,6 +28,7 @@ def load_app() -> typer.Typer:
         job_commands,
         read_commands,
         renumbering_commands,
+        site_commands,
     )
     from pipeline.cli.common import app
 

@@ -8,6 +8,7 @@ renumbering map and alias table once and applies the same rules to all of a vers
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from pipeline.corpus.reader import CorpusReader, Followed, Renumbered
@@ -44,7 +45,7 @@ def follow_version(reader: CorpusReader, document: str, since: str) -> dict[str,
     versions = published_versions(reader, document)
     if since not in versions:
         raise NotFound(f"published version {since} of {document}")
-    steps = list(zip(versions[versions.index(since) :], versions[versions.index(since) + 1 :]))
+    steps = list(pairwise(versions[versions.index(since) :]))
     maps: list[tuple[str, dict[str, Renumbered], set[str], dict[str, str]]] = []
     for old, new in steps:
         try:
@@ -84,9 +85,7 @@ def follow_version(reader: CorpusReader, document: str, since: str) -> dict[str,
 def version_retrieval(reader: CorpusReader, document: str, version: str) -> Retrieval:
     """The publisher's URL and the retrieval time of the bytes a version was parsed from."""
     doc = reader.document(document, version)
-    fetches: list[dict[str, Any]] = reader.version_provenance(document, version).get(
-        "fetches", []
-    )
+    fetches: list[dict[str, Any]] = reader.version_provenance(document, version).get("fetches", [])
     sha = doc.source.sha256 if doc.source else None
     primary = next((f for f in fetches if f.get("sha256") == sha), None)
     url = _public(doc.source.url) if doc.source else None

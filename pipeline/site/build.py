@@ -1,12 +1,12 @@
 """`rulescorpus site OUT`: a corpus as a static website. Reads through `pipeline.corpus`.
 
-    OUT/index.html                                 every document, its version and last change
-    OUT/<game>/<doc>/index.html                    contents, glossary, versions
-    OUT/<game>/<doc>/<number>/index.html           a page per rule of the current version
-    OUT/<game>/<doc>/v/<version>/<number>/index.html   an old number: where it went, or when removed
-    OUT/<game>/<doc>/changes/<version>/index.html  what changed in that version
-    OUT/<game>/<doc>/feed.atom                     one entry per version
-    OUT/search/index.html, OUT/pagefind/           search without a server
+OUT/index.html                                 every document, its version and last change
+OUT/<game>/<doc>/index.html                    contents, glossary, versions
+OUT/<game>/<doc>/<number>/index.html           a page per rule of the current version
+OUT/<game>/<doc>/v/<version>/<number>/index.html   an old number: where it went, or when removed
+OUT/<game>/<doc>/changes/<version>/index.html  what changed in that version
+OUT/<game>/<doc>/feed.atom                     one entry per version
+OUT/search/index.html, OUT/pagefind/           search without a server
 """
 
 from __future__ import annotations
@@ -45,7 +45,9 @@ def _page(folder: SiteFolder, page: str, template: str, context: dict[str, objec
     folder.write(page, render_page(template, {**context, "root": root}))
 
 
-def _rulings_by_game(reader: CorpusReader, documents: list[str]) -> dict[str, list[tuple[str, Ruling]]]:
+def _rulings_by_game(
+    reader: CorpusReader, documents: list[str]
+) -> dict[str, list[tuple[str, Ruling]]]:
     found: dict[str, list[tuple[str, Ruling]]] = {}
     for document in documents:
         info = reader.document_info(document)

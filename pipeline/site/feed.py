@@ -42,9 +42,7 @@ def _href(base_url: str | None, feed: str, page: str) -> str:
     return paths.relative(feed, page)
 
 
-def feed_context(
-    reader: CorpusReader, site: DocumentSite, base_url: str | None
-) -> dict[str, Any]:
+def feed_context(reader: CorpusReader, site: DocumentSite, base_url: str | None) -> dict[str, Any]:
     feed = paths.feed_file(site.id)
     lineage = site.lineage
     entries = []

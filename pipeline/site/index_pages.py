@@ -96,8 +96,12 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
         "contents": contents,
         "glossary": glossary,
         "rulings": [
-            {"cards": r.card_titles or r.cards, "question": r.question, "answer": r.answer,
-             "text": r.text}
+            {
+                "cards": r.card_titles or r.cards,
+                "question": r.question,
+                "answer": r.answer,
+                "text": r.text,
+            }
             for r in site.doc.rulings
         ],
         "versions": versions,

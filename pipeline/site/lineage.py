@@ -8,6 +8,7 @@ renumbered (the number now lives elsewhere, or names another rule) or removed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from pipeline.corpus import CorpusReader
 from pipeline.corpus.site_queries import follow_version, published_versions
@@ -71,7 +72,7 @@ def read_lineage(reader: CorpusReader, document: str) -> Lineage:
     versions = published_versions(reader, document)
     lineage = Lineage(document, versions)
     stored = set(reader.diffs(document))
-    for old, new in zip(versions, versions[1:]):
+    for old, new in pairwise(versions):
         if (old, new) in stored:
             diff = DocumentDiff.model_validate(reader.diff_data(document, old, new))
             lineage.diffs[new] = diff

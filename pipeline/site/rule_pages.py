@@ -130,7 +130,9 @@ def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
             for ref in dict.fromkeys(rule.references)
             if ref in site.by_id and ref != rule.id
         ],
-        "cited_by": [rule_item(site, r, with_excerpt=False) for r in site.cited_by.get(rule.id, [])],
+        "cited_by": [
+            rule_item(site, r, with_excerpt=False) for r in site.cited_by.get(rule.id, [])
+        ],
         "glossary": [
             {
                 "term": t.term,
@@ -157,9 +159,7 @@ def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
 
 def old_number_context(site: DocumentSite, old: OldNumber) -> dict[str, Any]:
     now = site.by_id.get(old.now) if old.now else None
-    removed_page = (
-        site.lineage.change_link(old.removed_in, old.rule.id) if old.removed_in else None
-    )
+    removed_page = site.lineage.change_link(old.removed_in, old.rule.id) if old.removed_in else None
     return {
         "title": f"{old.rule.number} in {old.version} — {site.title}",
         "crumbs": crumbs_of(site),
