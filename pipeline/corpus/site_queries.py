@@ -2,7 +2,7 @@
 
 `CorpusReader.follow` answers for one citation and reads each stored diff again per call;
 a website asks it for every record of every stored version, so `follow_version` reads each
-renumbering map and alias table once and applies the same rules to all of a version's ids.
+stored diff and alias table once and follows all of a version's ids at the same time.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from pipeline.corpus.reader import CorpusReader, Followed, Renumbered
+from pipeline.corpus.reader import CorpusReader, Followed
 from pipeline.errors import NotFound
 
 
@@ -36,49 +36,64 @@ def record_ids(reader: CorpusReader, document: str, version: str) -> set[str]:
     return {rule.id for rule in reader.records(document, version)}
 
 
+def step_map(reader: CorpusReader, document: str, old: str, new: str) -> dict[str, str | None]:
+    """Where each record of `old` went in `new`, as the stored diff between them says:
+    renumbered, moved, split (to its first piece), merged (into the merged record) or
+    removed (None). A record the diff does not name kept its number. Without a stored diff,
+    the renumbering map alone."""
+    try:
+        data = reader.diff_data(document, old, new)
+    except NotFound:
+        return {r.old_id: r.new_id for r in reader.renumbering(document, old, new)}
+    went: dict[str, str | None] = {}
+    for change in data.get("changes", []):
+        olds = change.get("old_ids") or ([change["old_id"]] if change.get("old_id") else [])
+        news = change.get("new_ids") or ([change["new_id"]] if change.get("new_id") else [])
+        for cid in olds:
+            went.setdefault(
+                cid, None if change.get("class") == "removed" else news[0] if news else None
+            )
+    for row in data.get("renumbering", []):
+        if row.get("old_id") and row.get("new_id"):
+            went.setdefault(str(row["old_id"]), str(row["new_id"]))
+    return went
+
+
 def follow_version(reader: CorpusReader, document: str, since: str) -> dict[str, Followed]:
     """Where every numbered record of version `since` lives in the current version.
 
-    The same rules as `CorpusReader.follow(document, id, since=since)`: each stored diff's
-    renumbering map first, then the same number in the next version, then that version's
-    alias table; a record none of them carries was removed in that version."""
+    Like `CorpusReader.follow(document, id, since=since)`, but each step reads the whole
+    stored diff (`step_map`), so a record merged into another follows it there instead of
+    staying at a number that now names a different rule; a record the diff does not name
+    keeps its number if the next version has it, or takes that version's alias."""
     versions = published_versions(reader, document)
     if since not in versions:
         raise NotFound(f"published version {since} of {document}")
-    steps = list(pairwise(versions[versions.index(since) :]))
-    maps: list[tuple[str, dict[str, Renumbered], set[str], dict[str, str]]] = []
-    for old, new in steps:
-        try:
-            moved = {r.old_id: r for r in reader.renumbering(document, old, new)}
-        except NotFound:
-            moved = {}
-        maps.append((new, moved, record_ids(reader, document, new), reader.aliases(document, new)))
+    maps: list[tuple[str, dict[str, str | None], set[str], dict[str, str]]] = []
+    for old, new in pairwise(versions[versions.index(since) :]):
+        maps.append(
+            (
+                new,
+                step_map(reader, document, old, new),
+                record_ids(reader, document, new),
+                reader.aliases(document, new),
+            )
+        )
     target = versions[-1]
     out: dict[str, Followed] = {}
     for rule in reader.records(document, since):
-        current: str = rule.id
-        crossed: list[Renumbered] = []
+        current: str | None = rule.id
         removed: str | None = None
-        for new, moved, present, aliases in maps:
-            step = moved.get(current)
-            if step is not None:
-                crossed.append(step)
-                current = step.new_id
+        for new, went, present, aliases in maps:
+            assert current is not None
+            if current in went:
+                current = went[current]
             elif current not in present:
-                alias = aliases.get(current)
-                if alias is None:
-                    removed = new
-                    break
-                current = alias
-        out[rule.id] = Followed(
-            rule.id,
-            document,
-            since,
-            target,
-            None if removed else current,
-            tuple(crossed),
-            removed_in=removed,
-        )
+                current = aliases.get(current)
+            if current is None:
+                removed = new
+                break
+        out[rule.id] = Followed(rule.id, document, since, target, current, removed_in=removed)
     return out
 
 

@@ -45,7 +45,10 @@ class Lineage:
     document: str
     versions: list[str]  # published, oldest first; the last one is current
     diffs: dict[str, DocumentDiff] = field(default_factory=dict)  # by its new version
-    anchors: dict[str, dict[str, str]] = field(default_factory=dict)  # version -> id -> anchor
+    # version -> citation id -> the anchor of its change, by the id it had after the change
+    # (`new`) and before it (`old`)
+    anchors: dict[str, dict[str, str]] = field(default_factory=dict)
+    old_anchors: dict[str, dict[str, str]] = field(default_factory=dict)
     classes: dict[str, dict[str, str]] = field(default_factory=dict)  # version -> new id -> class
     old_numbers: list[OldNumber] = field(default_factory=list)
     pages: dict[tuple[str, str], str] = field(default_factory=dict)  # (version, id) -> page
@@ -58,13 +61,23 @@ class Lineage:
     def page_of(self, version: str, citation: str) -> str | None:
         return self.pages.get((version, citation))
 
-    def change_link(self, version: str, citation: str) -> str | None:
-        """The changes page (with its anchor) that says what happened to `citation` in
-        `version`, or None when that version changed nothing about it."""
-        anchor = self.anchors.get(version, {}).get(citation)
+    def change_link(self, version: str, citation: str, *, before: bool = False) -> str | None:
+        """The changes page (with its anchor) that says what happened in `version` to the
+        record numbered `citation` after it (or, `before`, numbered so before it); None
+        when that version changed nothing about it."""
+        table = self.old_anchors if before else self.anchors
+        anchor = table.get(version, {}).get(citation)
         if anchor is None:
             return None
         return f"{paths.changes_page(self.document, version)}#{anchor}"
+
+    def first_change(self, since: str, citation: str) -> str | None:
+        """The first change after version `since` to the record numbered `citation` there."""
+        for version in self.versions[self.versions.index(since) + 1 :]:
+            link = self.change_link(version, citation, before=True)
+            if link is not None:
+                return link
+        return None
 
 
 def read_lineage(reader: CorpusReader, document: str) -> Lineage:
@@ -77,15 +90,18 @@ def read_lineage(reader: CorpusReader, document: str) -> Lineage:
             diff = DocumentDiff.model_validate(reader.diff_data(document, old, new))
             lineage.diffs[new] = diff
             table: dict[str, str] = {}
+            old_table: dict[str, str] = {}
             classes: dict[str, str] = {}
             for change, anchor in zip(diff.changes, anchor_ids(diff.changes), strict=True):
                 for cid in (change.new_id, *change.new_ids):
                     if cid:
                         classes.setdefault(cid, change.cls)
-                for cid in (change.new_id, *change.new_ids, change.old_id, *change.old_ids):
-                    if cid:
                         table.setdefault(cid, anchor)
+                for cid in (change.old_id, *change.old_ids):
+                    if cid:
+                        old_table.setdefault(cid, anchor)
             lineage.anchors[new] = table
+            lineage.old_anchors[new] = old_table
             lineage.classes[new] = classes
     if not versions:
         return lineage

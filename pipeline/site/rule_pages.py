@@ -159,7 +159,12 @@ def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
 
 def old_number_context(site: DocumentSite, old: OldNumber) -> dict[str, Any]:
     now = site.by_id.get(old.now) if old.now else None
-    removed_page = site.lineage.change_link(old.removed_in, old.rule.id) if old.removed_in else None
+    lineage = site.lineage
+    removed_page = None
+    if old.removed_in:
+        removed_page = lineage.change_link(old.removed_in, old.rule.id, before=True) or (
+            paths.changes_page(site.id, old.removed_in) if old.removed_in in lineage.diffs else None
+        )
     return {
         "title": f"{old.rule.number} in {old.version} — {site.title}",
         "crumbs": crumbs_of(site),
@@ -177,13 +182,6 @@ def old_number_context(site: DocumentSite, old: OldNumber) -> dict[str, Any]:
         },
         "now": rule_item(site, now) if now else None,
         "removed_in": old.removed_in,
-        "removed_page": removed_page
-        or (
-            paths.changes_page(site.id, old.removed_in)
-            if old.removed_in in site.lineage.diffs
-            else None
-        ),
-        "change_page": site.lineage.change_link(
-            site.lineage.versions[site.lineage.versions.index(old.version) + 1], old.rule.id
-        ),
+        "removed_page": removed_page,
+        "change_page": lineage.first_change(old.version, old.rule.id) if now else None,
     }
