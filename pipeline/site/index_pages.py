@@ -80,6 +80,11 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
         }
         for v in reversed(site.lineage.versions)
     ]
+    old_numbers: dict[str, list[dict[str, str]]] = {}
+    for old in site.lineage.old_numbers:
+        old_numbers.setdefault(old.version, []).append(
+            {"number": old.rule.number, "page": old.page}
+        )
     return {
         "title": site.title,
         "crumbs": crumbs_of(site)[:1],
@@ -105,6 +110,7 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
             for r in site.doc.rulings
         ],
         "versions": versions,
+        "old_numbers": [{"version": v, "items": items} for v, items in old_numbers.items()],
         "last_change": last_change(site),
     }
 
