@@ -110,7 +110,7 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
             for r in site.doc.rulings
         ],
         "versions": versions,
-        "old_numbers": [{"version": v, "items": items} for v, items in old_numbers.items()],
+        "old_numbers": [{"version": v, "numbers": numbers} for v, numbers in old_numbers.items()],
         "last_change": last_change(site),
     }
 
