@@ -36,7 +36,15 @@ def build_index(site_root: Path) -> Iterator[tuple[str, bytes]]:
         output = Path(temp) / INDEX_DIR
         try:
             done = subprocess.run(
-                [str(binary), "--site", str(site_root), "--output-path", str(output)],
+                [
+                    str(binary),
+                    "--site",
+                    str(site_root),
+                    "--output-path",
+                    str(output),
+                    # results link to .../index.html, which opens from disk as well
+                    "--keep-index-url",
+                ],
                 capture_output=True,
                 text=True,
                 timeout=_TIMEOUT,
