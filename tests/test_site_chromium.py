@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
@@ -87,9 +88,9 @@ GIF = bytes.fromhex(
 class SiteHandler(SimpleHTTPRequestHandler):
     """The site's folder, plus the probe page and its hold/release pair, from memory."""
 
-    holds: dict[str, threading.Event] = {}
+    holds: ClassVar[dict[str, threading.Event]] = {}
 
-    def do_GET(self) -> None:  # noqa: N802  (http.server's name)
+    def do_GET(self) -> None:
         parts = urlsplit(self.path)
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
         if parts.path == "/__probe.html":
@@ -113,7 +114,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
