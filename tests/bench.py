@@ -22,7 +22,8 @@ start, imports and the parse, no sandbox) with each PDF engine beside
 `pdftotext -layout`; `rulescorpus show` beside a bare `python -c "import json"`;
 the first `import` of ../shared/sources beside a no-change `update` through a
 mirror server on 127.0.0.1 (conditional requests only); the diff of two MTG
-versions. How memory is measured: `bench_measure`.
+versions; the static website of the imported corpus (time and the whole site's size).
+How memory is measured: `bench_measure`.
 
     python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick]
 """
@@ -239,6 +240,30 @@ def show_row(table: Table, corpus: Path, runs: int) -> None:
     )
 
 
+def site_row(table: Table, corpus: Path, tmp: Path) -> None:
+    """`rulescorpus site` of the corpus: its time, the whole site's size, its biggest rule
+    page (a rule page stays under 30 KB)."""
+    out = tmp / "site"
+    command = [sys.executable, "-m", "pipeline", "--corpus", str(corpus), "site", str(out)]
+    built = measure_once(command)
+    files = [p for p in out.rglob("*") if p.is_file()]
+    # <game>/<document>/<number>/index.html; "changes" and "v" hold other pages
+    rule_pages = [
+        p
+        for p in files
+        if len(p.relative_to(out).parts) == 4
+        and p.name == "index.html"
+        and p.relative_to(out).parts[2] not in ("changes", "v")
+    ]
+    biggest = max((p.stat().st_size for p in rule_pages), default=0)
+    table.add_row(
+        "site of the corpus (every page, feed and the search index)",
+        f"{built.wall:.1f} s, {built.largest:.0f} MiB",
+        f"{sum(p.stat().st_size for p in files) / 2**20:.1f} MiB in {len(files)} files",
+        f"largest rule page {biggest / 1000:.1f} KB",
+    )
+
+
 class _Quiet(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         """The bench's table is the output; the server's request log is not."""
@@ -339,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             corpus = import_rows(table, shared, Path(tmp))
         show_row(table, corpus, args.runs)
+        site_row(table, corpus, Path(tmp))
     console.print(table)
     console.print(f"load average {_load()} at the end (other work on the machine shows here)")
     return 0

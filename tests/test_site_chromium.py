@@ -75,7 +75,7 @@ PAGES = {
     "home": "index.html",
     "contents": "mtg/cr/index.html",
     "rule": "mtg/cr/702.19c/index.html",
-    "old number": "mtg/cr/v/2025-02-07/701.10/index.html",
+    "old number": "mtg/cr/v/2025-02-07/500.5/index.html",
     "changes": "mtg/cr/changes/2025-11-14/index.html",
 }
 SHOTS = ROOT / "docs" / "img"
