@@ -271,3 +271,21 @@ def test_import_with_site_shows_hostile_rule_text_as_text(tmp_path: Path) -> Non
     other = main_of(out / "hostile/cr/1.1.b/index.html")
     assert "&lt;/main&gt;&lt;b&gt;bold&lt;/b&gt; &amp; &#34;quotes&#34;" in other
     assert (out / MARKER).is_file()
+
+
+def test_update_with_site_rebuilds_after_a_good_run_and_not_after_a_failed_one(
+    tmp_path: Path,
+) -> None:
+    archive, registry = hostile_archive(tmp_path)
+    common = ["--corpus", str(tmp_path / "corpus"), "--cache", str(tmp_path / "cache")]
+    common += ["--sources", str(registry)]
+    out = tmp_path / "site"
+    code, output = run_cli(
+        "update", "--mirror", str(tmp_path / "missing"), *common, "--site", str(out)
+    )
+    assert code not in (0, 10) and not out.exists(), output
+    code, output = run_cli(
+        "update", "--mirror", str(archive), "--accept", *common, "--site", str(out)
+    )
+    assert code in (0, 10), output
+    assert (out / "hostile/cr/1.1.a/index.html").is_file() and (out / MARKER).is_file()
