@@ -58,9 +58,12 @@ class SiteFolder:
         stale = sorted(self.previous - self.written)
         try:
             for name in stale:
-                path = self.root / name
-                path.unlink(missing_ok=True)
-                _prune(path.parent, self.root)
+                (self.root / name).unlink(missing_ok=True)
+            # Deepest first, each folder once: a folder of thousands of stale files is
+            # listed once, not once per file.
+            folders = {(self.root / name).parent for name in stale}
+            for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+                _prune(folder, self.root)
         except OSError as exc:
             raise StorageIOError(str(self.root), exc.strerror or str(exc)) from exc
         listing = json.dumps({"files": sorted(self.written)}, indent=0) + "\n"
