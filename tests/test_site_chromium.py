@@ -29,7 +29,8 @@ from site_support import built_site
 PROBE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>probe</title></head>
 <body style="margin:0">
-<iframe id="frame" src="{src}" style="border:0;width:{width}px;height:900px"></iframe>
+<iframe id="frame" src="{src}"
+ style="display:block;border:0;width:{width}px;height:{height}px"></iframe>
 <pre id="result">waiting</pre>
 <script>
 // The page's load event (after which Chromium dumps the DOM) waits for this image, which
@@ -96,7 +97,12 @@ class SiteHandler(SimpleHTTPRequestHandler):
         if parts.path == "/__probe.html":
             key = str(len(self.holds))
             self.holds[key] = threading.Event()
-            page = PROBE.format(src=html.escape(query["page"]), width=int(query["width"]), key=key)
+            page = PROBE.format(
+                src=html.escape(query["page"]),
+                width=int(query["width"]),
+                height=int(query.get("height", "900")),
+                key=key,
+            )
             self.answer(page.encode(), "text/html; charset=utf-8")
         elif parts.path == "/__hold":
             self.holds[query["id"]].wait(timeout=60)
@@ -186,16 +192,18 @@ def test_a_search_finds_the_rule_and_fits_the_screen(
 def test_screenshots_for_the_documentation(
     server: str, tmp_path: Path, shot: str, page: str, height: int
 ) -> None:
+    """Taken through the probe page, which finishes loading only once the page has settled
+    (a search has shown its results), at the frame's full size."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     target = SHOTS / shot
     target.unlink(missing_ok=True)
+    url = f"{server}/__probe.html?page={quote('/' + page, safe='')}&width=1100&height={height}"
     run_chromium(
         tmp_path,
         f"--screenshot={target}",
         f"--window-size=1100,{height}",
-        "--virtual-time-budget=8000",
         "--hide-scrollbars",
-        f"{server}/{page}",
+        url,
     )
     assert png_size(target) == (1100, height)
     assert target.stat().st_size > 40_000  # a blank page compresses to a few kilobytes
