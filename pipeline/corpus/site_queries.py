@@ -39,12 +39,12 @@ def record_ids(reader: CorpusReader, document: str, version: str) -> set[str]:
 def step_map(reader: CorpusReader, document: str, old: str, new: str) -> dict[str, str | None]:
     """Where each record of `old` went in `new`, as the stored diff between them says:
     renumbered, moved, split (to its first piece), merged (into the merged record) or
-    removed (None). A record the diff does not name kept its number. Without a stored diff,
-    the renumbering map alone."""
+    removed (None). A record the diff does not name kept its number. Without a stored diff
+    nothing is known to have moved: {}."""
     try:
         data = reader.diff_data(document, old, new)
     except NotFound:
-        return {r.old_id: r.new_id for r in reader.renumbering(document, old, new)}
+        return {}
     went: dict[str, str | None] = {}
     for change in data.get("changes", []):
         olds = change.get("old_ids") or ([change["old_id"]] if change.get("old_id") else [])

@@ -12,7 +12,7 @@ from pipeline.corpus import CorpusReader, VersionInfo
 from pipeline.corpus.site_queries import Retrieval, version_retrieval
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.site import paths
-from pipeline.site.lineage import Lineage, read_lineage
+from pipeline.site.lineage import Lineage, paged_records, read_lineage
 
 # How a ruling or FAQ answer names a rule to its reader: "rule 702.19c", "rules 603.2".
 _RULE_MENTION = re.compile(r"\brules?\s+(\d+(?:\.\d+)*[a-z]?)\b", re.IGNORECASE)
@@ -86,7 +86,7 @@ def read_document_site(
     if info is None or info.status != "published":
         return None
     doc = reader.document(document, info.version)
-    rules = list(doc.records)
+    rules = paged_records(reader, document, info.version)
     site = DocumentSite(
         id=document,
         title=reader.document_info(document).title or doc.title or document,

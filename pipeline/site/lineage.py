@@ -80,6 +80,19 @@ class Lineage:
         return None
 
 
+def paged_records(reader: CorpusReader, document: str, version: str) -> list[Rule]:
+    """The version's numbered records that get a page: the first of any that share a
+    citation id or a page (a document the parser warned about can repeat a number)."""
+    seen: set[str] = set()
+    out = []
+    for rule in reader.records(document, version):
+        page = paths.rule_page(document, rule.number)
+        if rule.id not in seen and page not in seen:
+            seen.update((rule.id, page))
+            out.append(rule)
+    return out
+
+
 def read_lineage(reader: CorpusReader, document: str) -> Lineage:
     """Follow every numbered record of every stored version into the current one."""
     versions = published_versions(reader, document)
@@ -106,13 +119,13 @@ def read_lineage(reader: CorpusReader, document: str) -> Lineage:
     if not versions:
         return lineage
     current = lineage.current
-    for rule in reader.records(document, current):
+    for rule in paged_records(reader, document, current):
         lineage.pages[(current, rule.id)] = paths.rule_page(document, rule.number)
     # current id -> [(version, old rule)] for the history rows
     earlier: dict[str, list[tuple[str, Rule]]] = {}
     for version in versions[:-1]:
         followed = follow_version(reader, document, version)
-        for rule in reader.records(document, version):
+        for rule in paged_records(reader, document, version):
             where = followed[rule.id]
             if where.citation is not None:
                 earlier.setdefault(where.citation, []).append((version, rule))
@@ -124,7 +137,7 @@ def read_lineage(reader: CorpusReader, document: str) -> Lineage:
             lineage.old_numbers.append(
                 OldNumber(version, rule, where.citation, where.removed_in, page)
             )
-    for rule in reader.records(document, current):
+    for rule in paged_records(reader, document, current):
         steps = [_step(lineage, version, old) for version, old in earlier.get(rule.id, [])]
         steps.append(_step(lineage, current, rule))
         lineage.history[rule.id] = steps
