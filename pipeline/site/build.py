@@ -97,19 +97,28 @@ def build_site(
             f"the corpus at {corpus_dir} has no published version of "
             f"{', '.join(chosen)}; accept a staged version first (`rulescorpus accept`)"
         )
-    pages = 0
+    try:
+        pages = write_pages(folder, reader, sites, base_url)
+        for name, data in build_index(out):
+            folder.write(name, data)
+    except BaseException:
+        if folder.written:
+            folder.abandon()
+        raise
+    removed = folder.finish()
+    total = sum((out / name).stat().st_size for name in folder.written)
+    return SiteBuilt(out, [s.id for s in sites], pages, folder.changed, removed, total)
+
+
+def write_pages(
+    folder: SiteFolder, reader: CorpusReader, sites: list[DocumentSite], base_url: str | None
+) -> int:
+    """Every page of the site (the search index aside); returns how many."""
     for name in _ASSETS:
         folder.write(f"assets/{name}", read_asset(name))
     _page(folder, paths.home_page(), "home.html", home_context(sites))
     _page(folder, paths.search_page(), "search.html", search_context())
-    pages += 2
-    for site in sites:
-        pages += write_document(folder, reader, site, base_url)
-    for name, data in build_index(out):
-        folder.write(name, data)
-    removed = folder.finish()
-    total = sum((out / name).stat().st_size for name in folder.written)
-    return SiteBuilt(out, [s.id for s in sites], pages, folder.changed, removed, total)
+    return 2 + sum(write_document(folder, reader, site, base_url) for site in sites)
 
 
 def write_document(

@@ -52,6 +52,12 @@ class SiteFolder:
         if _store(self.root / name, data):
             self.changed.append(name)
 
+    def abandon(self) -> None:
+        """After a failed build: list every file of this folder's builds so far, so the next
+        run knows the folder as its own and removes what it no longer makes."""
+        listing = json.dumps({"files": sorted(self.previous | self.written)}, indent=0) + "\n"
+        _store(self.root / MARKER, listing.encode("utf-8"))
+
     def finish(self) -> list[str]:
         """Remove the previous build's files this one did not write, then list this one's.
         Returns the names removed."""
