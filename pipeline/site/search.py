@@ -14,6 +14,7 @@ from pathlib import Path
 from pipeline.errors import UsageError
 
 INDEX_DIR = "pagefind"
+INDEXED = "{index.html,*/*/index.html,*/*/*/index.html,*/*/changes/*/index.html}"
 _TIMEOUT = 600.0
 
 
@@ -44,6 +45,10 @@ def build_index(site_root: Path) -> Iterator[tuple[str, bytes]]:
                     str(output),
                     # results link to .../index.html, which opens from disk as well
                     "--keep-index-url",
+                    # the pages that carry text to find (home, contents, rules, changes);
+                    # old numbers' pages, often the most numerous, are not read at all
+                    "--glob",
+                    INDEXED,
                 ],
                 capture_output=True,
                 text=True,
