@@ -19,7 +19,7 @@ from site_support import built_site, hostile_archive, run_cli, site_corpus
 
 from pipeline.corpus import open_corpus
 from pipeline.corpus.site_queries import follow_version
-from pipeline.errors import EXIT_OK, EXIT_USAGE
+from pipeline.errors import EXIT_IO, EXIT_OK, EXIT_USAGE
 from pipeline.site.output import MARKER
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -289,3 +289,28 @@ def test_update_with_site_rebuilds_after_a_good_run_and_not_after_a_failed_one(
     )
     assert code in (0, 10), output
     assert (out / "hostile/cr/1.1.a/index.html").is_file() and (out / MARKER).is_file()
+
+
+def test_a_build_that_fails_midway_leaves_a_folder_the_next_run_takes_back(
+    tmp_path: Path,
+) -> None:
+    """A build that stopped after writing some pages left them with no list of its files,
+    so the next run refused the folder as "not a site rulescorpus made"."""
+    archive, registry = hostile_archive(tmp_path)
+    corpus = ["--corpus", str(tmp_path / "corpus")]
+    code, output = run_cli(
+        "import", str(archive), *corpus, "--cache", str(tmp_path / "cache"),
+        "--sources", str(registry),
+    )  # fmt: skip
+    assert code == EXIT_OK, output
+    # A file where the document's folder goes: the first build fails after the home page.
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "hostile").write_text("in the way")
+    code, output = run_cli("site", str(out), *corpus, "--force")
+    assert code == EXIT_IO and "Traceback" not in output, output
+    assert "hostile" in " ".join(output.split())
+    (out / "hostile").unlink()
+    code, output = run_cli("site", str(out), *corpus)
+    assert code == EXIT_OK, output
+    assert (out / "hostile/cr/1.1.a/index.html").is_file()
