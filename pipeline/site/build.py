@@ -106,7 +106,7 @@ def build_site(
             folder.abandon()
         raise
     removed = folder.finish()
-    total = sum((out / name).stat().st_size for name in folder.written)
+    total = folder.bytes
     return SiteBuilt(out, [s.id for s in sites], pages, folder.changed, removed, total)
 
 

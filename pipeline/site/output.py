@@ -2,11 +2,14 @@
 rewritten only when its bytes changed (a host or a sync tool sees only real changes), and
 files of the previous build that this one no longer makes removed.
 
-A site this command made holds MARKER: the sorted list of every file it wrote.
+A site this command made holds MARKER: every file it wrote, with the SHA-256 of the bytes
+it wrote there. A file whose digest and size match what a rebuild would write is left
+alone without being read again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -20,10 +23,11 @@ class SiteFolder:
     def __init__(self, root: Path, *, force: bool = False) -> None:
         self.root = root
         self.previous = self._claim(force)
-        self.written: set[str] = set()
+        self.written: dict[str, str] = {}  # name -> SHA-256 of its bytes
         self.changed: list[str] = []
+        self.bytes = 0
 
-    def _claim(self, force: bool) -> set[str]:
+    def _claim(self, force: bool) -> dict[str, str]:
         """The files of the previous build; refuses a folder some other tool filled."""
         if self.root.exists() and not self.root.is_dir():
             raise UsageError(f"site folder {self.root} is a file; give a folder")
@@ -31,7 +35,7 @@ class SiteFolder:
         if marker.is_file():
             try:
                 listed = json.loads(marker.read_text(encoding="utf-8"))["files"]
-                return {str(name) for name in listed}
+                return {str(name): str(digest) for name, digest in dict(listed).items()}
             except (ValueError, KeyError, TypeError) as exc:
                 raise UsageError(
                     f"site folder {self.root}: {MARKER} is damaged ({exc}); remove the folder "
@@ -42,26 +46,30 @@ class SiteFolder:
                 f"site folder {self.root} is not empty and is not a site rulescorpus made; "
                 "choose an empty or new folder, or pass --force to write into it"
             )
-        return set()
+        return {}
 
     def write(self, name: str, data: bytes) -> None:
         """Write OUT/name unless it already holds exactly these bytes."""
         if name in self.written:
             raise UsageError(f"two pages of the site would both be {name}")
-        self.written.add(name)
-        if _store(self.root / name, data):
+        digest = hashlib.sha256(data).hexdigest()
+        self.written[name] = digest
+        self.bytes += len(data)
+        path = self.root / name
+        if self.previous.get(name) == digest and _size(path) == len(data):
+            return
+        if _store(path, data):
             self.changed.append(name)
 
     def abandon(self) -> None:
         """After a failed build: list every file of this folder's builds so far, so the next
         run knows the folder as its own and removes what it no longer makes."""
-        listing = json.dumps({"files": sorted(self.previous | self.written)}, indent=0) + "\n"
-        _store(self.root / MARKER, listing.encode("utf-8"))
+        self._list({**self.previous, **self.written})
 
     def finish(self) -> list[str]:
         """Remove the previous build's files this one did not write, then list this one's.
         Returns the names removed."""
-        stale = sorted(self.previous - self.written)
+        stale = sorted(set(self.previous) - set(self.written))
         try:
             for name in stale:
                 (self.root / name).unlink(missing_ok=True)
@@ -72,9 +80,19 @@ class SiteFolder:
                 _prune(folder, self.root)
         except OSError as exc:
             raise StorageIOError(str(self.root), exc.strerror or str(exc)) from exc
-        listing = json.dumps({"files": sorted(self.written)}, indent=0) + "\n"
-        _store(self.root / MARKER, listing.encode("utf-8"))
+        self._list(self.written)
         return stale
+
+    def _list(self, files: dict[str, str]) -> None:
+        listing = json.dumps({"files": dict(sorted(files.items()))}, indent=0) + "\n"
+        _store(self.root / MARKER, listing.encode("utf-8"))
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
 
 
 def _store(path: Path, data: bytes) -> bool:
