@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from chromium import png_size, run_chromium
 from helpers import ROOT
-from site_support import built_site
+from site_support import HOSTILE_RULE, built_site, hostile_archive, run_cli
 
 PROBE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>probe</title></head>
@@ -207,3 +207,20 @@ def test_screenshots_for_the_documentation(
     )
     assert png_size(target) == (1100, height)
     assert target.stat().st_size > 40_000  # a blank page compresses to a few kilobytes
+
+
+def test_a_hostile_rule_text_is_shown_as_text_and_never_run(tmp_path: Path) -> None:
+    archive, registry = hostile_archive(tmp_path)
+    out = tmp_path / "site"
+    code, output = run_cli(
+        "import", str(archive), "--corpus", str(tmp_path / "corpus"),
+        "--cache", str(tmp_path / "cache"), "--sources", str(registry), "--site", str(out),
+    )  # fmt: skip
+    assert code == 0, output
+    page = out / "hostile/cr/1.1.a/index.html"
+    dom = run_chromium(tmp_path, "--virtual-time-budget=2000", "--dump-dom", page.as_uri()).stdout
+    assert "<title>1.1.a — Hostile Comprehensive Rules · Rules corpus</title>" in dom
+    text = re.search(r'<p class="text">(.*?)</p>', dom, re.S)
+    assert text is not None
+    assert html.unescape(re.sub(r"<a [^>]*>|</a>", "", text.group(1))).startswith(HOSTILE_RULE)
+    assert "<img" not in dom and dom.count("<script") == 0
