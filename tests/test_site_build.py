@@ -20,7 +20,10 @@ from site_support import built_site, hostile_archive, run_cli, site_corpus
 from pipeline.corpus import open_corpus
 from pipeline.corpus.site_queries import follow_version
 from pipeline.errors import EXIT_IO, EXIT_OK, EXIT_USAGE
+from pipeline.site.document_site import read_document_site
+from pipeline.site.feed import feed_context
 from pipeline.site.output import MARKER
+from pipeline.site.render import render_page
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")
@@ -314,3 +317,18 @@ def test_a_build_that_fails_midway_leaves_a_folder_the_next_run_takes_back(
     code, output = run_cli("site", str(out), *corpus)
     assert code == EXIT_OK, output
     assert (out / "hostile/cr/1.1.a/index.html").is_file()
+
+
+def test_with_a_base_url_the_feed_links_are_absolute(corpus: Path) -> None:
+    reader = open_corpus(corpus)
+    site = read_document_site(reader, "fab/cr", [])
+    assert site is not None
+    feed = ET.fromstring(
+        render_page("feed.atom", feed_context(reader, site, "https://rules.example.org/"))
+    )
+    links = [link.get("href") for link in feed.iter(f"{ATOM}link")]
+    assert links[:2] == [
+        "https://rules.example.org/fab/cr/feed.atom",
+        "https://rules.example.org/fab/cr/index.html",
+    ]
+    assert "https://rules.example.org/fab/cr/changes/2.14.0/index.html" in links
