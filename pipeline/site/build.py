@@ -45,17 +45,17 @@ def _page(folder: SiteFolder, page: str, template: str, context: dict[str, objec
     folder.write(page, render_page(template, {**context, "root": root}))
 
 
-def _rulings_by_game(
-    reader: CorpusReader, documents: list[str]
-) -> dict[str, list[tuple[str, Ruling]]]:
+def rulings_by_game(reader: CorpusReader, games: set[str]) -> dict[str, list[tuple[str, Ruling]]]:
+    """The rulings of the current versions of these games' documents, by game (only the
+    documents that hold any are read)."""
     found: dict[str, list[tuple[str, Ruling]]] = {}
-    for document in documents:
-        info = reader.document_info(document)
-        if info.current is None:
+    for info in reader.documents():
+        game = info.id.split("/", 1)[0]
+        current = next((v for v in info.versions if v.current), None)
+        if game not in games or current is None or not current.rulings:
             continue
-        game = document.split("/", 1)[0]
-        for ruling in reader.rulings(document):
-            found.setdefault(game, []).append((document, ruling))
+        for ruling in reader.rulings(info.id):
+            found.setdefault(game, []).append((info.id, ruling))
     return found
 
 
@@ -84,7 +84,7 @@ def build_site(
     reader = open_corpus(corpus_dir)
     chosen = choose_documents(reader, list(documents or []))
     folder = SiteFolder(out, force=force)
-    rulings = _rulings_by_game(reader, [d.id for d in reader.documents()])
+    rulings = rulings_by_game(reader, {d.split("/", 1)[0] for d in chosen})
     sites: list[DocumentSite] = []
     for document in chosen:
         game = document.split("/", 1)[0]
