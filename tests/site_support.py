@@ -51,6 +51,16 @@ HOSTILE_SCHEME = {
     "ends": ["Credits"],
 }
 
+# A FAQ of the same game whose answer names a rule by number, as a reader would read it.
+HOSTILE_FAQ = b"""<!doctype html>
+<html><head><title>Hostile FAQ</title></head>
+<body><main>
+<p class="updated">Last updated: 2026-03-02</p>
+<h3>Does a player with three stars win at once?</h3>
+<p>Yes, see rule 1.1.a.</p>
+</main></body></html>
+"""
+
 _made: dict[str, Path] = {}
 
 
@@ -87,25 +97,32 @@ def built_site(factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     return _made["site"]
 
 
-def hostile_archive(folder: Path) -> tuple[Path, Path]:
-    """(archive folder, registry file) of the hostile game, ready for `import`."""
-    data = HOSTILE.encode()
-    path = "hostile/cr/1.0/rules.txt"
-    (folder / "archive" / path).parent.mkdir(parents=True)
-    (folder / "archive" / path).write_bytes(data)
-    entry = {
+def _entry(folder: Path, document: str, path: str, fmt: str, data: bytes) -> dict[str, Any]:
+    (folder / path).parent.mkdir(parents=True)
+    (folder / path).write_bytes(data)
+    return {
         "game": "hostile",
-        "document": "cr",
+        "document": document,
         "version": "1.0",
         "date": "2026-03-02",
-        "format": "txt",
-        "url": "https://hostile.invalid/rules.txt",
+        "format": fmt,
+        "url": f"https://hostile.invalid/{document}.{fmt}",
         "bytes": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),
         "path": path,
         "tier": "publisher",
     }
-    (folder / "archive" / "manifest.json").write_text(json.dumps([entry]))
+
+
+def hostile_archive(folder: Path) -> tuple[Path, Path]:
+    """(archive folder, registry file) of the hostile game (its rules and a FAQ citing
+    them), ready for `import`."""
+    archive = folder / "archive"
+    entries = [
+        _entry(archive, "cr", "hostile/cr/1.0/rules.txt", "txt", HOSTILE.encode()),
+        _entry(archive, "faq", "hostile/faq/1.0/faq.html", "html", HOSTILE_FAQ),
+    ]
+    (archive / "manifest.json").write_text(json.dumps(entries))
     registry = registry_file(
         folder,
         [
@@ -116,11 +133,23 @@ def hostile_archive(folder: Path) -> tuple[Path, Path]:
                 "title": "Hostile Comprehensive Rules",
                 "family": "numbered",
                 "rendition": "txt",
-                "url": "https://hostile.invalid/rules.txt",
+                "url": "https://hostile.invalid/cr.txt",
                 "primary": True,
                 "manifest": {"game": "hostile", "document": "cr", "format": "txt"},
                 "scheme": HOSTILE_SCHEME,
-            }
+            },
+            {
+                "id": "hostile-faq-html",
+                "game": "hostile",
+                "document": "hostile/faq",
+                "title": "Hostile FAQ",
+                "family": "faq-html",
+                "rendition": "html",
+                "url": "https://hostile.invalid/faq.html",
+                "primary": True,
+                "manifest": {"game": "hostile", "document": "faq", "format": "html"},
+                "options": {"question": "main h3", "answer": "main p", "version": "p.updated"},
+            },
         ],
     )
-    return folder / "archive", registry
+    return archive, registry

@@ -260,7 +260,9 @@ def test_a_folder_the_command_did_not_make_is_refused_and_the_corpus_must_hold_d
     assert code == EXIT_OK and (other / MARKER).is_file() and (other / "notes.txt").is_file()
 
 
-def test_import_with_site_shows_hostile_rule_text_as_text(tmp_path: Path) -> None:
+def test_import_with_site_shows_hostile_rule_text_as_text_and_the_faq_citing_it(
+    tmp_path: Path,
+) -> None:
     archive, registry = hostile_archive(tmp_path)
     out = tmp_path / "site"
     code, output = run_cli(
@@ -271,6 +273,10 @@ def test_import_with_site_shows_hostile_rule_text_as_text(tmp_path: Path) -> Non
     page = main_of(out / "hostile/cr/1.1.a/index.html")
     assert "<script" not in page and "<img" not in page
     assert "&lt;script&gt;document.title=&#34;pwned&#34;&lt;/script&gt;" in page
+    # The FAQ's answer "Yes, see rule 1.1.a." is listed on that rule's page.
+    rulings = re.search(r'<section class="rulings">.*?</section>', page, re.S)
+    assert rulings is not None and "Yes, see rule 1.1.a." in rulings.group(0)
+    assert "<footer>hostile/faq</footer>" in rulings.group(0)
     other = main_of(out / "hostile/cr/1.1.b/index.html")
     assert "&lt;/main&gt;&lt;b&gt;bold&lt;/b&gt; &amp; &#34;quotes&#34;" in other
     assert (out / MARKER).is_file()

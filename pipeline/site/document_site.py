@@ -14,8 +14,10 @@ from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.site import paths
 from pipeline.site.lineage import Lineage, paged_records, read_lineage
 
-# How a ruling or FAQ answer names a rule to its reader: "rule 702.19c", "rules 603.2".
-_RULE_MENTION = re.compile(r"\brules?\s+(\d+(?:\.\d+)*[a-z]?)\b", re.IGNORECASE)
+# How a ruling or FAQ answer names a rule to its reader: "rule 702.19c", "rules 603.2",
+# "see rule 1.1.a." (a sentence's full stop is not part of the number). A number the
+# document does not have is no citation and is dropped.
+_RULE_MENTION = re.compile(r"\brules?\s+(\d+(?:\.?[0-9a-z]+)*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
