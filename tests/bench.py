@@ -23,10 +23,11 @@ start, imports and the parse, no sandbox) with each PDF engine beside
 `pdftotext -layout`; `rulescorpus show` beside a bare `python -c "import json"`;
 the first `import` of ../shared/sources beside a no-change `update` through a
 mirror server on 127.0.0.1 (conditional requests only); the diff of two MTG
-versions; and the archive row (`bench_archive`): a synthetic history of 120 MTG
-versions imported, then show, history, search and export over it. How memory is
-measured: `bench_measure`. With `--page`, the tables are also written to that Markdown
-page (`make bench` writes docs/measured/bench.md).
+versions; the static website of the imported corpus (time and the whole site's size);
+and the archive row (`bench_archive`): a synthetic history of 120 MTG versions
+imported, then show, history, search and export over it. How memory is measured:
+`bench_measure`. With `--page`, the tables are also written to that Markdown page
+(`make bench` writes docs/measured/bench.md).
 
     python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick] [--page FILE]
 """
@@ -245,6 +246,30 @@ def show_row(table: Table, corpus: Path, runs: int) -> None:
     )
 
 
+def site_row(table: Table, corpus: Path, tmp: Path) -> None:
+    """`rulescorpus site` of the corpus: its time, the whole site's size, its biggest rule
+    page (a rule page stays under 30 KB)."""
+    out = tmp / "site"
+    command = [sys.executable, "-m", "pipeline", "--corpus", str(corpus), "site", str(out)]
+    built = measure_once(command)
+    files = [p for p in out.rglob("*") if p.is_file()]
+    # <game>/<document>/<number>/index.html; "changes" and "v" hold other pages
+    rule_pages = [
+        p
+        for p in files
+        if len(p.relative_to(out).parts) == 4
+        and p.name == "index.html"
+        and p.relative_to(out).parts[2] not in ("changes", "v")
+    ]
+    biggest = max((p.stat().st_size for p in rule_pages), default=0)
+    table.add_row(
+        "site of the corpus (every page, feed and the search index)",
+        f"{built.wall:.1f} s, {built.largest:.0f} MiB",
+        f"{sum(p.stat().st_size for p in files) / 2**20:.1f} MiB in {len(files)} files",
+        f"largest rule page {biggest / 1000:.1f} KB",
+    )
+
+
 class _Quiet(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         """The bench's table is the output; the server's request log is not."""
@@ -352,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             corpus = import_rows(table, shared, Path(tmp))
         show_row(table, corpus, args.runs)
+        site_row(table, corpus, Path(tmp))
         archived = (
             archive_rows(table, shared, Path(tmp), args.archive_versions, args.runs)
             if args.archive_versions

@@ -29,6 +29,7 @@ def load_app() -> typer.Typer:
         read_commands,
         renumbering_commands,
         scheme_command,
+        site_commands,
     )
     from pipeline.cli.common import app
 

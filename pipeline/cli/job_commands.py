@@ -12,6 +12,7 @@ from pipeline.cli.common import CacheOpt, CorpusOpt, JsonOpt, SourcesOpt, app, f
 from pipeline.cli.console import print_table
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.cli.shared import PdfEngine, Rendition, err, make_context, out
+from pipeline.cli.site_commands import SiteOpt, refresh_site_after
 from pipeline.jobs.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
@@ -112,6 +113,7 @@ def update_cmd(
         typer.Option(help="seconds the whole run may take; documents not reached exit 30"),
     ] = RUN_DEADLINE,
     sqlite: SqliteOpt = None,
+    site: SiteOpt = None,
     corpus: CorpusOpt = None,
     cache: CacheOpt = None,
     sources: SourcesOpt = None,
@@ -124,6 +126,7 @@ def update_cmd(
         lambda: update(ctx, source or [], mirror=mirror, accept=accept, deadline=deadline)
     )
     refresh_sqlite(ctx, sqlite, summary)
+    refresh_site_after(ctx, site, summary)
     if notify and summary.exit_code != 0:
         from pipeline.jobs.notify import send_summary
 
@@ -141,6 +144,7 @@ def import_cmd(
     sources: SourcesOpt = None,
     report: Annotated[Path | None, typer.Option(help="also write the JSON summary here")] = None,
     sqlite: SqliteOpt = None,
+    site: SiteOpt = None,
 ) -> None:
     """Backfill every version listed in ARCHIVE_DIR/manifest.json, oldest first."""
     ctx = make_context(corpus, cache, sources)
@@ -148,6 +152,7 @@ def import_cmd(
 
     summary = run_job(lambda: import_archive(ctx, archive_dir))
     refresh_sqlite(ctx, sqlite, summary)
+    refresh_site_after(ctx, site, summary)
     finish(summary, report)
 
 

@@ -1,0 +1,142 @@
+"""`rulescorpus site OUT`: a corpus as a static website. Reads through `pipeline.corpus`.
+
+OUT/index.html                                 every document, its version and last change
+OUT/<game>/<doc>/index.html                    contents, glossary, versions
+OUT/<game>/<doc>/<number>/index.html           a page per rule of the current version
+OUT/<game>/<doc>/v/<version>/<number>/index.html   an old number: where it went, or when removed
+OUT/<game>/<doc>/changes/<version>/index.html  what changed in that version
+OUT/<game>/<doc>/feed.atom                     one entry per version
+OUT/search/index.html, OUT/pagefind/           search without a server
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.corpus import CorpusReader, open_corpus
+from pipeline.errors import UsageError
+from pipeline.models.records import Ruling
+from pipeline.site import paths
+from pipeline.site.changes_pages import changes_context
+from pipeline.site.document_site import DocumentSite, read_document_site
+from pipeline.site.feed import feed_context
+from pipeline.site.index_pages import document_context, home_context, search_context
+from pipeline.site.output import SiteFolder
+from pipeline.site.render import read_asset, render_page
+from pipeline.site.rule_pages import old_number_context, rule_context
+from pipeline.site.search import build_index
+
+_ASSETS = ("site.css", "search.js")
+
+
+@dataclass(frozen=True)
+class SiteBuilt:
+    root: Path
+    documents: list[str]
+    pages: int
+    written: list[str]  # files whose bytes changed (new ones included)
+    removed: list[str]  # files of the previous build no longer made
+    bytes: int
+
+
+def _page(folder: SiteFolder, page: str, template: str, context: dict[str, object]) -> None:
+    root = paths.relative(page, "index.html").removesuffix("index.html")
+    folder.write(page, render_page(template, {**context, "root": root}))
+
+
+def rulings_by_game(reader: CorpusReader, games: set[str]) -> dict[str, list[tuple[str, Ruling]]]:
+    """The rulings of the current versions of these games' documents, by game (only the
+    documents that hold any are read)."""
+    found: dict[str, list[tuple[str, Ruling]]] = {}
+    for info in reader.documents():
+        game = info.id.split("/", 1)[0]
+        current = next((v for v in info.versions if v.current), None)
+        if game not in games or current is None or not current.rulings:
+            continue
+        for ruling in reader.rulings(info.id):
+            found.setdefault(game, []).append((info.id, ruling))
+    return found
+
+
+def choose_documents(reader: CorpusReader, wanted: list[str]) -> list[str]:
+    known = [d.id for d in reader.documents()]
+    if not known:
+        raise UsageError(
+            f"the corpus at {reader.root} holds no documents; run `rulescorpus import` or "
+            "`rulescorpus update` first"
+        )
+    for name in wanted:
+        if name not in known:
+            raise UsageError(f"document {name} is not in the corpus; it has: {', '.join(known)}")
+    return sorted(set(wanted)) if wanted else known
+
+
+def build_site(
+    corpus_dir: Path,
+    out: Path,
+    documents: list[str] | None = None,
+    *,
+    base_url: str | None = None,
+    force: bool = False,
+) -> SiteBuilt:
+    """Write the site of the corpus at corpus_dir into out (see the module's docstring)."""
+    reader = open_corpus(corpus_dir)
+    chosen = choose_documents(reader, list(documents or []))
+    folder = SiteFolder(out, force=force)
+    rulings = rulings_by_game(reader, {d.split("/", 1)[0] for d in chosen})
+    sites: list[DocumentSite] = []
+    for document in chosen:
+        game = document.split("/", 1)[0]
+        others = [(d, r) for d, r in rulings.get(game, []) if d != document]
+        site = read_document_site(reader, document, others)
+        if site is not None:
+            sites.append(site)
+    if not sites:
+        raise UsageError(
+            f"the corpus at {corpus_dir} has no published version of "
+            f"{', '.join(chosen)}; accept a staged version first (`rulescorpus accept`)"
+        )
+    try:
+        pages = write_pages(folder, reader, sites, base_url)
+        for name, data in build_index(out):
+            folder.write(name, data)
+    except BaseException:
+        if folder.written:
+            folder.abandon()
+        raise
+    removed = folder.finish()
+    total = folder.bytes
+    return SiteBuilt(out, [s.id for s in sites], pages, folder.changed, removed, total)
+
+
+def write_pages(
+    folder: SiteFolder, reader: CorpusReader, sites: list[DocumentSite], base_url: str | None
+) -> int:
+    """Every page of the site (the search index aside); returns how many."""
+    for name in _ASSETS:
+        folder.write(f"assets/{name}", read_asset(name))
+    _page(folder, paths.home_page(), "home.html", home_context(sites))
+    _page(folder, paths.search_page(), "search.html", search_context())
+    return 2 + sum(write_document(folder, reader, site, base_url) for site in sites)
+
+
+def write_document(
+    folder: SiteFolder, reader: CorpusReader, site: DocumentSite, base_url: str | None
+) -> int:
+    """Every page of one document; returns how many."""
+    _page(folder, paths.document_page(site.id), "document.html", document_context(site))
+    count = 1
+    for rule in site.rules:
+        _page(folder, paths.rule_page(site.id, rule.number), "rule.html", rule_context(site, rule))
+        count += 1
+    for old in site.lineage.old_numbers:
+        _page(folder, old.page, "old_number.html", old_number_context(site, old))
+        count += 1
+    for version in site.lineage.diffs:
+        page = paths.changes_page(site.id, version)
+        _page(folder, page, "changes.html", changes_context(reader, site, version))
+        count += 1
+    feed = feed_context(reader, site, base_url)
+    folder.write(paths.feed_file(site.id), render_page("feed.atom", feed))
+    return count

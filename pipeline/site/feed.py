@@ -1,0 +1,76 @@
+"""A document's Atom feed (RFC 4287): one entry per stored version, newest first, with its
+change summary, so a feed reader follows a game's rules updates.
+
+Ids are `urn:uuid:` names derived from the document and version (the same corpus gives
+the same feed); links are absolute under `--base-url`, relative to the feed otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from pipeline.corpus import CorpusReader
+from pipeline.corpus.site_queries import version_retrieval
+from pipeline.site import paths
+from pipeline.site.document_site import DocumentSite
+
+_NAMESPACE = uuid.UUID("6f1c8d3e-5a0b-4c47-9a51-2f3e0b7d9c11")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_EPOCH = "1970-01-01T00:00:00Z"
+
+
+def atom_id(*parts: str) -> str:
+    return uuid.uuid5(_NAMESPACE, "/".join(parts)).urn
+
+
+def atom_time(reader: CorpusReader, document: str, version: str) -> str:
+    """When a version came out: the date it states (published, else effective), else when
+    its bytes were retrieved; an RFC 3339 timestamp as Atom requires."""
+    info = next(v for v in reader.versions(document) if v.version == version)
+    for value in (info.published, info.effective):
+        if value and _DATE.match(value):
+            return f"{value}T00:00:00Z"
+    retrieved = version_retrieval(reader, document, version).retrieved
+    return retrieved or _EPOCH
+
+
+def _href(base_url: str | None, feed: str, page: str) -> str:
+    if base_url:
+        return base_url.rstrip("/") + "/" + page
+    return paths.relative(feed, page)
+
+
+def feed_context(reader: CorpusReader, site: DocumentSite, base_url: str | None) -> dict[str, Any]:
+    feed = paths.feed_file(site.id)
+    lineage = site.lineage
+    entries = []
+    for at, version in enumerate(lineage.versions):
+        diff = lineage.diffs.get(version)
+        if diff is not None:
+            counts = [f"{n} {cls}" for cls, n in sorted(diff.summary.items()) if n]
+            summary = f"Changes from {diff.old_version}: " + (", ".join(counts) or "none")
+            page = paths.changes_page(site.id, version)
+        else:
+            summary = "The first stored version." if at == 0 else "Stored; no diff kept."
+            page = paths.document_page(site.id)
+        entries.append(
+            {
+                "id": atom_id(site.id, version),
+                "title": f"{site.title} {version}",
+                "updated": atom_time(reader, site.id, version),
+                "href": _href(base_url, feed, page),
+                "summary": summary,
+            }
+        )
+    entries.reverse()
+    return {
+        "id": atom_id(site.id),
+        "title": f"{site.title}: changes",
+        "updated": max((e["updated"] for e in entries), default=_EPOCH),
+        "author": site.title,
+        "self_href": _href(base_url, feed, feed),
+        "alternate_href": _href(base_url, feed, paths.document_page(site.id)),
+        "entries": entries,
+    }

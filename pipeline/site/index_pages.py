@@ -1,0 +1,119 @@
+"""The context of the home page, a document's contents page and the search page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.site import paths
+from pipeline.site.document_site import DocumentSite
+from pipeline.site.rule_pages import crumbs_of, rule_item
+
+
+def last_change(site: DocumentSite) -> dict[str, Any] | None:
+    """The newest stored diff of the document: its version, its counts, its page."""
+    for version in reversed(site.lineage.versions):
+        diff = site.lineage.diffs.get(version)
+        if diff is not None:
+            counts = [f"{n} {cls}" for cls, n in sorted(diff.summary.items()) if n]
+            return {
+                "version": version,
+                "old_version": diff.old_version,
+                "summary": ", ".join(counts) or "no changes",
+                "page": paths.changes_page(site.id, version),
+            }
+    return None
+
+
+def date_of(site: DocumentSite) -> str | None:
+    return site.doc.effective or site.doc.published
+
+
+def home_context(sites: list[DocumentSite]) -> dict[str, Any]:
+    return {
+        "title": "Comprehensive rules",
+        "crumbs": [],
+        "feed": None,
+        "feed_title": "",
+        "documents": [
+            {
+                "id": s.id,
+                "title": s.title,
+                "version": s.version,
+                "date": date_of(s),
+                "page": paths.document_page(s.id),
+                "feed": paths.feed_file(s.id),
+                "rules": len(s.rules),
+                "last_change": last_change(s),
+            }
+            for s in sites
+        ],
+    }
+
+
+def document_context(site: DocumentSite) -> dict[str, Any]:
+    tops = [r for r in site.rules if r.parent is None or r.parent not in site.by_id]
+    contents = [
+        {
+            **rule_item(site, top),
+            "title": top.title,
+            "sections": [
+                {**rule_item(site, s), "title": s.title}
+                for s in site.children.get(top.id, [])
+                if s.title  # the headings of a chapter; its numbered rules are on its page
+            ],
+        }
+        for top in tops
+    ]
+    glossary = [
+        {
+            "anchor": paths.glossary_anchor(term.id),
+            "term": term.term,
+            "definition": site.segments(term.definition, term.references),
+        }
+        for term in site.doc.glossary
+    ]
+    versions = [
+        {
+            "version": v,
+            "current": v == site.version,
+            "changes": paths.changes_page(site.id, v) if v in site.lineage.diffs else None,
+        }
+        for v in reversed(site.lineage.versions)
+    ]
+    old_numbers: dict[str, list[dict[str, str]]] = {}
+    for old in site.lineage.old_numbers:
+        old_numbers.setdefault(old.version, []).append(
+            {"number": old.rule.number, "page": old.page}
+        )
+    return {
+        "title": site.title,
+        "crumbs": crumbs_of(site)[:1],
+        "feed": paths.feed_file(site.id),
+        "feed_title": f"{site.title}: changes",
+        "doc": {
+            "id": site.id,
+            "title": site.title,
+            "version": site.version,
+            "date": date_of(site),
+            "published": site.doc.published,
+            "effective": site.doc.effective,
+        },
+        "contents": contents,
+        "glossary": glossary,
+        "rulings": [
+            {
+                "cards": r.card_titles or r.cards,
+                "question": r.question,
+                "answer": r.answer,
+                "text": r.text,
+            }
+            for r in site.doc.rulings
+        ],
+        "versions": versions,
+        "old_numbers": [{"version": v, "numbers": numbers} for v, numbers in old_numbers.items()],
+        "last_change": last_change(site),
+    }
+
+
+def search_context() -> dict[str, Any]:
+    return {"title": "Search", "crumbs": [], "feed": None, "feed_title": ""}

@@ -1,0 +1,58 @@
+"""Where each page of the site lives, and the relative link from one page to another.
+
+Every link is relative and ends in `index.html`, so the site works opened straight from
+disk (`file://`) as well as hosted under any path of any server.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def number_slug(number: str) -> str:
+    """A publisher's rule number as a folder name: `702.19c` stays `702.19c`; characters a
+    file system or URL would misread become `-`, and no name starts or ends with a dot."""
+    slug = _UNSAFE.sub("-", number).strip(".-")
+    return slug or "-"
+
+
+def home_page() -> str:
+    return "index.html"
+
+
+def search_page() -> str:
+    return "search/index.html"
+
+
+def document_page(document: str) -> str:
+    return f"{document}/index.html"
+
+
+def rule_page(document: str, number: str) -> str:
+    return f"{document}/{number_slug(number)}/index.html"
+
+
+def old_number_page(document: str, version: str, number: str) -> str:
+    return f"{document}/v/{number_slug(version)}/{number_slug(number)}/index.html"
+
+
+def changes_page(document: str, version: str) -> str:
+    return f"{document}/changes/{number_slug(version)}/index.html"
+
+
+def feed_file(document: str) -> str:
+    return f"{document}/feed.atom"
+
+
+def glossary_anchor(term_id: str) -> str:
+    """The contents page's anchor of a glossary term (`glossary:absorb` -> `glossary-absorb`)."""
+    return "glossary-" + number_slug(term_id.partition(":")[2] or term_id)
+
+
+def relative(from_page: str, to_page: str) -> str:
+    """The link from one page of the site to another (both paths relative to OUT)."""
+    start = posixpath.dirname(from_page) or "."
+    return posixpath.relpath(to_page, start)
