@@ -272,3 +272,23 @@ def test_full_text_search_covers_examples_and_notes(db: sqlite3.Connection) -> N
             (f"{column}: {word}",),
         ).fetchall()
         assert row["citation"] in {f[0] for f in found}
+
+
+@pytest.mark.parametrize(
+    "written", ["cr:702.19c", "702.19c", "CR 702.19c", "rule 702.19c", "702.19C", "Trample"]
+)
+def test_the_lookup_view_answers_citations_as_people_write_them(
+    db: sqlite3.Connection, corpus_dir: Path, written: str
+) -> None:
+    """The forms `show` and the Python API accept, lower-cased, name the same record of the
+    current version in SQL: `select * from lookup where form = lower(?)`."""
+    rows = db.execute(
+        "select document, version, citation, text from lookup where form = lower(?) "
+        "and document = 'mtg/cr'",
+        (written,),
+    ).fetchall()
+    expected = open_corpus(corpus_dir).record("mtg/cr", written)
+    assert [(r["document"], r["version"], r["citation"]) for r in rows] == [
+        ("mtg/cr", "2025-11-14", expected.id)
+    ]
+    assert rows[0]["text"]

@@ -26,7 +26,7 @@ from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_PARSE
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
-from pipeline.jobs.versions import render_diff
+from pipeline.corpus.diffs import render_diff
 from pipeline.models.records import (
     Document,
     Erratum,

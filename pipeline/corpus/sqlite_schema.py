@@ -39,6 +39,7 @@ TABLE_ORDER = [
     "aliases",
     "provenance",
     "pins",
+    "citation_forms",
 ]
 
 # table -> (column, other table, other column)
@@ -83,6 +84,7 @@ INDEXES = {
     "changes": [["diff_key"]],
     "renumbering": [["old_id"], ["new_id"]],
     "aliases": [["old_id"]],
+    "citation_forms": [["form"]],
 }
 VIEWS = {
     "current_versions": """
@@ -97,6 +99,14 @@ VIEWS = {
     "current_rulings": """
         select u.* from rulings u
         join documents d on d.id = u.document and d.current_version = u.version""",
+    # A citation as people write it, lower-cased: `where form = lower('CR 702.19C')`.
+    "lookup": """
+        select f.form, f.document, f.version, f.citation, f.kind,
+               coalesce(r.title, g.term) as title, coalesce(r.text, g.definition) as text,
+               f.record_key
+        from citation_forms f
+        left join records r on r.key = f.record_key
+        left join glossary g on g.key = f.record_key""",
     "record_history": """
         select r.lineage, r.document, r.version, r.version_ordinal, r.citation,
                r.change, r.previous_citation, r.title, r.text,
@@ -148,6 +158,9 @@ BASE_COLUMNS: dict[str, dict[str, type]] = {
     "aliases": {**_PER_VERSION, "old_id": str, "new_id": str, "new_record_key": str},
     "provenance": {**_PER_VERSION, "position": int},
     "pins": {"key": str, "document": str, "version_key": str, "position": int},
+    "citation_forms": {
+        **_PER_VERSION, "form": str, "citation": str, "kind": str, "record_key": str,
+    },
 }  # fmt: skip
 
 

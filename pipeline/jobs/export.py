@@ -30,9 +30,10 @@ from pipeline.corpus.sqlite_schema import (
     flatten,
     to_json,
 )
+from pipeline.jobs.export_citations import citation_form_rows
 from pipeline.jobs.export_lineages import link_lineages
 from pipeline.jobs.export_target import check_name, check_target, replacing, write_atomically
-from pipeline.jobs.export_writer import Tables, Writer
+from pipeline.jobs.export_writer import Keys, Tables, Writer
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus
@@ -110,20 +111,6 @@ class Digests:
 
     def of(self, record: Rule | GlossaryTerm | Ruling) -> str:
         return self.records.get(record.id) or sha256_of(record)
-
-
-class Keys:
-    """Row keys of one version, each once. A version may hold one id twice (a publisher's
-    duplicated number, stored with a duplicate-id warning): its second row is `#id~2`, so
-    its row is kept and no key is written twice."""
-
-    def __init__(self) -> None:
-        self.seen: Counter[str] = Counter()
-
-    def __call__(self, key: str) -> str:
-        self.seen[key] += 1
-        n = self.seen[key]
-        return key if n == 1 else f"{key}~{n}"
 
 
 def _record_rows(
@@ -334,6 +321,8 @@ def write_corpus(reader: CorpusReader, writer: Writer) -> Tables:
             streamed = Tables()
             _record_rows(streamed, info.id, ordinal, doc, Digests(reader.root, doc))
             _version_rows(streamed, reader, info.id, version, doc)
+            if version == info.current:
+                citation_form_rows(tables, info.id, doc)
             for name in ("provenance", "pins"):
                 for row in streamed.rows.pop(name, []):
                     tables.add(name, row)

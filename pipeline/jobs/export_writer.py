@@ -28,6 +28,20 @@ from pipeline.corpus.sqlite_schema import (
 )
 
 
+class Keys:
+    """Row keys of one version, each once. A version may hold one id twice (a publisher's
+    duplicated number, stored with a duplicate-id warning): its second row is `#id~2`, so
+    its row is kept and no key is written twice."""
+
+    def __init__(self) -> None:
+        self.seen: Counter[str] = Counter()
+
+    def __call__(self, key: str) -> str:
+        self.seen[key] += 1
+        n = self.seen[key]
+        return key if n == 1 else f"{key}~{n}"
+
+
 @dataclass
 class Tables:
     """Rows of the small tables (one or a few per version or diff), kept until the end."""

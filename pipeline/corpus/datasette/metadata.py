@@ -119,6 +119,12 @@ TABLES: dict[str, dict[str, Any]] = {
         "rule starts and the citation it has in the latest version that holds it.",
         "label_column": "latest_citation",
     },
+    "citation_forms": {
+        "description": "Every way people write a citation of a current record or glossary "
+        "term, lower-cased (cr:702.19c, 702.19c, cr 702.19c, rule 702.19c, trample); the "
+        "lookup view joins each to its record: where form = lower('CR 702.19C').",
+        "label_column": "citation",
+    },
 }
 
 QUERIES: dict[str, dict[str, str]] = {
