@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from pipeline.diff.containment import match_contained, match_in_place
+from pipeline.diff.containment import CONTAINED, match_contained, match_in_place
 from pipeline.diff.groups import find_groups
 from pipeline.diff.items import Alignment, Item, Pair, RareIndex, unique_keys
 from pipeline.diff.text import Scorer
@@ -399,7 +399,7 @@ def align_items(
     aligner.release()
     match_in_place(aligner, min_similarity)
     aligner.match_structure(floor)
-    match_contained(aligner, (SIMILAR_TEXT, CHILDREN, STRUCTURE), min_similarity)
+    match_contained(aligner, (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED), min_similarity)
     return aligner.result, aligner.id_map
 
 
