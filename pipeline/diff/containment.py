@@ -187,6 +187,17 @@ def _join(aligner: Aligning, o: Item, n_pos: int, share: float) -> None:
     result = aligner.result
     n = aligner.new[n_pos]
     if aligner.is_free_new(n):
+        own = aligner.new_by_id.get(o.id)
+        if (
+            own is not None
+            and own is not n
+            and aligner.is_free_new(own)
+            and aligner.parent_consistent(o, own)
+        ):
+            # Its own number is still there and unclaimed: part of the text went to `n`
+            # and the rest may be reworded in place ("the turn player gains priority" in
+            # FaB 7.6.3, now "the turn-player"). Which is the rule is not for us to say.
+            return
         aligner.pair(o, n, CONTAINED, share, f"{share:.0%} of its words in sentences of {n.id}")
         return
     for i, (olds, target) in enumerate(result.merges):
