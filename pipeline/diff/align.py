@@ -55,7 +55,9 @@ Key = Callable[[Item], object]
 Preference = tuple[bool, bool, int, bool, int, int, int]
 
 
-class _Aligner:
+class Aligner:
+    """The pairing in progress: the records left free on each side and the tiers."""
+
     def __init__(self, old: list[Item], new: list[Item]) -> None:
         self.old, self.new = old, new
         self.new_by_id: dict[str, Item] = {}
@@ -379,7 +381,7 @@ def align_items(
     records that carry the same stable key (once in each version) are paired first."""
     similar = SIMILAR if min_similarity is None else min_similarity
     floor = STRUCTURAL if min_similarity is None else min_similarity
-    aligner = _Aligner(old, new)
+    aligner = Aligner(old, new)
     if by_key:
         match_keys(aligner, old, new)
     tiers: list[tuple[Key, str]] = [
@@ -403,7 +405,7 @@ def align_items(
     return aligner.result, aligner.id_map
 
 
-def match_keys(aligner: _Aligner, old: list[Item], new: list[Item]) -> None:
+def match_keys(aligner: Aligner, old: list[Item], new: list[Item]) -> None:
     """The publisher's own identity: the same key in both versions is the same record,
     whatever its number or text now (a key used twice in a version pairs nothing)."""
     news = unique_keys(new)

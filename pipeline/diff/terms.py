@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.diff.align import _Aligner
+from pipeline.diff.align import Aligner
 from pipeline.diff.items import Alignment, Item
 from pipeline.diff.text import similarity, tokenize
 
@@ -26,7 +26,7 @@ def _definition(item: Item) -> list[str]:
 
 def align_same_id(old: list[Item], new: list[Item]) -> Alignment:
     """Terms by id, then the terms left by head word and definition, closest first."""
-    aligner = _Aligner(old, new)
+    aligner = Aligner(old, new)
     for o in old:
         n = aligner.new_by_id.get(o.id)
         if n is not None and n.pos not in aligner.result.new_taken:
