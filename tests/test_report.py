@@ -258,10 +258,11 @@ def test_contents_name_moves_old_to_new_and_splits_and_merges_as_such() -> None:
     assert "- `cr:712.15` and `cr:713.12` merged into `cr:712.19`" in contents
     page = render_html(diff, old, new)
     nav = page[page.index('<nav id="index">') : page.index("</nav>")]
-    assert (
-        '<li><a href="#change-cr-712-7">cr:712.7</a> <span class="cls split">split into '
-        "cr:712.11, cr:712.11a and cr:712.11b</span>"
-    ) in nav
+    assert re.search(
+        r'<li><a href="#change-cr-712-7[-0-9]*">cr:712\.7</a> <span class="cls split">split '
+        r"into cr:712\.11, cr:712\.11a and cr:712\.11b</span>",
+        nav,
+    )
     assert (
         '<li><a href="#change-cr-712-19">cr:712.15 and cr:713.12</a> '
         '<span class="cls merged">merged into cr:712.19</span></li>'
