@@ -106,6 +106,7 @@ def _where_it_went(
     index: SentenceIndex,
     old_copies: Counter[Sentence],
     floor: float,
+    mostly: float,
 ) -> _Where | None:
     sents = sentences_of(o)
     total = sum(len(s) for s in sents)
@@ -136,7 +137,7 @@ def _where_it_went(
             continue
         found += len(sent)
         targets.add(pos)
-    if not total or found < MIN_FOUND_TOKENS or found < MOSTLY * total:
+    if not total or found < MIN_FOUND_TOKENS or found < mostly * total:
         return None
     return _Where(sorted(targets), round(found / total, 4))
 
@@ -145,8 +146,10 @@ def match_contained(aligner: Aligning, judged: tuple[str, ...], floor: float | N
     """Old records whose text is mostly found, sentence by sentence, in new records:
     one free target pairs; a target already paired makes a merge; several targets make
     a split (also of a record paired only on `judged` grounds, if its pairing is one of
-    them and the others are free). A `floor` above SENTENCE_SIMILAR is what a sentence
-    said with words changed must keep of them."""
+    them and the others are free). A `floor` above MOSTLY is what a record must have
+    found of its words; above SENTENCE_SIMILAR, what a sentence said with words changed
+    must keep of them."""
+    mostly = MOSTLY if floor is None else max(floor, MOSTLY)
     floor = SENTENCE_SIMILAR if floor is None else max(floor, SENTENCE_SIMILAR)
     result = aligner.result
     index = SentenceIndex(aligner.new)
@@ -155,7 +158,7 @@ def match_contained(aligner: Aligning, judged: tuple[str, ...], floor: float | N
         paired = result.pairs.get(o.pos)
         if o.pos in result.old_in_group or (paired is not None and paired.method not in judged):
             continue
-        where = _where_it_went(aligner, o, index, old_copies, floor)
+        where = _where_it_went(aligner, o, index, old_copies, floor, mostly)
         if where is None:
             continue
         targets = where.targets
