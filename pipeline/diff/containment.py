@@ -111,6 +111,8 @@ def _where_it_went(
     sents = sentences_of(o)
     total = sum(len(s) for s in sents)
     home = aligner.home_of(o)
+    paired = aligner.result.pairs.get(o.pos)
+    own = paired.new if paired is not None else None
     found, targets = 0, set()
     for sent in sents:
         if len(sent) < MIN_SENTENCE_TOKENS:
@@ -125,6 +127,11 @@ def _where_it_went(
         # where it went; elsewhere only a sentence found whole, said once on each side
         # and long enough to say something of its own ("Quick-Draw has no function while
         # on the board." is not "Accelerate has no function while on the board.").
+        # A rule another old rule already holds gathers this one only where it says this
+        # sentence whole: "A two-player game is a game that begins with only two players."
+        # is not in "A multiplayer game is a game that begins with more than two players."
+        if score < 1.0 and pos != own and not aligner.is_free_new(aligner.new[pos]):
+            continue
         if aligner.new[pos].parent == home:
             if score < floor or (len(sent) < SHORT_SENTENCE and score < 1.0):
                 continue

@@ -26,19 +26,24 @@ MIN_SENTENCE_TOKENS = 4
 RARE_WORDS = 3
 _END = re.compile(r"[.!?][\"”’)\]]*$")
 _WORD = re.compile(r"[^\w#]+")
+_PUNCTUATION = ".,;:!?\"'“”‘’()[]"
 
 Sentence = tuple[str, ...]
 
 
 def split_sentences(tokens: Sequence[str]) -> list[Sentence]:
     """Tokens cut after each one that ends a sentence (a full stop, question or exclamation
-    mark, with any closing quote or bracket after it)."""
+    mark, with any closing quote or bracket after it). Punctuation around a word is left
+    out: a sentence that ends a rule ("now.") is the same inside another ("now, as ...")."""
     out: list[Sentence] = []
     current: list[str] = []
     for token in tokens:
-        current.append(token)
+        word = token.strip(_PUNCTUATION)
+        if word:
+            current.append(word)
         if _END.search(token):
-            out.append(tuple(current))
+            if current:
+                out.append(tuple(current))
             current = []
     if current:
         out.append(tuple(current))
