@@ -262,3 +262,22 @@ def test_citation_written_with_the_word_rule_is_reference_only() -> None:
     )
     diff = diff_documents(new, old)
     assert [(c.cls, c.old_id) for c in diff.changes] == [("reference-only", cited.id)]
+
+
+def test_deleted_rule_one_word_from_its_renumbered_sibling_is_not_merged_into_it() -> None:
+    # Deleting 100.1a ("A two-player game is a game that begins with only two players.")
+    # shifts 100.1b ("A multiplayer game is a game that begins with more than two
+    # players.") to 100.1a; ten of its twelve words in order made a merge of the two.
+    old = real_document("mtg", "20251114")
+    records = [r for r in old.records if r.id != "cr:100.1a"]
+    records = [
+        derived(r, "cr:100.1a", r.text).model_copy(update={"references": r.references})
+        if r.id == "cr:100.1b"
+        else r
+        for r in records
+    ]
+    diff = diff_documents(old, with_records(old, records))
+    assert [(c.cls, c.old_id, c.new_id) for c in diff.changes] == [
+        ("renumbered", "cr:100.1b", "cr:100.1a"),
+        ("removed", "cr:100.1a", None),
+    ]
