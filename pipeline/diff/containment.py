@@ -92,6 +92,15 @@ def match_in_place(aligner: Aligning, floor: float | None = None) -> None:
             aligner.pair(o, n, CONTAINED, score, f"same number and opening, similarity {score:g}")
 
 
+def _near(aligner: Aligning, n: Item, home: str | None) -> bool:
+    """Whether a new record stands where the old one's parent went: under it, or under one
+    of its children (a rule split into a rule and subrules of a sibling)."""
+    if n.parent == home:
+        return True
+    parent = aligner.new_by_id.get(n.parent) if n.parent is not None else None
+    return parent is not None and home is not None and parent.parent == home
+
+
 @dataclass
 class _Where:
     """Where one old record's sentences went."""
@@ -124,19 +133,20 @@ def _where_it_went(
             hits, key=lambda h: (round(h[1], 2), aligner.preference(o, aligner.new[h[0]]))
         )
         # Near its old parent's new home a sentence said with a word or two changed is
-        # where it went; elsewhere only a sentence found whole, said once on each side
-        # and long enough to say something of its own ("Quick-Draw has no function while
-        # on the board." is not "Accelerate has no function while on the board.").
+        # where it went; elsewhere only the same sentence, said once on each side and
+        # long enough to say something of its own ("Quick-Draw has no function while on
+        # the board." is not "Accelerate has no function while on the board.", and "sets
+        # a player's life total" is not "sets a single player's life total").
         # A rule another old rule already holds gathers this one only where it says this
         # sentence whole: "A two-player game is a game that begins with only two players."
         # is not in "A multiplayer game is a game that begins with more than two players."
         if score < 1.0 and pos != own and not aligner.is_free_new(aligner.new[pos]):
             continue
-        if aligner.new[pos].parent == home:
+        if _near(aligner, aligner.new[pos], home):
             if score < floor or (len(sent) < SHORT_SENTENCE and score < 1.0):
                 continue
         elif (
-            score < 1.0
+            sent not in index.sentences[pos]
             or len(sent) < SHORT_SENTENCE
             or not index.said_once(sent)
             or old_copies[sent] > 1
