@@ -87,7 +87,7 @@ def test_rule_split_three_ways_follows_every_piece() -> None:
         "text_change": "reworded",
         "method": "contained",
         "similarity": split.similarity,
-        "weak": split.weak,
+        **({"weak": True} if split.weak else {}),
         "evidence": split.evidence,
     }
     added = {c.new_id for c in diff.changes if c.cls == "added"}
