@@ -57,12 +57,19 @@ def test_mtg_meld_rules_move_into_712() -> None:
     assert where("mtg", "20221118", "20230414", "cr:713.1") == "cr:712.4"
     assert where("mtg", "20221118", "20230414", "cr:713.4") == "cr:712.8"
     diff = diff_of("mtg", "20221118", "20230414")
-    # The 713 ones were reported as removed plus added; now they are moves (another
-    # section), with their rewording noted.
-    for old_id, new_id in (("cr:713.1", "cr:712.4"), ("cr:713.4", "cr:712.8")):
-        change = change_of(diff, old_id)
-        assert change is not None
-        assert (change.cls, change.new_id, change.text_change) == ("moved", new_id, "reworded")
+    # The 713 ones were reported as removed plus added; now 713.1 is a move (another
+    # section), with its rewording noted, and 713.4 is the second sentence of 712.8, whose
+    # first sentence is old 712.4: the two merged.
+    meld = change_of(diff, "cr:713.1")
+    assert meld is not None
+    assert (meld.cls, meld.new_id, meld.text_change) == ("moved", "cr:712.4", "reworded")
+    faces = change_of(diff, "cr:713.4")
+    assert faces is not None
+    assert (faces.cls, faces.old_ids, faces.new_ids) == (
+        "merged",
+        ["cr:712.4", "cr:713.4"],
+        ["cr:712.8"],
+    )
     # Old 712.4 was folded into the new 712.8 with 713.4: its number now holds the meld
     # rule 713.1, so old 712.4 cannot be "reworded" at 712.4.
     assert lookup(map_of("mtg", "20221118", "20230414"), "cr:712.4").new_id != "cr:712.4"

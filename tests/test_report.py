@@ -221,7 +221,9 @@ def test_reports_flag_weak_pairings_and_link_each_old_number_to_its_new_one() ->
     old, new = mtg_version("20221118"), mtg_version("20230414")
     diff = diff_documents(old, new)
     weak = [c for c in diff.changes if c.weak]
-    assert weak and all(c.method in ("similar", "children", "structural") for c in weak)
+    assert weak and all(
+        c.method in ("similar", "children", "structural", "contained") for c in weak
+    )
     md = render_markdown(diff, old, new)
     assert f"⚠ {len(weak)} pairings are weak (made on similarity" in md
     # The meld definition moved from 713.1 to 712.4 on similarity: shown, and flagged.
@@ -242,3 +244,27 @@ def test_reports_flag_weak_pairings_and_link_each_old_number_to_its_new_one() ->
     # With renumbering hidden, the map still lists a pure renumbering, unlinked.
     quiet = render_html(diff, old, new, hide_renumbering=True)
     assert '<tr class="sure"><td>cr:714.1</td><td>cr:713.1</td>' in quiet
+
+
+def test_contents_name_moves_old_to_new_and_splits_and_merges_as_such() -> None:
+    # The HTML contents said "cr:712.11 renumbered" (its new id only) and a split's old
+    # number "removed"; a reader of the list could not tell where anything went.
+    old, new = mtg_version("20221118"), mtg_version("20230414")
+    diff = diff_documents(old, new)
+    lines = render_markdown(diff, old, new).splitlines()
+    contents = lines[lines.index("## Contents") :]
+    assert "- `cr:714.1` → `cr:713.1` renumbered" in contents
+    assert "- `cr:712.7` split into `cr:712.11`, `cr:712.11a` and `cr:712.11b`" in contents
+    assert "- `cr:712.15` and `cr:713.12` merged into `cr:712.19`" in contents
+    page = render_html(diff, old, new)
+    nav = page[page.index('<nav id="index">') : page.index("</nav>")]
+    assert re.search(
+        r'<li><a href="#change-cr-712-7[-0-9]*">cr:712\.7</a> <span class="cls split">split '
+        r"into cr:712\.11, cr:712\.11a and cr:712\.11b</span>",
+        nav,
+    )
+    assert (
+        '<li><a href="#change-cr-712-19">cr:712.15 and cr:713.12</a> '
+        '<span class="cls merged">merged into cr:712.19</span></li>'
+    ) in nav
+    assert '">cr:714.1 → cr:713.1</a> <span class="cls renumbered">renumbered</span>' in nav

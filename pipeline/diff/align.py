@@ -18,8 +18,12 @@ supports; they never force one. Tiers, each among the records still unpaired:
 4. headings by their children: a record whose subrules mostly moved under one new
    record is that record, however its own few words changed (Riftbound's
    "The Trash" became "Trashes");
-5. structure: the same number (or the same suffix under a renumbered parent) with
-   the parents corresponding and similarity at or above `structural_floor` (0.5).
+5. in place: the same number under a corresponding parent, where either text is the
+   other's sentences plus more, or both open alike (see pipeline.diff.containment);
+6. structure: the same number (or the same suffix under a renumbered parent) with
+   the parents corresponding and similarity at or above `structural_floor` (0.5);
+7. containment: a record mostly found, sentence by sentence, in other records is split
+   over them or merged into one, even one already paired (see pipeline.diff.containment).
 
 Whatever is left is added or removed: a number that now holds a different rule is a
 renumbering plus an addition, not a rewording. Every pairing carries its method and
@@ -31,6 +35,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from pipeline.diff.containment import CONTAINED, match_contained, match_in_place
 from pipeline.diff.groups import find_groups
 from pipeline.diff.items import Alignment, Item, Pair, RareIndex, unique_keys
 from pipeline.diff.text import Scorer
@@ -50,7 +55,9 @@ Key = Callable[[Item], object]
 Preference = tuple[bool, bool, int, bool, int, int, int]
 
 
-class _Aligner:
+class Aligner:
+    """The pairing in progress: the records left free on each side and the tiers."""
+
     def __init__(self, old: list[Item], new: list[Item]) -> None:
         self.old, self.new = old, new
         self.new_by_id: dict[str, Item] = {}
@@ -374,7 +381,7 @@ def align_items(
     records that carry the same stable key (once in each version) are paired first."""
     similar = SIMILAR if min_similarity is None else min_similarity
     floor = STRUCTURAL if min_similarity is None else min_similarity
-    aligner = _Aligner(old, new)
+    aligner = Aligner(old, new)
     if by_key:
         match_keys(aligner, old, new)
     tiers: list[tuple[Key, str]] = [
@@ -392,24 +399,16 @@ def align_items(
     aligner.match_by_children()
     aligner.match_held(held, last=True)  # copies whose parent only the children tier placed
     aligner.release()
+    match_in_place(aligner, min_similarity)
     aligner.match_structure(floor)
+    match_contained(aligner, (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED), min_similarity)
     return aligner.result, aligner.id_map
 
 
-def match_keys(aligner: _Aligner, old: list[Item], new: list[Item]) -> None:
+def match_keys(aligner: Aligner, old: list[Item], new: list[Item]) -> None:
     """The publisher's own identity: the same key in both versions is the same record,
     whatever its number or text now (a key used twice in a version pairs nothing)."""
     news = unique_keys(new)
     for key, o in sorted(unique_keys(old).items(), key=lambda kv: kv[1].pos):
         if key in news:
             aligner.pair(o, news[key], KEY, 1.0, f"key {key}")
-
-
-def align_same_id(old: list[Item], new: list[Item]) -> Alignment:
-    """Glossary terms: a term is its id; a changed term is an added and a removed one."""
-    aligner = _Aligner(old, new)
-    for o in old:
-        n = aligner.new_by_id.get(o.id)
-        if n is not None and n.pos not in aligner.result.new_taken:
-            aligner.pair(o, n, "same-id")
-    return aligner.result

@@ -19,10 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from pipeline.diff.align import CHILDREN, SIMILAR_TEXT, STRUCTURE, align_items, align_same_id
+from pipeline.diff.align import CHILDREN, SIMILAR_TEXT, STRUCTURE, align_items
+from pipeline.diff.containment import CONTAINED
 from pipeline.diff.items import Alignment, Item
 from pipeline.diff.models import DocumentDiff, RenumberEntry
-from pipeline.diff.text import number_changes, similarity, tokenize, word_ops
+from pipeline.diff.terms import align_same_id
+from pipeline.diff.text import drop_citing_words, number_changes, similarity, tokenize, word_ops
 from pipeline.models.changes import Change, ChangeClass
 from pipeline.models.records import Document, GlossaryTerm, Rule
 
@@ -32,7 +34,7 @@ _RENUMBERING_NOISE: tuple[ChangeClass | None, ...] = (None, "typography-only", "
 _RULES, _GLOSSARY = 0, 1
 # A pairing made on similarity, children or structure below this is flagged for a reader.
 WEAK_BELOW = 0.85
-_JUDGED = (SIMILAR_TEXT, CHILDREN, STRUCTURE)
+_JUDGED = (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED)
 
 
 def rule_items(records: list[Rule]) -> list[Item]:
@@ -69,6 +71,8 @@ def classify_content(old: Item, new: Item, numbers: dict[str, str]) -> ChangeCla
         return "typography-only" if old.references == new.references else "reference-only"
     if old.masked == new.masked or _numbers_follow(old, new, numbers):
         return "reference-only"
+    if [drop_citing_words(m) for m in old.masked] == [drop_citing_words(m) for m in new.masked]:
+        return "reference-only"
     if old.masked[:2] == new.masked[:2]:
         return "example-or-note-only"
     return "reworded"
@@ -93,6 +97,13 @@ def _classify_joined(single: Item, group: list[Item]) -> ChangeClass | None:
     if single.masked_tokens == [t for g in group for t in g.masked_tokens]:
         return "reference-only"
     return "reworded"
+
+
+def _found_in(share: float | None, group: list[Item]) -> str | None:
+    """Why a group made by containment was made: how much of the old text it holds."""
+    if share is None:
+        return None
+    return f"{share:.0%} of the old words in sentences of " + ", ".join(g.id for g in group)
 
 
 @dataclass(frozen=True)
@@ -180,6 +191,7 @@ def _collect(
     for o_pos, n_list in alignment.splits:
         o, group = old[o_pos], [new[p] for p in n_list]
         joined = [t for g in group for t in g.tokens]
+        method, share = alignment.group_scores.get(("split", o_pos), ("split", None))
         out.append(
             _Ordered(
                 (part, n_list[0], 0, o_pos),
@@ -188,16 +200,19 @@ def _collect(
                     old_id=o.id,
                     old_ids=[o.id],
                     new_ids=[g.id for g in group],
-                    method="split",
+                    method=method,
                     similarity=similarity(o.tokens, joined),
                     text_change=_classify_joined(o, group),
                     words=word_ops(o.tokens, joined),
+                    weak=share is not None and share < WEAK_BELOW,
+                    evidence=_found_in(share, group),
                 ),
             )
         )
     for o_list, n_pos in alignment.merges:
         group, n = [old[p] for p in o_list], new[n_pos]
         joined = [t for g in group for t in g.tokens]
+        method, share = alignment.group_scores.get(("merge", n_pos), ("merge", None))
         out.append(
             _Ordered(
                 (part, n_pos, 0, o_list[0]),
@@ -206,10 +221,12 @@ def _collect(
                     new_id=n.id,
                     old_ids=[g.id for g in group],
                     new_ids=[n.id],
-                    method="merge",
+                    method=method,
                     similarity=similarity(joined, n.tokens),
                     text_change=_classify_joined(n, group),
                     words=word_ops(joined, n.tokens),
+                    weak=share is not None and share < WEAK_BELOW,
+                    evidence=_found_in(share, [n]),
                 ),
             )
         )

@@ -86,6 +86,9 @@ class Alignment:
     new_taken: dict[int, int] = field(default_factory=dict)
     splits: list[tuple[int, list[int]]] = field(default_factory=list)
     merges: list[tuple[list[int], int]] = field(default_factory=list)
+    # ("split", old position) or ("merge", new position) -> (method, share of words found)
+    # for groups made by containment; groups of consecutive siblings are not listed.
+    group_scores: dict[tuple[str, int], tuple[str, float]] = field(default_factory=dict)
     old_in_group: set[int] = field(default_factory=set)
     new_in_group: set[int] = field(default_factory=set)
 

@@ -46,7 +46,14 @@ class MapEntry(Model):
     old_id: str
     new_id: str | None = Field(description="its id in the newer version; null: removed")
     new_ids: list[str] = Field(
-        default_factory=list, description="a split: every record the old text went to"
+        default_factory=list,
+        description="a split: every record the old text went to, in document order "
+        "(new_id is the first)",
+    )
+    old_ids: list[str] = Field(
+        default_factory=list,
+        description="a merge: every old record whose text went into new_id, this one "
+        "included, in document order",
     )
     cls: ChangeClass = Field(
         alias="class",

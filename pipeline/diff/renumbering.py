@@ -67,6 +67,7 @@ def _entries_of(change: Change) -> list[MapEntry]:
             MapEntry(
                 old_id=old,
                 new_id=change.new_id,
+                old_ids=list(change.old_ids),
                 cls="merged",
                 text_change=change.text_change,
                 **common,
@@ -93,7 +94,11 @@ def map_of_diff(diff: DocumentDiff) -> RenumberingMap:
         if change.cls == "added" and change.new_id is not None:
             added.append(change.new_id)
         for entry in _entries_of(change):
-            entries.setdefault(entry.old_id, entry)
+            known = entries.get(entry.old_id)
+            # A record whose text went to several places and, in part, into a rule that
+            # gathers others is first of all split: its entry lists every piece.
+            if known is None or (known.cls == "merged" and entry.cls == "split"):
+                entries[entry.old_id] = entry
     return RenumberingMap(
         document=diff.document,
         old_version=diff.old_version,
@@ -145,6 +150,7 @@ class _Track:
             old_id=self.old_id,
             new_id=self.current,
             new_ids=self.new_ids if cls == "split" else [],
+            old_ids=list(last.old_ids) if last and cls == "merged" else [],
             cls=cls,
             text_change=self.text if cls in NUMBER_CHANGES else None,
             method=last.method if last else None,

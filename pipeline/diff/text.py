@@ -39,6 +39,15 @@ def mask_citations(text: str) -> str:
     return _KEYWORD_LIST.sub(mask_list, masked)
 
 
+_CITING_WORD = re.compile(rf"(?i)\b(?:rules?|sections?|chapters?)\s+(?={re.escape(MASK)})")
+
+
+def drop_citing_words(masked: str) -> str:
+    """A masked text without the word that introduces a citation: "See 702.158" and "See
+    rule 702.158" cite alike."""
+    return _CITING_WORD.sub("", masked)
+
+
 def tokenize(text: str) -> list[str]:
     return text.split()
 

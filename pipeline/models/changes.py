@@ -46,12 +46,15 @@ class Change(Model):
     method: str | None = Field(
         default=None,
         description="how the old and new records were paired: exact, typography, masked, "
-        "same-text, similar, children, structural, split or merge (null: added or removed)",
+        "same-text, similar, children, structural, split or merge (consecutive pieces), "
+        "contained (sentence by sentence: in place, a split or a merge), definition "
+        "(a glossary term whose head changed) or key (null: added or removed)",
     )
     weak: bool = Field(
         default=False,
-        description="a pairing made on similarity, children or structure with less than 0.85 "
-        "of its words in common: a reader should check it",
+        description="a pairing made on similarity, children, structure or containment with "
+        "less than 0.85 of its words in common (containment: of the old words found): a "
+        "reader should check it",
     )
     evidence: str | None = Field(
         default=None, description="why a children or structural pairing was made"

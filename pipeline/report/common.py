@@ -72,6 +72,22 @@ def change_ids(change: Change) -> tuple[str, str]:
     return old, new
 
 
+def _listed(ids: list[str]) -> str:
+    return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
+
+
+def contents_entry(change: Change) -> tuple[str, str]:
+    """How a contents list names one change: (the ids, what happened to them). A move is
+    old → new, a split names its pieces, a merge the records it gathered."""
+    if change.cls == "split":
+        return change.old_id or _listed(change.old_ids), "split into " + _listed(change.new_ids)
+    if change.cls == "merged":
+        return _listed(change.old_ids), "merged into " + (change.new_id or _listed(change.new_ids))
+    if change.old_id and change.new_id and change.old_id != change.new_id:
+        return f"{change.old_id} → {change.new_id}", change.cls
+    return primary_id(change), change.cls
+
+
 def pairing(method: str | None, weak: bool, evidence: str | None = None) -> str:
     """How a pairing was made, and a warning when it is a weak one."""
     if method is None:

@@ -20,6 +20,7 @@ from pipeline.report.common import (
     WEAK_NOTE,
     cards,
     change_ids,
+    contents_entry,
     describe,
     group_changes,
     hidden_note,
@@ -184,13 +185,14 @@ def render_html(
     out.append("</section>")
     out += _html_reconciliation(diff)
     out.append('<nav id="index"><h2>Changed records</h2><ol>')
-    out += [
-        f'<li><a href="#{anchors[id(c)]}">{html.escape(primary_id(c))}</a> '
-        f'<span class="cls {c.cls}">{c.cls}</span>'
-        + (f' <span class="weak-mark">{WEAK_MARK}</span>' if c.weak else "")
-        + "</li>"
-        for c in shown
-    ]
+    for c in shown:
+        ids, what = contents_entry(c)
+        out.append(
+            f'<li><a href="#{anchors[id(c)]}">{html.escape(ids)}</a> '
+            f'<span class="cls {c.cls}">{html.escape(what)}</span>'
+            + (f' <span class="weak-mark">{WEAK_MARK}</span>' if c.weak else "")
+            + "</li>"
+        )
     out.append("</ol></nav><main>")
     for chapter, sections in group_changes(shown, old, new):
         out.append(f'<section class="chapter"><h2>{html.escape(chapter)}</h2>')

@@ -18,6 +18,7 @@ from pipeline.report.common import (
     WEAK_NOTE,
     cards,
     change_ids,
+    contents_entry,
     describe,
     group_changes,
     hidden_note,
@@ -30,6 +31,10 @@ from pipeline.report.common import (
 
 _CONTEXT = 12  # words of unchanged text kept around a change in the Markdown changelog
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>~|#])")
+
+
+# A citation id in a contents line ("cr:712.7", "glossary:battlefield"): shown as code.
+_CITATION_ID = re.compile(r"(?<![\w`])([a-z][a-z-]*:[^\s,`]+)")
 
 
 def _md(text: str) -> str:
@@ -69,6 +74,18 @@ def _md_change(change: Change) -> list[str]:
     elif any(w.op != "equal" for w in change.words):
         lines.append(f"  > {markdown_words(change.words)}")
     return lines
+
+
+def _md_contents(shown: list[Change]) -> list[str]:
+    """Every change shown, one line each: moves as old → new, splits and merges named."""
+    if not shown:
+        return []
+    out = ["", "## Contents", ""]
+    for change in shown:
+        ids, what = contents_entry(change)
+        named = _CITATION_ID.sub(r"`\1`", f"{ids} {what}")
+        out.append(f"- {named}" + (f" {WEAK_MARK}" if change.weak else ""))
+    return out
 
 
 def _md_reconciliation(diff: DocumentDiff) -> list[str]:
@@ -146,6 +163,7 @@ def render_markdown(
     if note:
         out += ["", note]
     out += _md_reconciliation(diff)
+    out += _md_contents(shown)
     for chapter, sections in group_changes(shown, old, new):
         out += ["", f"## {_md(chapter)}"]
         for section, changes in sections:
