@@ -35,6 +35,9 @@ def real_txt(version: str) -> bytes:
 
 def test_every_real_mtg_txt_is_found() -> None:
     assert [p.parent.name for p in ALL_TXT] == [
+        "20030315",
+        "20061001",
+        "20090201",
         "20221007",
         "20221118",
         "20230414",

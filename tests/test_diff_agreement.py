@@ -192,7 +192,13 @@ def test_the_simple_matcher_finds_what_it_should() -> None:
     assert result.disagreements == []
 
 
-@pytest.mark.parametrize(("game", "older", "newer"), consecutive_pairs())
+# The MTG exports before the July 2009 rewrite (five or six chapters, another glossary,
+# years apart) have no judgements listed: the agreement is measured on the releases of one
+# format, a few months apart, as a publisher ships them.
+SAME_FORMAT = [p for p in consecutive_pairs() if not (p[0] == "mtg" and p[1] < "20090710")]
+
+
+@pytest.mark.parametrize(("game", "older", "newer"), SAME_FORMAT)
 def test_the_diff_agrees_with_the_simple_matcher(game: str, older: str, newer: str) -> None:
     result = compare(game, older, newer)
     judged = judgements().get((game, older, newer), {})

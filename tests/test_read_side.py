@@ -120,7 +120,7 @@ def test_every_record_of_two_versions_goes_to_the_same_place_every_way(
                 steps = {s.version: s for s in reader.history(document, old_id)}
                 assert steps[OLD].citation == old_id and steps[NEW].citation is None
     # The pair renumbers, removes and merges: each path above was really taken.
-    assert len(old_ids) > 3900 and moved >= 10 and removed >= 4 and merged >= 1
+    assert len(old_ids) > 3900 and moved >= 10 and removed >= 1 and merged >= 1
 
 
 CITATION_FORMS = [

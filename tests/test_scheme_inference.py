@@ -230,16 +230,18 @@ Ver. 2.0
 
 def test_contents_and_a_change_list_are_found_and_reported(tmp_path: Path) -> None:
     """The contents list the chapters and the change history; after the rules, a change list
-    cites rules again. The numbering is learnt outside the contents, the change history is
-    reported as the back matter, and it is not declared in `ends`: the engine, which reads
-    from the first numbered line, would stop at the contents' entry."""
+    cites rules again. The numbering is learnt outside the contents, and the change history
+    is the back matter, declared in `ends` although the contents list it too: the engine
+    skips the contents before it looks for the end of the rules, and the change list's
+    numbers are no rules."""
     path = tmp_path / "orbit.txt"
     path.write_text(CONTENTS_AND_CHANGES, encoding="utf-8")
     toml, report, ids = scheme_and_parse(path, "orbit", tmp_path)
     scheme = tomllib.loads(toml)["source"][0]["scheme"]
     assert "contents skipped: 4 lines, lines 4-7" in report
-    assert "back matter: 'Change history' at line 19; not declared" in report
-    assert scheme["ends"] == []
+    assert "back matter: 'Change history' at line 19; declared in ends" in report
+    assert scheme["ends"] == ["Change history"]
+    assert "parse with this entry: 11 records, 0 warnings" in report
     assert scheme["statements"] == ["Ver. {version}"]
     assert {"cr:1-1", "cr:1-3", "cr:2-3", "cr:3-2"} <= set(ids)
 

@@ -274,7 +274,9 @@ def _version_rows(
                 **flatten(pin),
             },
         )
-    ids = {r.id for r in doc.records} | {g.id for g in doc.glossary}
+    # `new_record_key` names a row of `records` (its foreign key): a renamed glossary term's
+    # alias has none.
+    ids = {r.id for r in doc.records}
     for old_id, new_id in sorted(reader.aliases(document, version).items()):
         tables.add(
             "aliases",

@@ -100,7 +100,7 @@ def describe(inference: Inference, counts: dict[str, int], warnings: list[str]) 
         declared = (
             "declared in ends"
             if back.declared
-            else "not declared: the contents list it too, and the rules would end there"
+            else "not declared: the rules' own text has it before, and the rules would end there"
         )
         report.append(f"back matter: {back.heading.text!r} at {at}; {declared}")
     report.extend(f"not declarable: {note}" for note in inference.notes)

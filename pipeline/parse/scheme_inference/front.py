@@ -129,8 +129,8 @@ def infer_bullets(lines: Sequence[Line], numbering: Numbering) -> list[str]:
 @dataclass(frozen=True)
 class BackMatter:
     """Where the rules end: the heading after them (its block), and whether a scheme can
-    declare it (`ends`): the engine looks for it from the first numbered line, so a heading
-    the contents list too would end the rules there."""
+    declare it (`ends`): the engine looks for it from the first numbered line after the
+    contents, so a heading the rules' own text has before it would end the rules there."""
 
     heading: Block
     declared: bool
@@ -168,6 +168,16 @@ def infer_back_matter(
     body = [i for i in numbered if blocks[i].line not in contents]
     if not body or (heading := back_heading(blocks, body, numbering)) is None:
         return None
+    # The engine skips the contents before it looks for `ends`, so a heading the contents
+    # list too is declared as well; one the rules' own text repeats before it is not.
     text = blocks[heading].text.lower()
-    first = next(i for i in range(numbered[0], len(blocks)) if blocks[i].text.lower() == text)
+    first = next(
+        i for i in body_range(numbered, contents, blocks) if blocks[i].text.lower() == text
+    )
     return BackMatter(blocks[heading], declared=first == heading)
+
+
+def body_range(numbered: list[int], contents: set[int], blocks: Sequence[Block]) -> range:
+    """The blocks from the first numbered line outside the contents to the end."""
+    body = next(i for i in numbered if blocks[i].line not in contents)
+    return range(body, len(blocks))
