@@ -117,13 +117,13 @@ def imported_corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: P
     return ctx
 
 
-# The small corpus: every MTG text export (ten versions, so renumbering has a real
-# history), the FaB 2.14.0 text export (a glossary) and the two NetrunnerDB rulings
-# snapshots (rulings with cards).
+# The small corpus: every MTG text export since the July 2009 rewrite (seven versions, so
+# renumbering has a real history; the older ones are in the full import), the FaB 2.14.0
+# text export (a glossary) and the two NetrunnerDB rulings snapshots (rulings with cards).
 def _small(entry: dict[str, Any]) -> bool:
     path = str(entry["path"])
     return (
-        (entry["game"] == "mtg" and entry["format"] == "txt")
+        (entry["game"] == "mtg" and entry["format"] == "txt" and entry["version"] >= "20090710")
         or (entry["document"] == "comprehensive-rules" and path.endswith("2.14.0/en-fab-cr.txt"))
         or (entry["document"] == "rulings-netrunnerdb" and entry["format"] == "tar.gz")
     )
