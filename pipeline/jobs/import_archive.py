@@ -157,8 +157,13 @@ def order_by_statement(
     of one document that state the same version with different bytes are refused together
     (exit 20): which one is that version is not the archive's to decide."""
     stated: dict[Group, str] = {}
+    lock = ctx.corpus.lock()
     for (document, label), members in groups:
         source, files = members[0]
+        pinned = {pinned_version_of(lock, document, source.rendition, f.sha256) for f in files}
+        if len(pinned) == 1 and None not in pinned and not source.options.get("site"):
+            stated[(document, label)] = str(pinned.pop())  # stored before: its version
+            continue
         with contextlib.suppress(RulesCorpusError):
             item = Fetched(source, read_archive_files(source, files, root, ctx.blobs))
             stated[(document, label)] = parse_fetched(ctx, item, version=label).version or label
