@@ -1,7 +1,8 @@
 """The product speaks of the product: code, tests, documentation and the README say what
 the program does and why, never how the work on it was organised (ticket numbers,
-acceptance checklists, work sessions, review rounds, commit hashes quoted in prose, diaries
-of how fast the machine felt)."""
+checklists of the work, who worked when, commit hashes quoted in prose, diaries of how
+fast the machine felt). The examples the search must find are assembled from parts, so
+this file says none of them."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ PATTERNS = {
     "a ticket number": r"\bissues? #?\d+\b",
     "an acceptance checklist": r"\bdone[- ]when\b",
     "a work session": r"\b(this|that|previous|last|earlier|next) session\b|\bsession before\b",
-    "a review round": r"\breview rounds?\b|\bthis round's\b",
+    "a review round": r"\b" + "review" + r" rounds?\b|\bthis " + "round" + r"'s\b",
     "a diary of the machine's mood": r"\bslow(er)? (evening|hour|afternoon|morning)\b",
     "a commit hash in prose": r"\b(commit|at|since|before|after) (?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])"
     r"[0-9a-f]{7,12}\b",
@@ -59,10 +60,10 @@ def test_nothing_talks_of_how_the_work_was_done() -> None:
 @pytest.mark.parametrize(
     ("line", "what"),
     [
-        ("A slow step (issue 13) is gone.", "a ticket number"),
+        ("A slow step (" + "issue" + " 13) is gone.", "a ticket number"),
         ("Measured at commit 4f70611 on this machine.", "a commit hash in prose"),
-        ("what this session changed", "a work session"),
-        ("Done-when 1 is not met.", "an acceptance checklist"),
+        ("what this " + "session" + " changed", "a work session"),
+        ("Done" + "-when 1 is not met.", "an acceptance checklist"),
         ("7 min 11 s, a slow evening", "a diary of the machine's mood"),
     ],
 )
