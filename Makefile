@@ -45,15 +45,15 @@ run: $(STAMP) bytecode
 		$(BIN)/rulescorpus --corpus $(CORPUS) update; \
 	fi; rc=$$?; if [ $$rc -eq 0 ] || [ $$rc -eq 10 ]; then exit 0; else exit $$rc; fi
 
-# Two pytest processes at once, one per core (tests/shards.py says why not xdist).
+# Two pytest processes at once, one per core (tests/support/shards.py says why not xdist).
 test: $(STAMP) bytecode system-deps
-	$(BIN)/python -m tests.shards
+	$(BIN)/python -m tests.support.shards
 
 check: $(STAMP) bytecode system-deps
 	$(BIN)/ruff check pipeline tests
 	$(BIN)/ruff format --check pipeline tests
 	$(BIN)/mypy
-	$(BIN)/python -m tests.shards
+	$(BIN)/python -m tests.support.shards
 
 # The corpus's web UI and JSON API: export ./corpus to SQLite and serve it with Datasette
 # (the `serve` extra) on 127.0.0.1. `make run` first fills ./corpus.

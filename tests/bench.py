@@ -52,7 +52,7 @@ from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
 from tests.bench_archive import archive_rows
 from tests.bench_measure import KIB_PER_MIB, Figures, Warm, measure_memory, measure_once
-from tests.measured import machine, rich_table_markdown, write_page
+from tests.support.measured import machine, rich_table_markdown, write_page
 
 MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 MTG_OLD_TXT = "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"

@@ -17,9 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+# Test modules import the suite's helpers (tests/support/) by name, and the fault
+# campaign as `faults`.
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent / "support"))
 
+from built_once import build_once, shared_folder
 from helpers import SHARED, link_archive
+from server import ScriptedServer
 
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.collector import tune_collector
@@ -61,7 +66,7 @@ ParseReal = Callable[..., Document]
 @pytest.fixture(scope="session")
 def parse_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One parse cache for the whole run: the import fixture and parse_real share it."""
-    return tmp_path_factory.mktemp("parsed")
+    return shared_folder("parsed", tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
@@ -100,21 +105,30 @@ def parse_real(parse_cache_dir: Path) -> ParseReal:
     return parse
 
 
+def _context(root: Path, parse_cache_dir: Path) -> Context:
+    return Context(
+        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    )
+
+
+def _import(root: Path, entries: list[dict[str, Any]], parse_cache_dir: Path) -> None:
+    """Import `entries` of ../shared/sources, linked into root/archive, into root/corpus."""
+    from pipeline.jobs.import_archive import import_archive
+
+    folder = link_archive(root / "archive", entries)
+    summary = import_archive(_context(root, parse_cache_dir), folder)
+    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
+
+
 @pytest.fixture(scope="session")
 def imported_corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Context:
     """A corpus imported once from every file of ../shared/sources (PDFs included). Read
     only: a test that changes a corpus makes its own."""
-    root = tmp_path_factory.mktemp("imported")
     entries = json.loads((SHARED / "manifest.json").read_text())
-    folder = link_archive(root / "archive", entries)
-    ctx = Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    root = build_once(
+        "imported", tmp_path_factory, lambda root: _import(root, entries, parse_cache_dir)
     )
-    from pipeline.jobs.import_archive import import_archive
-
-    summary = import_archive(ctx, folder)
-    assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
-    return ctx
+    return _context(root, parse_cache_dir)
 
 
 # The small corpus: every MTG text export since the July 2009 rewrite (seven versions, so
@@ -137,16 +151,18 @@ def small_corpus(
     API, export, Datasette and `show --provenance` tests. Read only: its folder's
     `archive` and `cache` sit beside it, and a test that imports or updates copies all
     three first."""
-    root = tmp_path_factory.mktemp("small")
-    folder = link_archive(root / "archive", [e for e in manifest if _small(e)])
-    ctx = Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    entries = [e for e in manifest if _small(e)]
+    root = build_once(
+        "small", tmp_path_factory, lambda root: _import(root, entries, parse_cache_dir)
     )
-    from pipeline.jobs.import_archive import import_archive
-
-    summary = import_archive(ctx, folder)
-    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
     return root / "corpus"
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    """A scripted HTTP server on 127.0.0.1 (tests/support/server.py), for one test."""
+    with ScriptedServer() as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
@@ -173,13 +189,8 @@ def mtg_pair_corpus(
     tmp_path_factory: pytest.TempPathFactory, manifest: list[dict[str, Any]], parse_cache_dir: Path
 ) -> Path:
     """A corpus imported once per run from MTG_PAIR. Read only: copy it to change it."""
-    root = tmp_path_factory.mktemp("pair")
-    folder = link_archive(root / "archive", [e for e in manifest if e["path"] in MTG_PAIR])
-    ctx = Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+    entries = [e for e in manifest if e["path"] in MTG_PAIR]
+    root = build_once(
+        "pair", tmp_path_factory, lambda root: _import(root, entries, parse_cache_dir)
     )
-    from pipeline.jobs.import_archive import import_archive
-
-    summary = import_archive(ctx, folder)
-    assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
     return root / "corpus"

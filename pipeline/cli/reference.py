@@ -1,6 +1,6 @@
 """The command-line reference as Markdown, read off the typer app itself (click's own
 introspection), so the documentation cannot drift from the commands: the docs build writes
-it (docs/hooks/cli_reference.py) and tests/test_docs.py checks the pages against it."""
+it (docs/hooks/cli_reference.py) and tests/cli/test_docs.py checks the pages against it."""
 
 from __future__ import annotations
 

@@ -144,7 +144,7 @@ REVIEWED_GAPS: dict[tuple[str, str, str], tuple[str, str]] = {
     ("fab/cr", "2.10.1", "txt"): (
         "glossary",
         "the 2.10.1 text export (a derivative) lost the glossary; the rules site's pages carry "
-        "its 261 terms, each checked against its page anchor in tests/test_fab_html.py",
+        "its 261 terms, each checked against its page anchor in tests/parse/test_fab_html.py",
     ),
 }
 

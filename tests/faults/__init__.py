@@ -13,5 +13,5 @@ Three parts, each run as the real command line in its own process:
 
 `python -m tests.faults [--quick]` prints one table and exits non-zero on any corrupt
 state, leftover file, crash or hang. Its modules import each other relatively, so the
-smoke test (`tests/test_fault_smoke.py`) can load them as the package `faults`.
+smoke test (`tests/jobs/test_fault_smoke.py`) can load them as the package `faults`.
 """

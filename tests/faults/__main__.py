@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from tests.measured import write_page
+from tests.support.measured import write_page
 
 from .concurrency import run_contests
 from .crash_campaign import run_campaign

@@ -1,6 +1,6 @@
 """A misbehaving HTTP(S) server on 127.0.0.1 (port 0) in a thread, scripted per path.
 
-Unlike tests/server.py, which scripts well-formed replies, each path here is
+Unlike tests/support/server.py, which scripts well-formed replies, each path here is
 answered by a `Behaviour`: a function that gets the request and the raw
 connection and may do anything a broken or hostile server does (never answer,
 drip, stream forever, lie about Content-Length, redirect in circles). A path
@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler
 try:  # pytest puts tests/ on sys.path; `python -m tests.faults` runs from the checkout
     from server import HOST, OwnedServer, Request, ThreadedServer
 except ImportError:
-    from tests.server import HOST, OwnedServer, Request, ThreadedServer
+    from tests.support.server import HOST, OwnedServer, Request, ThreadedServer
 
 
 class Connection:

@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "sources"
 MANIFEST = SHARED / "manifest.json"
-MINI_TXT = ROOT / "tests" / "fixtures" / "mtg" / "mini.txt"
+MINI_TXT = ROOT / "tests" / "parse" / "fixtures" / "mtg" / "mini.txt"
 MTG_OLD = "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
 MTG_NEW = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 NRDB_2024 = "netrunner/rulings-netrunnerdb/2024-01-15/netrunnerdb-v2-rulings-2024-01-15.tar.gz"
@@ -168,7 +168,7 @@ def mtg_mirror(folder: Path, *paths: str) -> Path:
 
 
 def mini_pdf(effective: str | None = None) -> bytes:
-    """The mini MTG document (tests/fixtures/mtg/mini.txt) typeset as a PDF that the mtg-cr
+    """The mini MTG document (tests/parse/fixtures/mtg/mini.txt) typeset as a PDF that the mtg-cr
     parser reads record for record like the text (every line its own paragraph, glossary
     terms bold), so a PDF rendition costs a tenth of a second to parse. `effective`
     replaces the date the document states (another version)."""

@@ -168,7 +168,7 @@ class Report:
     # The Markdown is written by `python -m tests.faults` only, where `tests` is a package;
     # pytest imports this folder as `faults`, beside no `tests`.
     def markdown(self) -> str:
-        from tests.measured import markdown_table
+        from tests.support.measured import markdown_table
 
         verdict = "FAILED" if self.failed else "passed"
         problems = "".join(f"- {line}\n" for line in self.not_handled())
@@ -176,7 +176,7 @@ class Report:
         return f"Verdict: **{verdict}**.\n\n{problems and problems + chr(10)}{table}"
 
     def cases_markdown(self) -> str:
-        from tests.measured import markdown_table
+        from tests.support.measured import markdown_table
 
         rows = [
             (

@@ -20,7 +20,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from tests.measured import rich_table_markdown, write_page
+from tests.support.measured import rich_table_markdown, write_page
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_RESTARTS = 8

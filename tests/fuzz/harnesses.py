@@ -131,9 +131,7 @@ def faq(data: bytes) -> None:
 
 
 def faq_seeds(_work: Path) -> list[bytes]:
-    return [
-        bytes([i]) + (S.FIXTURES / "faq" / page).read_bytes() for i, page in enumerate(FAQ_PAGES)
-    ]
+    return [bytes([i]) + (S.FAQ_PAGES_DIR / page).read_bytes() for i, page in enumerate(FAQ_PAGES)]
 
 
 # One fixed folder (made once, reused by every run): a file inside, a symlink out.
@@ -190,7 +188,7 @@ def discovery_seeds(_work: Path) -> list[bytes]:
         b'<a href="/downloads/MagicCompRules%2020251114.txt">TXT</a>'
         b'<a href="https://media.example.org/x/MagicCompRules 2.pdf">PDF</a></body></html>'
     )
-    return [page] + [(S.FIXTURES / "faq" / p).read_bytes() for p in FAQ_PAGES[:1]]
+    return [page] + [(S.FAQ_PAGES_DIR / p).read_bytes() for p in FAQ_PAGES[:1]]
 
 
 def wiki_answers(data: bytes) -> None:
@@ -205,16 +203,16 @@ def wiki_answers(data: bytes) -> None:
 
 
 def _wiki_bundle() -> bytes:
-    query = (S.FIXTURES / "wiki" / "query-Conditional_ability.json").read_bytes()
-    parsed = (S.FIXTURES / "wiki" / "parse-15873.json").read_bytes()
+    query = (S.WIKI_ANSWERS / "query-Conditional_ability.json").read_bytes()
+    parsed = (S.WIKI_ANSWERS / "parse-15873.json").read_bytes()
     revision = mediawiki.read_revision_response(query, what="seed")
     page = mediawiki.read_parse_response(parsed, what="seed")
     return mediawiki.build_bundle(revision, page, api="https://example.fandom.com/api.php")
 
 
 def wiki_answer_seeds(_work: Path) -> list[bytes]:
-    query = (S.FIXTURES / "wiki" / "query-Conditional_ability.json").read_bytes()
-    parsed = (S.FIXTURES / "wiki" / "parse-15873.json").read_bytes()
+    query = (S.WIKI_ANSWERS / "query-Conditional_ability.json").read_bytes()
+    parsed = (S.WIKI_ANSWERS / "parse-15873.json").read_bytes()
     return [b"\x00" + query, b"\x01" + parsed, b"\x02" + _wiki_bundle()]
 
 
@@ -234,7 +232,7 @@ def site_bundle_seeds(_work: Path) -> list[bytes]:
 
 def html_seeds(_work: Path) -> list[bytes]:
     folder = S.SHARED / "fab" / "comprehensive-rules-html" / "2.10.1-prototype" / "en" / "cr"
-    return [(S.FIXTURES / "faq" / p).read_bytes() for p in FAQ_PAGES] + [
+    return [(S.FAQ_PAGES_DIR / p).read_bytes() for p in FAQ_PAGES] + [
         (folder / "09-additional-rules" / "index.html").read_bytes()
     ]
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "sources"
-FIXTURES = ROOT / "tests" / "fixtures"
+FAQ_PAGES_DIR = ROOT / "tests" / "parse" / "fixtures" / "faq"
+WIKI_ANSWERS = ROOT / "tests" / "fetch" / "fixtures" / "wiki"
 WINDOW = 24 * 1024
 
 

@@ -1,0 +1,119 @@
+"""Regression tests of fetching, one per defect, named after it: hostile mirrors, lying
+servers, malformed links and registry URLs. Each docstring says what was found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import SHARED
+from mtg_sources import MTG, mtg_entries, mtg_registry
+from server import Reply, ScriptedServer
+
+from pipeline.errors import (
+    EXIT_FETCH,
+    RegistryError,
+)
+from pipeline.extract.html import list_links
+from pipeline.fetch.discover import find_link
+from pipeline.fetch.http import Fetcher
+from pipeline.fetch.policy import FetchPolicy
+from pipeline.jobs import update as jobs
+from pipeline.jobs.context import Context
+from pipeline.registry.loader import parse_registry
+from pipeline.store.blobs import BlobStore
+
+
+def mirror_with(tmp_path: Path, path: str, data: bytes | None = None) -> Path:
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    entry = mtg_entries("20251114")[0]
+    entry = {**entry, "path": path}
+    if data is not None:
+        (mirror / "big.txt").write_bytes(data)
+        entry.update(bytes=len(data), sha256=__import__("hashlib").sha256(data).hexdigest())
+    (mirror / "manifest.json").write_text(json.dumps([entry]))
+    return mirror
+
+
+FAST = FetchPolicy(connect_timeout=2, read_timeout=3, deadline=4, retries=1, backoff=0.01)
+
+
+@pytest.mark.parametrize(
+    "path", ["../../etc/passwd", "/etc/passwd", "link/passwd"], ids=["dotdot", "absolute", "link"]
+)
+def test_a_mirror_path_out_of_the_folder_is_refused_before_reading(
+    tmp_path: Path, path: str
+) -> None:
+    """A mirror's manifest naming `../../etc/passwd`, an absolute path or a symlink out
+    of its folder was read."""
+    mirror = mirror_with(tmp_path, path)
+    (mirror / "link").symlink_to("/etc")
+    ctx = Context(tmp_path / "corpus", tmp_path / "cache", mtg_registry(tmp_path))
+    summary = jobs.update(ctx, [], mirror=str(mirror))
+    assert summary.exit_code == EXIT_FETCH
+    assert path in summary.outcomes[0].message
+    assert list((tmp_path / "cache" / "sha256").rglob("*")) == [], "no byte was stored"
+
+
+def test_a_mirror_file_over_max_bytes_is_refused(tmp_path: Path) -> None:
+    """A mirror's file was read whole however large, past the source's max_bytes."""
+    mirror = mirror_with(tmp_path, "big.txt", b"x" * 5000)
+    ctx = Context(tmp_path / "corpus", tmp_path / "cache", mtg_registry(tmp_path, max_bytes=4096))
+    summary = jobs.update(ctx, [], mirror=str(mirror))
+    assert summary.exit_code == EXIT_FETCH
+    message = summary.outcomes[0].message
+    assert "5000 bytes" in message and "4096" in message and "max_bytes" in message
+    assert not (tmp_path / "corpus" / "index.json").exists()
+
+
+def test_a_body_longer_than_its_content_length_is_a_fetch_failure(
+    tmp_path: Path, server: ScriptedServer
+) -> None:
+    """A server sending more bytes than its Content-Length announced had them stored."""
+    body = (SHARED / MTG.format("20251114")).read_bytes()
+    announced = body[: len(body) // 2]
+    server.serve("/cr.txt", Reply(200, body, {"Content-Length": str(len(announced))}))
+    with Fetcher(BlobStore(tmp_path / "cache"), FAST) as fetcher, pytest.raises(Exception) as err:
+        fetcher.fetch("mtg-cr-txt", server.url("/cr.txt"), expect="txt")
+    assert "more than the" in str(err.value) and "Content-Length" in str(err.value)
+    assert list((tmp_path / "cache" / "sha256").rglob("*")) == []
+
+
+def test_a_malformed_ipv6_link_does_not_hide_the_good_link() -> None:
+    """Found by `make fuzz` (discovery): urljoin raised ValueError "Invalid IPv6 URL"
+    for href="http://[x", one malformed link ending `update` with a traceback instead of
+    finding the good link."""
+    page = (
+        b'<html><body><a href="http://[x/rules.txt">bad</a>'
+        b'<a href="/files/CR-2026.txt">the rules</a></body></html>'
+    )
+    assert list_links(page, "https://publisher.example/rules/") == [
+        "https://publisher.example/files/CR-2026.txt"
+    ]
+    found = find_link(
+        page,
+        "https://publisher.example/rules/",
+        r"CR-\d+\.txt$",
+        source="cr",
+        list_links=list_links,
+    )
+    assert found == "https://publisher.example/files/CR-2026.txt"
+
+
+def test_a_landing_page_bs4_rejects_has_no_links() -> None:
+    """Found by `make fuzz` (discovery): a landing page bs4 rejects raised
+    ParserRejectedMarkup; it has no links."""
+    assert list_links(b"<!DOCTYPE x><![ DOCTYPE y", "https://publisher.example/") == []
+
+
+def test_a_registry_url_with_a_malformed_host_is_a_registry_error() -> None:
+    """Found by `make fuzz` (registry): urlsplit(url).hostname raised ValueError for
+    `http://[source`."""
+    text = (
+        '[[source]]\nid = "x"\ngame = "g"\ndocument = "g/cr"\ntitle = "T"\n'
+        'family = "mtg-cr"\nrendition = "txt"\nurl = "http://[source/x.txt"\n'
+    )
+    with pytest.raises(RegistryError, match="url must be https"):
+        parse_registry(text, name="sources.toml")

@@ -1,0 +1,358 @@
+"""`rulescorpus scheme FILE`: the registry entry inferred for a numbered rules document.
+
+The round trip is tested on the real documents: the entry `scheme` prints, saved as a
+registry and given to `parse --family numbered --sources`, gives exactly the records
+`scheme` counted; every id is a number the document prints at the start of a line (the
+scheme invents none); where a hand-written family reads the same document, the ids are
+the same. Files that are no numbered rules document are refused with one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from helpers import SHARED
+from typer.testing import CliRunner
+
+from pipeline.cli.app import app
+from pipeline.errors import EXIT_PARSE, EXIT_USAGE
+from pipeline.jobs.family_names import NAMES
+from pipeline.registry.entry_toml import entry_toml
+from pipeline.registry.loader import parse_registry
+
+runner = CliRunner()
+FOW = "fow/comprehensive-rules/7.0/fow-cr-7.0.txt"
+SWU = "swu/comprehensive-rules/7.0/SWU-comprehensive-rules.pdf"
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_error(err: str) -> str:
+    """The error as one line (the console wraps long lines at its width), checked to be the
+    only thing said and no traceback."""
+    assert "Traceback" not in err
+    assert err.count("error:") == 1 and err.lstrip().startswith("error:")
+    return " ".join(err.split())
+
+
+def scheme_and_parse(path: Path, game: str, tmp_path: Path) -> tuple[str, str, list[str]]:
+    """The entry's TOML and report, and the ids `parse` gives with the entry pasted."""
+    code, toml, report = invoke("scheme", str(path), "--game", game, "--document", f"{game}/cr")
+    assert code == 0, report
+    registry = tmp_path / "sources.toml"
+    registry.write_text(toml, encoding="utf-8")
+    code, out, err = invoke("parse", str(path), "--family", "numbered", "--sources", str(registry))
+    assert code in (0, EXIT_PARSE), err
+    return toml, report, [r["id"] for r in json.loads(out)["records"]]
+
+
+def printed_numbers(path: Path) -> set[str]:
+    """Every number the document prints at the start of a line (a dot or `)` after it), read
+    here independently of the pipeline's readers."""
+    from pipeline.extract.pdf import extract_pdf_lines
+    from pipeline.extract.text import extract_text_lines
+
+    data = path.read_bytes()
+    if path.suffix == ".pdf":
+        lines = [ln.text for ln in extract_pdf_lines(data, what=path.name).lines]
+    else:
+        lines = [ln.text for ln in extract_text_lines(data, what=path.name)]
+    start = re.compile(r"^\s*(\d+(?:[.\-]?[0-9A-Za-z]+)*?)[.)]?(?:\s|$)")
+    return {m.group(1) for text in lines if (m := start.match(text))}
+
+
+# (file, game, the hand-written family that reads it too, or None)
+RIFTBOUND = "riftbound/core-rules/2026-06-18/CR-v1.4.txt"
+DOCUMENTS = [
+    ("fab/comprehensive-rules/2.14.0/en-fab-cr.txt", "fab", "fab-cr"),
+    (RIFTBOUND, "riftbound", "riftbound-cr"),
+    (FOW, "fow", None),
+    ("gundam/comprehensive-rules/1.6.0/comprehensiverules_en.pdf", "gundam", None),
+    ("digimon/comprehensive-rules-zh/1.2/digimon-cr-zh-1.2.pdf", "digimon", None),
+    ("netrunner/comprehensive-rules/1.4/Comprehensive_Rules.pdf", "netrunner", None),
+]
+
+
+@pytest.mark.parametrize(("relative", "game", "family"), DOCUMENTS)
+def test_the_pasted_entry_gives_exactly_the_records_scheme_counted(
+    relative: str, game: str, family: str | None, tmp_path: Path
+) -> None:
+    path = SHARED / relative
+    toml, report, ids = scheme_and_parse(path, game, tmp_path)
+    counted = re.search(r"parse with this entry: (\d+) records", report)
+    assert counted is not None and int(counted.group(1)) == len(ids) > 100
+    entry = tomllib.loads(toml)["source"][0]
+    assert (entry["family"], entry["game"], entry["document"]) == ("numbered", game, f"{game}/cr")
+    levels = entry["scheme"]["levels"]
+    for level in levels:
+        count = re.search(rf"level {level['kind']}: (\d+) records", report)
+        assert count is not None, report
+    # Never an invented number: each id of a level printed in full is printed in the document.
+    printed = printed_numbers(path)
+    own = any(level["printed"] == "own" for level in levels)
+    full_ids = [i.split(":", 1)[1] for i in ids]
+    if own:  # an own level's id adds its letter to its parent's number
+        full_ids = [n for n in full_ids if not n[-1].isalpha()]
+    assert set(full_ids) <= printed
+    if family is not None:
+        code, out, err = invoke("parse", str(path), "--family", family)
+        assert code in (0, EXIT_PARSE), err
+        theirs = json.loads(out)["records"]
+        assert ids == [r["id"] for r in theirs]
+        ours = json.loads(invoke("parse", str(path), "--family", "numbered", "--sources",
+                                 str(tmp_path / "sources.toml"))[1])["records"]  # fmt: skip
+        fields = ["parent", "depth"] + (
+            ["title", "text", "examples"] if relative == RIFTBOUND else []
+        )
+        for field in fields:
+            assert [r[field] for r in ours] == [r[field] for r in theirs], field
+
+
+def test_the_entry_reads_the_numbering_a_reader_sees(tmp_path: Path) -> None:
+    """Force of Will: sections of three and four digits, subrules by letter, roman tails
+    after a hyphen (`903.2i-i`), the version on the title line and the date below it."""
+    toml, report, ids = scheme_and_parse(SHARED / FOW, "fow", tmp_path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    shapes = [(lv["segment"], lv["join"], lv["dot"]) for lv in scheme["levels"]]
+    assert shapes == [
+        ("digits", ".", "required"),
+        ("digits", ".", "required"),
+        ("letter", "", "required"),
+        ("roman", "-", "required"),
+    ]
+    assert scheme["statements"][:2] == ["ver. {version}", "Last Update: {date}"]
+    assert {"cr:1009", "cr:1009.1", "cr:903.2i", "cr:903.2i-i"} <= set(ids)
+    assert "contents skipped: 168 lines, lines 5-172" in report
+
+
+def test_scheme_output_is_deterministic(tmp_path: Path) -> None:
+    first = invoke("scheme", str(SHARED / FOW), "--game", "fow")
+    assert first == invoke("scheme", str(SHARED / FOW), "--game", "fow")
+
+
+VERSE = """Verse Tactics Comprehensive Rules
+Version 1.2.0
+Last updated: 1/16/2026
+1. Basics
+1-1. Players
+1-1-1. Two players play a game.
+Example: Ana and Ben play.
+1-1-2. Each player has a deck.
+Note: Decks are shuffled first.
+1-2. Winning
+1-2-1. A player with no cards left in their deck loses the game.
+1-2-1a. This is checked at the start of each turn.
+1-2-1b. A player may also concede.
+1-2-1c. A player who concedes leaves at once.
+1-2-2. The last player standing wins.
+Example: Ben concedes, so Ana wins.
+2. Turns
+2-1. Steps
+2-1-1. Each turn has three steps: draw, play and end.
+2-1-2. The first player skips the draw.
+Note: This makes up for going first.
+Credits
+Designed by the Verse team.
+"""
+
+
+def test_a_small_document_gives_a_complete_entry(tmp_path: Path) -> None:
+    path = tmp_path / "verse.txt"
+    path.write_text(VERSE, encoding="utf-8")
+    toml, report, ids = scheme_and_parse(path, "verse", tmp_path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    assert scheme["title"] == "Verse Tactics Comprehensive Rules"
+    assert scheme["statements"] == ["Version {version}", "Last updated: {date}"]
+    assert (scheme["example"], scheme["note"], scheme["ends"]) == (
+        ["Example"],
+        ["Note"],
+        ["Credits"],
+    )
+    assert [(lv["join"], lv["segment"], lv["dot"]) for lv in scheme["levels"]] == [
+        (".", "digits", "required"),
+        ("-", "digits", "required"),
+        ("-", "digits", "required"),
+        ("", "letter", "required"),
+    ]
+    assert ids == [
+        "cr:1", "cr:1-1", "cr:1-1-1", "cr:1-1-2", "cr:1-2", "cr:1-2-1", "cr:1-2-1a",
+        "cr:1-2-1b", "cr:1-2-1c", "cr:1-2-2", "cr:2", "cr:2-1", "cr:2-1-1", "cr:2-1-2",
+    ]  # fmt: skip
+    assert "parse with this entry: 14 records, 0 warnings" in report
+    code, out, _ = invoke(
+        "parse", str(path), "--family", "numbered", "--sources", str(tmp_path / "sources.toml")
+    )
+    doc = json.loads(out)
+    assert (code, doc["version"], doc["published"]) == (0, "1.2.0", "2026-01-16")
+    records = {r["id"]: r for r in doc["records"]}
+    assert records["cr:1-1-1"]["examples"] == ["Ana and Ben play."]
+    assert records["cr:2-1-2"]["notes"] == ["This makes up for going first."]
+    assert [p["id"] for p in doc["back_matter"]] == ["credits"]
+
+
+CONTENTS_AND_CHANGES = """Orbit Rules
+Ver. 2.0
+Contents
+1. Setup
+2. Play
+3. Scoring
+Change history
+1. Setup
+1-1. Each player takes a deck of forty cards and shuffles it before the game starts.
+1-2. Each player draws five cards; a player may shuffle the hand back once.
+1-3. The player who lost the last game goes first; otherwise the players decide at random.
+2. Play
+2-1. Players take turns, each playing one card from the hand and then drawing one.
+2-2. A player who cannot play a card passes the turn to the other player.
+2-3. When both players pass in a row, the game ends.
+3. Scoring
+3-1. Each card left in a player's hand at the end scores one point for the other player.
+3-2. The player with the higher score wins; equal scores make the game a draw.
+Change history
+Ver. 2.0
+1-3. Revised
+2-2. Added
+"""
+
+
+def test_contents_and_a_change_list_are_found_and_reported(tmp_path: Path) -> None:
+    """The contents list the chapters and the change history; after the rules, a change list
+    cites rules again. The numbering is learnt outside the contents, and the change history
+    is the back matter, declared in `ends` although the contents list it too: the engine
+    skips the contents before it looks for the end of the rules, and the change list's
+    numbers are no rules."""
+    path = tmp_path / "orbit.txt"
+    path.write_text(CONTENTS_AND_CHANGES, encoding="utf-8")
+    toml, report, ids = scheme_and_parse(path, "orbit", tmp_path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    assert "contents skipped: 4 lines, lines 4-7" in report
+    assert "back matter: 'Change history' at line 19; declared in ends" in report
+    assert scheme["ends"] == ["Change history"]
+    assert "parse with this entry: 11 records, 0 warnings" in report
+    assert scheme["statements"] == ["Ver. {version}"]
+    assert {"cr:1-1", "cr:1-3", "cr:2-3", "cr:3-2"} <= set(ids)
+
+
+def test_the_entry_toml_loads_back_to_the_same_source(tmp_path: Path) -> None:
+    path = tmp_path / "verse.txt"
+    path.write_text(VERSE, encoding="utf-8")
+    code, toml, _ = invoke("scheme", str(path), "--game", "verse")
+    assert code == 0
+    (source,) = parse_registry(toml, "inferred", NAMES)
+    assert entry_toml(source, [toml.splitlines()[0][2:]]) == toml
+
+
+def blank_pdf() -> bytes:
+    pdf = pdfium.PdfDocument.new()
+    pdf.new_page(612, 792)
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "said"),
+    [
+        (
+            "story.txt",
+            b"Once upon a time there was a game.\nIt had no rules.\n",
+            "no numbered lines",
+        ),
+        (
+            "decklist.txt",
+            b"4 Lightning Bolt\n2 Counterspell\n1 Island\n20 Mountain\n3 Shock\n4 Giant Growth\n",
+            "0% of them in sequence",
+        ),
+        ("scan.pdf", None, "no text to read (a scan without a text layer? OCR it first)"),
+    ],
+)
+def test_a_file_that_is_no_numbered_document_is_refused_in_one_line(
+    name: str, content: bytes | None, said: str, tmp_path: Path
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content if content is not None else blank_pdf())
+    code, out, err = invoke("scheme", str(path))
+    assert (code, out) == (EXIT_USAGE, "")
+    message = one_error(err)
+    assert str(path) in message.replace(" ", "") or path.name in message
+    assert said in message and "not a numbered rules document" in message
+
+
+def test_a_file_scheme_cannot_read_is_named_with_what_to_do(tmp_path: Path) -> None:
+    notes = tmp_path / "rules.md"
+    notes.write_text("1. Setup\n", encoding="utf-8")
+    fake = tmp_path / "rules.pdf"
+    fake.write_bytes(b"1. Setup\n")
+    for path, said in [
+        (notes, "scheme reads a PDF (.pdf) or a text file (.txt)"),
+        (tmp_path / "missing.txt", "cannot read it"),
+        (fake, "not a PDF"),
+    ]:
+        code, out, err = invoke("scheme", str(path))
+        assert (code, out) == (EXIT_USAGE, "")
+        assert said in one_error(err)
+
+
+def test_an_outline_numbered_only_by_layout_is_refused_with_its_reason() -> None:
+    """SWU prints only each level's own number (`1.`, `a.`): which level a `1.` is shows in
+    its indentation alone, which a scheme cannot say."""
+    code, out, err = invoke("scheme", str(SHARED / SWU))
+    assert (code, out) == (EXIT_USAGE, "")
+    assert "the numbering starts again at 1 under" in one_error(err)
+
+
+def test_parse_with_an_entry_refuses_a_file_that_is_no_numbered_document(tmp_path: Path) -> None:
+    path = tmp_path / "verse.txt"
+    path.write_text(VERSE, encoding="utf-8")
+    code, toml, _ = invoke("scheme", str(path), "--game", "verse")
+    registry = tmp_path / "sources.toml"
+    registry.write_text(toml, encoding="utf-8")
+    story = tmp_path / "story.txt"
+    story.write_text("Once upon a time there was a game.\nIt had no rules.\n", encoding="utf-8")
+    code, out, err = invoke("parse", str(story), "--family", "numbered", "--sources", str(registry))
+    assert (code, out) == (EXIT_PARSE, "")
+    assert "no numbered rules found" in one_error(err)
+
+
+def test_a_long_word_at_a_line_start_is_read_in_one_pass() -> None:
+    """A number was matched by one regex of optional joins between segments, which
+    backtracks exponentially on a long word that is no number (`1111…1x!`); the first word is
+    now split once. Blank lines start no number."""
+    from pipeline.models.content import Line
+    from pipeline.parse.scheme_inference.numbering import read_start
+
+    assert read_start(Line(text="1" * 40 + "x!" + " text", line=1)) is None
+    assert read_start(Line(text="   ", line=2)) is None
+    start = read_start(Line(text="903.2i-i. If multiple actions are required", line=3))
+    assert start is not None
+    assert (start.number, start.mark, start.rest) == (
+        "903.2i-i",
+        ".",
+        "If multiple actions are required",
+    )
+    assert start.segments == (("", "903"), (".", "2"), ("", "i"), ("-", "i"))
+
+
+def test_chapter_marks_the_scheme_cannot_declare_are_reported(tmp_path: Path) -> None:
+    """Gundam's body closes chapter numbers with `)` where its contents print `1.`: no
+    level can declare that mark, and the report says so instead of passing over it."""
+    chapters = ["Setup", "Turns", "Combat", "Scoring", "Ending"]
+    body = [f"{n}) {name}\n{n}-1. The {name.lower()} rules apply to both players alike.\n"
+            f"{n}-2. Each player follows them in turn order.\n"
+            for n, name in enumerate(chapters, start=1)]  # fmt: skip
+    contents = "".join(f"{n}. {name}\n" for n, name in enumerate(chapters, start=1))
+    path = tmp_path / "marks.txt"
+    path.write_text("Marks Rules\nVer. 1.0\n" + contents + "".join(body), encoding="utf-8")
+    code, _, report = invoke("scheme", str(path))
+    assert code == 0
+    assert "not declarable: 5 numbers closed by `)` ('1) Setup'): not read as numbers" in report
+    assert "contents skipped: 5 lines, lines 3-7" in report

@@ -1,0 +1,83 @@
+"""Shared test helpers: where the real documents are, tree digests, registry files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "sources"
+
+
+def corpus_digest(root: Path) -> dict[str, str]:
+    """Every file under root (the lock file of a run aside) with its SHA-256."""
+    if not root.exists():
+        return {}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != ".lock"
+    }
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+def registry_file(folder: Path, sources: list[dict[str, Any]]) -> Path:
+    """Write a sources.toml with the given [[source]] tables."""
+    lines = []
+    for source in sources:
+        lines.append("[[source]]")
+        lines.extend(f"{key} = {_toml_value(value)}" for key, value in source.items())
+        lines.append("")
+    path = folder / "sources.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def link_archive(folder: Path, entries: list[dict[str, Any]]) -> Path:
+    """An archive folder of real documents plus a manifest.json. Hard links, not symbolic
+    ones: a mirror refuses a symbolic link that leads out of its folder."""
+    for entry in entries:
+        target = folder / str(entry["path"])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source = SHARED / str(entry["path"])
+        try:
+            os.link(source, target)
+        except OSError:  # another file system: a copy is the only way
+            shutil.copyfile(source, target)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "manifest.json").write_text(json.dumps(entries))
+    return folder
+
+
+EXAMPLE_REGISTRIES = ROOT / "examples" / "registries"
+
+
+def parse_example(name: str) -> tuple[Any, bytes]:
+    """The real document that `examples/registries/<name>.toml` describes, parsed through
+    that entry alone: (Document, the document's bytes)."""
+    from pipeline.fetch.manifest import parse_manifest, versions_of
+    from pipeline.jobs.families import parse_bytes
+    from pipeline.jobs.family_names import NAMES
+    from pipeline.jobs.parse_request import request_for
+    from pipeline.registry.loader import load_registry
+
+    (entry,) = load_registry(EXAMPLE_REGISTRIES / f"{name}.toml", NAMES)
+    entries = parse_manifest((SHARED / "manifest.json").read_bytes(), "manifest.json")
+    ((file,),) = versions_of(entry, entries)
+    data = (SHARED / file.path).read_bytes()
+    return parse_bytes(data, request_for(entry, what=file.path)), data
