@@ -8,7 +8,7 @@ parse command's 1 s, and this path needs none of it. It takes `[--corpus|--cache
 typer reads them (an option's last value counts; a command option over a global one).
 Anything else (help, an option or value it does not know, a missing --family, `--`,
 shell completion, RULESCORPUS_DEBUG, which shows typer's tracebacks) returns None, and
-the typer app answers with its own messages and exit codes. tests/cli/test_parse_quick.py
+the typer app answers with its own messages and exit codes. tests/test_parse_quick.py
 runs both side by side.
 """
 

@@ -26,7 +26,8 @@ from pipeline.errors import NotFound, UsageError
 from pipeline.jobs.cite_files import Protected, TextFile, collect_files, read_text_file, shown
 from pipeline.jobs.cite_fixes import FileFix
 from pipeline.models.records import Ruling
-from pipeline.store.corpus import Corpus, version_key
+from pipeline.store.corpus import Corpus
+from pipeline.store.ordering import version_key
 
 Status = Literal["current", "renumbered", "changed", "removed", "never-existed"]
 STATUSES: tuple[Status, ...] = ("current", "renumbered", "changed", "removed", "never-existed")

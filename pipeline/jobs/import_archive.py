@@ -43,7 +43,7 @@ from pipeline.jobs.versions import add_version
 from pipeline.models.records import Document, WarningCode
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of
-from pipeline.store.corpus import check_order, version_key
+from pipeline.store.ordering import check_order, version_key
 from pipeline.verify.checks import check_pin, pinned_version_of
 
 Group = tuple[str, str]  # (document, version)

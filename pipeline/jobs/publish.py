@@ -17,8 +17,9 @@ from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Pin
 from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
-from pipeline.store.corpus import DiffEntry, DocumentEntry, Transaction, VersionEntry, version_key
+from pipeline.store.corpus import DiffEntry, DocumentEntry, Transaction, VersionEntry
 from pipeline.store.ids import build_id_index
+from pipeline.store.ordering import version_key
 from pipeline.verify.checks import add_pin
 
 Status = Literal["published", "staged"]

@@ -52,7 +52,7 @@ def check_attestations(ctx: Context, document: str) -> list[Outcome]:
     if not sources:
         return []
     from pipeline.jobs.update import open_fetcher
-    from pipeline.store.corpus import version_key
+    from pipeline.store.ordering import version_key
     from pipeline.verify.attestations import Verdict, check_attestation
 
     pins = sorted(

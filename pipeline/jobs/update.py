@@ -40,8 +40,9 @@ from pipeline.jobs.renditions import (
 from pipeline.jobs.versions import Published, add_version
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of, select_sources
-from pipeline.store.corpus import Corpus, check_order
+from pipeline.store.corpus import Corpus
 from pipeline.store.layout import document_dir
+from pipeline.store.ordering import check_order
 from pipeline.verify.checks import (
     PinStatus,
     check_pin,

@@ -36,8 +36,9 @@ from pipeline.jobs.versions import add_version
 from pipeline.models.records import Document, Rule
 from pipeline.models.sources import FetchResult, Pin
 from pipeline.store.canonical import canonical_json
-from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry, order_problems
+from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry
 from pipeline.store.ids import build_id_index
+from pipeline.store.ordering import order_problems
 
 
 def request_of(

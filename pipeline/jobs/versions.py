@@ -14,7 +14,8 @@ from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, 
 from pipeline.models.records import Document
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
-from pipeline.store.corpus import Transaction, version_key
+from pipeline.store.corpus import Transaction
+from pipeline.store.ordering import version_key
 
 __all__ = ["Published", "add_version", "compose_aliases", "diff_versions", "previous_version"]
 

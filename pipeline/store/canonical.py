@@ -20,7 +20,7 @@ Only models come here: their JSON-mode dump holds plain dicts with string keys,
 lists, strings, numbers, booleans and None (a value that does not fit its field is
 an error here, and the json module's path then dumps it as before), where orjson
 and json agree; a plain dict may hold a UUID or an enum that json refuses and
-orjson would write. tests/store/test_canonical_json.py holds the two to the same bytes.
+orjson would write. tests/test_canonical_json.py holds the two to the same bytes.
 """
 
 from __future__ import annotations

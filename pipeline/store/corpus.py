@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from typing import Any, Literal
 import filelock
 from pydantic import Field, ValidationError
 
-from pipeline.errors import LockHeld, MisorderedCorpus, NotFound, StoreError
+from pipeline.errors import LockHeld, NotFound, StoreError
 from pipeline.models.base import Model
 from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Lock, Pin
@@ -32,21 +31,6 @@ from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
 from pipeline.store.checked import read_checked
 from pipeline.store.files import remove_temporaries, write_new, write_replacing
-
-_COMPACT_DATE = re.compile(r"(\d{4})(\d{2})(\d{2})")
-
-
-def version_key(version: str) -> tuple[tuple[int, str], ...]:
-    """The order of versions as what they state: numbers compared as numbers ('2.10.1' after
-    '2.9', '1.4' before '22.12'), dates as dates ('2025-06-02' before '2025-10-01'). A date
-    written without separators ('20030315', an archive's label) is the same date, so such
-    a label can never sort after a later date written in full."""
-    if compact := _COMPACT_DATE.fullmatch(version):
-        version = "-".join(compact.groups())
-    return tuple(
-        (int(part), "") if part.isdigit() else (-1, part)
-        for part in re.findall(r"\d+|[^\d.\-]+", version)
-    )
 
 
 def sha256_hex(data: bytes) -> str:
@@ -104,29 +88,6 @@ class DocumentEntry(Model):
 
     def entry(self, version: str) -> VersionEntry | None:
         return next((v for v in self.versions if v.version == version), None)
-
-
-def order_problems(document: str, entry: DocumentEntry) -> list[str]:
-    """What is wrong with a document's stored order, read by what its versions state: a
-    current version that is not the newest, a diff that runs backwards. A corpus written by
-    a build that ordered versions by an archive's labels has both."""
-    problems: list[str] = []
-    published = [v.version for v in entry.versions if v.status == "published"]
-    newest = max(published, key=version_key) if published else None
-    current = entry.current
-    if newest is not None and current is not None and version_key(current) < version_key(newest):
-        problems.append(f"{document}: the current version is {current}, not {newest}")
-    for diff in entry.diffs:
-        if version_key(diff.old) >= version_key(diff.new):
-            problems.append(f"{document}: a stored diff runs from {diff.old} back to {diff.new}")
-    return problems
-
-
-def check_order(root: Path, index: Index) -> None:
-    """Refuse (exit 2) a corpus whose stored order contradicts what its versions state."""
-    problems = [p for name, e in sorted(index.documents.items()) for p in order_problems(name, e)]
-    if problems:
-        raise MisorderedCorpus(str(root), problems)
 
 
 INDEX_FORMAT = 2

@@ -25,7 +25,8 @@ from pipeline.errors import EXIT_OK, EXIT_USAGE, EXIT_VERIFY, MisorderedCorpus
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from pipeline.jobs.verify import verify
-from pipeline.store.corpus import Corpus, version_key
+from pipeline.store.corpus import Corpus
+from pipeline.store.ordering import version_key
 
 OLD_EXPORTS = {
     "20030315": "2003-03-15",
