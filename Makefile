@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SHARED ?= ../shared/sources
 CORPUS ?= corpus
 
-.PHONY: install bytecode system-deps run test check bench clean serve faults fuzz docs docs-serve
+.PHONY: install bytecode system-deps run test test-fast check bench clean serve faults fuzz docs docs-serve
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,11 @@ run: $(STAMP) bytecode
 # Two pytest processes at once, one per core (tests/support/shards.py says why not xdist).
 test: $(STAMP) bytecode system-deps
 	$(BIN)/python -m tests.support.shards
+
+# The inner loop: no browser, no kill campaign, no second PDF engine, no import of all
+# of ../shared/sources (the markers are in pyproject.toml; tests/conftest.py sets them).
+test-fast: $(STAMP) bytecode
+	$(BIN)/python -m tests.support.shards -m "not slow and not browser and not campaign and not second_engine"
 
 check: $(STAMP) bytecode system-deps
 	$(BIN)/ruff check pipeline tests

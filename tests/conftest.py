@@ -48,6 +48,20 @@ def pytest_configure(config: pytest.Config) -> None:
     tune_collector()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Markers `make test-fast` leaves out, set by what a test uses: the import of all of
+    ../shared/sources (slow), the fault campaign's workbench (campaign), Chromium
+    (browser, every *_chromium.py file)."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "imported_corpus" in names:
+            item.add_marker(pytest.mark.slow)
+        if "lab" in names:
+            item.add_marker(pytest.mark.campaign)
+        if item.path.name.endswith("_chromium.py"):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def shared() -> Path:
     """The folder of real documents (read only)."""

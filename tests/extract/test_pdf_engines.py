@@ -109,6 +109,7 @@ def pdf_source(path: str) -> Source | None:
 
 
 @pytest.mark.slow
+@pytest.mark.second_engine
 @pytest.mark.parametrize("path", real_pdfs())
 def test_both_engines_read_the_same_lines_and_documents(path: str) -> None:
     pdfium, plumber = extracted(path, "pdfium"), extracted(path, "pdfplumber")

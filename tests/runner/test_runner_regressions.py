@@ -116,6 +116,7 @@ sys.excepthook(ValueError, ValueError("a real bug"), None)
 MTG_TXT = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 
 
+@pytest.mark.campaign
 def test_a_pdf_bomb_is_stopped_by_the_parse_memory_limit() -> None:
     """A PDF whose content stream inflates to 1 GiB grew the parsing process without
     bound."""
@@ -132,6 +133,7 @@ def test_a_pdf_bomb_is_stopped_by_the_parse_memory_limit() -> None:
     assert resident_bytes() - before < 100 << 20
 
 
+@pytest.mark.campaign
 def test_kill_9_during_a_pdf_parse_leaves_no_process_behind(tmp_path: Path) -> None:
     """kill -9 of `rulescorpus parse` left its parse child and page workers running."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -105,6 +105,7 @@ def leftovers(*roots: Path) -> list[Path]:
     return found
 
 
+@pytest.mark.campaign
 def test_a_kill_at_any_step_of_adding_a_rendition_leaves_old_or_new(
     two_versions: Path, tmp_path: Path
 ) -> None:
@@ -159,6 +160,7 @@ def test_adding_a_rendition_keeps_every_old_number_answering(
         assert (shown.record.id, shown.renumbered_from) == (new, old)
 
 
+@pytest.mark.campaign
 def test_temporary_files_of_a_killed_run_are_removed_by_the_next(
     two_versions: Path, tmp_path: Path
 ) -> None:
