@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from built_once import build_once
 from helpers import SHARED, link_archive, registry_file
 from typer.testing import CliRunner
 
@@ -61,15 +62,13 @@ HOSTILE_FAQ = b"""<!doctype html>
 </main></body></html>
 """
 
-_made: dict[str, Path] = {}
-
 
 def site_corpus(factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     """The corpus of SUBSET, imported once per run (read only)."""
-    if "corpus" not in _made:
+
+    def build(root: Path) -> None:
         from pipeline.jobs.import_archive import import_archive
 
-        root = factory.mktemp("site-corpus")
         entries: list[dict[str, Any]] = json.loads((SHARED / "manifest.json").read_text())
         folder = link_archive(root / "archive", [e for e in entries if e["path"] in SUBSET])
         ctx = Context(
@@ -77,8 +76,8 @@ def site_corpus(factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
         )
         summary = import_archive(ctx, folder)
         assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
-        _made["corpus"] = root / "corpus"
-    return _made["corpus"]
+
+    return build_once("site-corpus", factory, build) / "corpus"
 
 
 def run_cli(*args: str) -> tuple[int, str]:
@@ -88,13 +87,13 @@ def run_cli(*args: str) -> tuple[int, str]:
 
 def built_site(factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     """`rulescorpus site OUT` of the SUBSET corpus, built once per run (read only)."""
-    if "site" not in _made:
-        corpus = site_corpus(factory, parse_cache_dir)
-        out = factory.mktemp("site") / "out"
-        code, output = run_cli("site", str(out), "--corpus", str(corpus))
+    corpus = site_corpus(factory, parse_cache_dir)
+
+    def build(folder: Path) -> None:
+        code, output = run_cli("site", str(folder / "out"), "--corpus", str(corpus))
         assert code == EXIT_OK, output
-        _made["site"] = out
-    return _made["site"]
+
+    return build_once("site", factory, build) / "out"
 
 
 def _entry(folder: Path, document: str, path: str, fmt: str, data: bytes) -> dict[str, Any]:
