@@ -9,6 +9,7 @@ input that makes a nested quantifier try every split) and then a character that 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import re
@@ -21,6 +22,8 @@ MAX_PATTERN = 500
 # quadratic one ends in milliseconds; the long run catches cubic and worse.
 _SHORT, _LONG = 32, 600
 _FILLERS = "a1A. -_/:"
+# Flags for the whole pattern, which Python accepts only at its very start.
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
 
 
 def compile_problem(pattern: str, *, groups: bool = True) -> str | None:
@@ -55,7 +58,13 @@ def _run_probes(patterns: Sequence[str]) -> None:
     for pattern in patterns:
         # As the statement reader uses a version pattern: followed by optional punctuation
         # at the end of a line, searched from every position.
-        for regex in (re.compile(pattern), re.compile(rf"(?:{pattern})\s*[.;,]?$")):
+        flags = _GLOBAL_FLAGS.match(pattern)
+        head = flags.group(0) if flags else ""
+        tail = rf"{head}(?:{pattern[len(head) :]})\s*[.;,]?$"
+        regexes = [re.compile(pattern)]
+        with contextlib.suppress(re.error):  # a pattern that is no version pattern
+            regexes.append(re.compile(tail))
+        for regex in regexes:
             for probe in _probes(pattern):
                 regex.search(probe)
     os._exit(0)

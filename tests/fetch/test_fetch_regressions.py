@@ -21,7 +21,7 @@ from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import update as jobs
 from pipeline.jobs.context import Context
-from pipeline.registry.loader import parse_registry
+from pipeline.registry.loader import load_registry, parse_registry
 from pipeline.store.blobs import BlobStore
 
 
@@ -117,3 +117,15 @@ def test_a_registry_url_with_a_malformed_host_is_a_registry_error() -> None:
     )
     with pytest.raises(RegistryError, match="url must be https"):
         parse_registry(text, name="sources.toml")
+
+
+def test_a_registry_pattern_with_inline_flags_is_not_called_catastrophic() -> None:
+    """A registry pattern opening with inline flags (`(?i)...`, as the packaged Riftbound
+    PDF source has) was refused as "backtracks catastrophically": the probe wrapped it in
+    a group, where Python refuses global flags, and read the error as a timeout. Loading
+    the packaged registry from its file, as a user's registry is loaded, probes every
+    pattern and refuses none."""
+    packaged = Path(__file__).resolve().parents[2] / "pipeline" / "registry" / "sources.toml"
+    assert any("(?i)" in line for line in packaged.read_text().splitlines())
+    sources = load_registry(packaged)
+    assert {s.id for s in sources} >= {"riftbound-cr-pdf", "mtg-cr-txt"}
