@@ -5,7 +5,8 @@ is typesetting rather than numbering:
 
 - every label prints only its own segment (`1.`, `a.`), and which level a label is
   shows only in where it sits: each level has its own indentation (rules ~81 pt,
-  subrules ~110 pt), learnt here as the most common x of lines that look like it;
+  subrules ~110 pt in 7.0), learnt here as the most common x of lines that look like
+  it, once left-hand pages are brought into the right-hand frame (`swu.margins`);
   so `i.` after `h.` is a subrule letter at the subrule indentation, never a roman
   numeral, and a wrap that begins `8.1. Aspect Penalties` is a wrap;
 - a section's number (`1.`, 11 pt) is set on its own line just below and left of
@@ -34,6 +35,7 @@ from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.layout import mode
 from pipeline.parse.numbered.numbers import SEGMENT
+from pipeline.parse.swu.margins import align_facing_pages
 
 Role = Literal["chapter", "entry", "text", "example", "bullet", "back"]
 
@@ -296,6 +298,7 @@ def read_layout(scheme: NumberedScheme, lines: list[Line]) -> Layout:
     lines, footers = drop_footers([ln for ln in lines if ln.text.strip()])
     icons = [ln for ln in lines if is_icon_layer(ln.text)]
     lines = [ln for ln in lines if not is_icon_layer(ln.text)]
+    lines, realigned = align_facing_pages(lines)
     lines, sections = pair_section_numbers(lines)
     probe = Reading(scheme, lines, sections)
     front, body, toc = split_front(lines, probe.bands.entry_size)
@@ -308,7 +311,8 @@ def read_layout(scheme: NumberedScheme, lines: list[Line]) -> Layout:
             "icon_layers_dropped": len(icons),
             "section_numbers_paired": len(sections),
             "contents_lines_skipped": toc,
-        },
+        }
+        | ({"facing_pages_shift": realigned} if realigned else {}),
     )
     assemble(reading, layout)
     return layout
