@@ -5,6 +5,7 @@ pages, wider indents) and must read to exactly the records of 7.0."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache
 
@@ -15,6 +16,7 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.swu import cr
+from pipeline.parse.swu.layout import pair_section_numbers
 
 PDF = "swu/comprehensive-rules/7.0/SWU-comprehensive-rules.pdf"
 OPTIONS = ParseOptions(document="swu/cr", rendition="pdf")
@@ -66,3 +68,51 @@ def test_facing_pages_that_were_not_shifted_lose_labels_without_the_frame() -> N
     shifted = cr.parse(moved(VARIANTS["mirrored margins, left pages further in"]), {}, OPTIONS)
     assert shifted.extraction.get("facing_pages_shift") in (-15, -14, -16)
     assert "facing_pages_shift" not in real_doc().extraction
+
+
+def test_sections_set_on_one_line_with_their_number_are_sections() -> None:
+    """7.0 sets a section's number apart from its title; an edition that prints `1. GENERAL`
+    on one line read as one record in all (every section and rule lost): the sections'
+    indentation is now learnt from such lines too."""
+    joined, paired = pair_section_numbers([ln for ln in real_lines() if ln.text.strip()])
+    assert len(paired) == 122
+    doc = cr.parse(
+        [ln.model_copy(update={"line": n}) for n, ln in enumerate(joined, 1)], {}, OPTIONS
+    )
+    assert doc.warnings == []
+    assert records(doc) == records(real_doc())
+
+
+def with_items(every: int) -> list[Line]:
+    """7.0's lines with items (`i.`, `ii.`) set under every `every`-th subrule that another
+    follows on its page, one indentation deeper, as the outline's fifth level is printed."""
+    lines = list(real_lines())
+    subrule_x = min(ln.x0 or 0.0 for ln in lines if re.match(r"^[a-h]\. ", ln.text))
+    out: list[Line] = []
+    eligible = 0
+    for here, after in zip(lines, [*lines[1:], lines[-1]], strict=True):
+        out.append(here)
+        at_subrule = abs((here.x0 or 0.0) - subrule_x) < 1 and re.match(r"^[a-y]\. ", here.text)
+        if not at_subrule or after.page != here.page or not re.match(r"^[b-z]\. ", after.text):
+            continue
+        eligible += 1
+        if eligible % every:
+            continue
+        step = ((after.top or 0.0) - (here.top or 0.0)) / 3
+        for k, label in enumerate(("i", "ii"), start=1):
+            text = f"{label}. Item {label} under the subrule above."
+            top = (here.top or 0.0) + k * step
+            out.append(here.model_copy(update={"text": text, "x0": subrule_x + 26, "top": top}))
+    return [ln.model_copy(update={"line": n}) for n, ln in enumerate(out, 1)]
+
+
+def test_a_deeper_outline_level_is_read_from_its_own_indentation() -> None:
+    lines = with_items(every=5)
+    doc = cr.parse(lines, {}, OPTIONS)
+    printed = sum(1 for ln in lines if re.match(r"^(i|ii)\. Item", ln.text))
+    assert printed > 20
+    assert doc.warnings == []
+    assert doc.counts["items"] == printed
+    assert len(doc.records) == 913 + printed
+    items = [r for r in doc.records if r.kind == "item"]
+    assert all(r.id.endswith((".i", ".ii")) and r.depth == 5 for r in items)

@@ -6,7 +6,7 @@ is typesetting rather than numbering:
 - every label prints only its own segment (`1.`, `a.`), and which level a label is
   shows only in where it sits: each level has its own indentation (rules ~81 pt,
   subrules ~110 pt in 7.0), learnt here as the most common x of lines that look like
-  it, once left-hand pages are brought into the right-hand frame (`swu.margins`);
+  it, once left-hand pages are brought into the right-hand frame (`swu.pages`);
   so `i.` after `h.` is a subrule letter at the subrule indentation, never a roman
   numeral, and a wrap that begins `8.1. Aspect Penalties` is a wrap;
 - a section's number (`1.`, 11 pt) is set on its own line just below and left of
@@ -26,8 +26,6 @@ its outline level, for `swu.cr` to place with the engine's outline reader.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -35,7 +33,7 @@ from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.layout import mode
 from pipeline.parse.numbered.numbers import SEGMENT
-from pipeline.parse.swu.margins import align_facing_pages
+from pipeline.parse.swu.pages import align_facing_pages, drop_footers
 
 Role = Literal["chapter", "entry", "text", "example", "bullet", "back"]
 
@@ -100,27 +98,6 @@ class Layout:
     unplaced: list[Line] = field(default_factory=list)
 
 
-def _pages(lines: Iterable[Line]) -> dict[int | None, list[Line]]:
-    pages: dict[int | None, list[Line]] = {}
-    for line in lines:
-        pages.setdefault(line.page, []).append(line)
-    return pages
-
-
-def drop_footers(lines: list[Line]) -> tuple[list[Line], int]:
-    """The last line of a page is a footer when it sits at a height that most pages share
-    for their last line and ends with a number (the page's)."""
-    pages = _pages(lines)
-    lasts = [page[-1] for page in pages.values()]
-    bands = Counter(round(line.top or 0.0) for line in lasts)
-    dropped = {
-        id(line)
-        for line in lasts
-        if bands[round(line.top or 0.0)] * 2 >= len(pages) and re.search(r"\d+$", line.text.strip())
-    }
-    return [line for line in lines if id(line) not in dropped], len(dropped)
-
-
 def label_regex(scheme: NumberedScheme, level: int) -> re.Pattern[str]:
     """`3. text` or `a. text` for an own-printed level: its segment, a dot, then text."""
     segment = SEGMENT[scheme.levels[level].segment]
@@ -136,6 +113,7 @@ class Bands:
     wraps: dict[int, float] = field(default_factory=dict)  # level -> x of its wrapped lines
     examples: dict[int, float] = field(default_factory=dict)  # level -> x of its examples
     bullet_wrap: float | None = None
+    sections: float | None = None  # x of the section labels
 
 
 def near(a: float | None, b: float | None, tolerance: float = INDENT_TOLERANCE) -> bool:
@@ -159,6 +137,7 @@ class Reading:
         self.bands = Bands(entry_size=mode(sizes) or 0.0, labels={})
         self.leading = self._leading()
         self._learn_labels()
+        self._learn_sections()
         self._learn_continuations()
 
     def _leading(self) -> float:
@@ -189,11 +168,33 @@ class Reading:
             if found is not None:
                 self.bands.labels[level] = found
 
+    def _learn_sections(self) -> None:
+        """The sections' label x: where the paired section numbers sit; or, in a document that
+        sets `1. GENERAL` on one line, the most common x of such lines left of the rules'."""
+        rules = self.bands.labels.get(2)
+        if self.sections:
+            xs = [round(ln.x0 or 0.0, 1) for ln in self.body if ln.line in self.sections]
+        else:
+            section = label_regex(self.scheme, 1)
+            xs = [
+                round(ln.x0 or 0.0, 1)
+                for ln in self.body
+                if section.match(ln.text.strip())
+                and not self.is_chapter(ln)
+                and rules is not None
+                and (ln.x0 or 0.0) < rules - INDENT_TOLERANCE
+            ]
+        found = mode(xs)
+        if found is not None:
+            self.bands.sections = found
+
     def entry_level(self, line: Line) -> tuple[int, re.Match[str]] | None:
         """The level whose label this line starts with, at that level's indentation (a
         paired section: level 1)."""
         text = line.text.strip()
-        if line.line in self.sections:
+        if line.line in self.sections or (
+            not self.sections and near(line.x0, self.bands.sections) and not self.is_chapter(line)
+        ):
             section = label_regex(self.scheme, 1).match(text)
             return (1, section) if section is not None else None
         best: tuple[float, int, re.Match[str]] | None = None

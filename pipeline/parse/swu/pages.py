@@ -1,5 +1,6 @@
-"""Facing pages set with mirrored margins: left-hand pages brought into the right-hand
-pages' frame before the outline levels are learnt from their indentations.
+"""What is the page's and not the outline's: the footer on every page, and facing pages
+set with mirrored margins (left-hand pages brought into the right-hand pages' frame before
+the outline levels are learnt from their indentations).
 
 Which outline level a label is shows only in its indentation (`swu.layout`), learnt as the
 most common x of each level's labels. A book set with mirrored margins moves every line of
@@ -13,9 +14,33 @@ one frame (Star Wars: Unlimited 7.0) is read as it is.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
+from collections.abc import Iterable
 
 from pipeline.models.content import Line
+
+
+def _pages(lines: Iterable[Line]) -> dict[int | None, list[Line]]:
+    pages: dict[int | None, list[Line]] = {}
+    for line in lines:
+        pages.setdefault(line.page, []).append(line)
+    return pages
+
+
+def drop_footers(lines: list[Line]) -> tuple[list[Line], int]:
+    """The last line of a page is a footer when it sits at a height that most pages share
+    for their last line and ends with a number (the page's)."""
+    pages = _pages(lines)
+    lasts = [page[-1] for page in pages.values()]
+    bands = Counter(round(line.top or 0.0) for line in lasts)
+    dropped = {
+        id(line)
+        for line in lasts
+        if bands[round(line.top or 0.0)] * 2 >= len(pages) and re.search(r"\d+$", line.text.strip())
+    }
+    return [line for line in lines if id(line) not in dropped], len(dropped)
+
 
 # How far the two frames may sit apart (points): a margin, not a column.
 MAX_SHIFT = 72
