@@ -13,6 +13,7 @@ import pytest
 from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
+from pipeline.parse.numbered.statements import FORMS, compile_statement, read_date
 
 CHAPTER = """\
 chapter: chpt_one
@@ -173,3 +174,15 @@ def test_the_changelog_of_a_stated_version_is_its_publisher_changes() -> None:
     )
     assert doc.version == "26.10"
     assert [c.text for c in doc.publisher_changes] == ["Added rule 1.1.1."]
+
+
+@pytest.mark.parametrize(
+    ("form", "line", "date"),
+    [
+        ("effective-date", "Effective date: March 2, 2026", "2026-03-02"),
+        ("date", "Date: 2026-03-02", "2026-03-02"),
+    ],
+)
+def test_the_new_statement_forms_read_their_date(form: str, line: str, date: str) -> None:
+    match = compile_statement(FORMS[form]).search(line)
+    assert match is not None and read_date(match.group("date")) == date
