@@ -83,9 +83,10 @@ def test_sections_set_on_one_line_with_their_number_are_sections() -> None:
     assert records(doc) == records(real_doc())
 
 
-def with_items(every: int) -> list[Line]:
-    """7.0's lines with items (`i.`, `ii.`) set under every `every`-th subrule that another
-    follows on its page, one indentation deeper, as the outline's fifth level is printed."""
+def with_items(every: int, labels: tuple[str, ...], under: tuple[str, ...] = ()) -> list[Line]:
+    """7.0's lines with items set under every `every`-th subrule that another follows on its
+    page, one indentation deeper (26 pt), as a level below the subrules is printed; `under`:
+    labels of a level below those items, under the first item of each (26 pt deeper still)."""
     lines = list(real_lines())
     subrule_x = min(ln.x0 or 0.0 for ln in lines if re.match(r"^[a-h]\. ", ln.text))
     out: list[Line] = []
@@ -98,21 +99,61 @@ def with_items(every: int) -> list[Line]:
         eligible += 1
         if eligible % every:
             continue
-        step = ((after.top or 0.0) - (here.top or 0.0)) / 3
-        for k, label in enumerate(("i", "ii"), start=1):
-            text = f"{label}. Item {label} under the subrule above."
+        rows = [
+            (labels[0], 26.0),
+            *((label, 52.0) for label in under),
+            *((lb, 26.0) for lb in labels[1:]),
+        ]
+        step = ((after.top or 0.0) - (here.top or 0.0)) / (len(rows) + 1)
+        for k, (label, indent) in enumerate(rows, start=1):
+            text = f"{label}. Entry {label} under the entry above."
             top = (here.top or 0.0) + k * step
-            out.append(here.model_copy(update={"text": text, "x0": subrule_x + 26, "top": top}))
+            x = subrule_x + indent
+            out.append(here.model_copy(update={"text": text, "x0": x, "top": top}))
     return [ln.model_copy(update={"line": n}) for n, ln in enumerate(out, 1)]
 
 
-def test_a_deeper_outline_level_is_read_from_its_own_indentation() -> None:
-    lines = with_items(every=5)
+def printed(lines: list[Line], labels: tuple[str, ...]) -> int:
+    return sum(1 for ln in lines if any(ln.text.startswith(f"{lb}. Entry ") for lb in labels))
+
+
+@pytest.mark.parametrize(
+    ("labels", "segment"),
+    [(("i", "ii"), "roman"), (("1", "2", "3"), "digits"), (("A", "B"), "upper")],
+)
+def test_a_deeper_outline_level_is_read_from_its_own_indentation(
+    labels: tuple[str, ...], segment: str
+) -> None:
+    """The level under the subrules, unused in 7.0, in the scheme's roman items or in a
+    style the scheme does not expect: its labels are read where they sit, as items."""
+    lines = with_items(5, labels)
+    count = printed(lines, labels)
     doc = cr.parse(lines, {}, OPTIONS)
-    printed = sum(1 for ln in lines if re.match(r"^(i|ii)\. Item", ln.text))
-    assert printed > 20
+    assert count > 20
     assert doc.warnings == []
-    assert doc.counts["items"] == printed
-    assert len(doc.records) == 913 + printed
+    assert doc.counts["items"] == count
+    assert len(doc.records) == 913 + count
     items = [r for r in doc.records if r.kind == "item"]
-    assert all(r.id.endswith((".i", ".ii")) and r.depth == 5 for r in items)
+    assert all(r.id.rsplit(".", 1)[1] in labels and r.depth == 5 for r in items)
+
+
+def test_a_sixth_outline_level_is_read_below_the_items() -> None:
+    """Five levels were all the scheme knew; labels under the items, at an indentation of
+    their own, are a sixth level (`subitem`), not text of the item above."""
+    lines = with_items(5, ("i", "ii"), under=("A", "B"))
+    items, subitems = printed(lines, ("i", "ii")), printed(lines, ("A", "B"))
+    doc = cr.parse(lines, {}, OPTIONS)
+    assert doc.warnings == []
+    assert (doc.counts["items"], doc.counts["subitems"]) == (items, subitems)
+    assert len(doc.records) == 913 + items + subitems
+    assert all(
+        r.depth == 6 and r.parent and r.parent.endswith(".i")
+        for r in doc.records
+        if r.kind == "subitem"
+    )
+
+
+def test_a_deeper_level_is_not_invented_from_wrapped_numbers() -> None:
+    """7.0 itself has no level below its subrules: its lines that start like a label
+    (wraps beginning `3. Card Types`) make none."""
+    assert cr.parse(list(real_lines()), {}, OPTIONS).counts.get("items", 0) == 0

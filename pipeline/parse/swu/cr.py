@@ -199,10 +199,11 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     scheme = options.scheme or SCHEME
     if options.rendition != "pdf":
         raise ParseError(options.document, f"swu-cr reads the PDF, not {options.rendition!r}")
+    layout = read_layout(scheme, lines)
+    scheme = layout.scheme or scheme  # with the level the document sets below its deepest
     engine = Engine(scheme)
     references = DefectReferences(scheme, engine.numbering)
     finish = Finish(FAMILY, PARSER_VERSION, references, wrap_joiner(scheme.hyphens), order_from=0)
-    layout = read_layout(scheme, lines)
     if not any(p.role == "chapter" for p in layout.body):
         raise ParseError(options.document, "no chapter heading (`1. GAME CONCEPTS`) found")
     parsed = Parsed(drafts=[])

@@ -33,6 +33,7 @@ from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.layout import mode
 from pipeline.parse.numbered.numbers import SEGMENT
+from pipeline.parse.swu.depth import LABEL_START, deeper_level
 from pipeline.parse.swu.pages import align_facing_pages, drop_footers
 
 Role = Literal["chapter", "entry", "text", "example", "bullet", "back"]
@@ -96,6 +97,7 @@ class Layout:
     body: list[Paragraph]
     notes: dict[str, int] = field(default_factory=dict)
     unplaced: list[Line] = field(default_factory=list)
+    scheme: NumberedScheme | None = None  # the scheme with a level the document adds
 
 
 def label_regex(scheme: NumberedScheme, level: int) -> re.Pattern[str]:
@@ -232,7 +234,8 @@ class Reading:
                 pass
             elif previous is not None and previous.text.strip().startswith(self.glyphs):
                 bullet_wraps.append(round(line.x0 or 0.0, 1))
-            elif level is not None and previous is not None:
+            elif level is not None and previous is not None and not LABEL_START.match(text):
+                # a line that starts like a label may be a level below (swu.depth): not a wrap
                 if self.entry_level(previous) is not None and not self.is_gap(previous, line):
                     wraps.setdefault(level, []).append(round(line.x0 or 0.0, 1))
                 elif self.is_gap(previous, line) and previous.page == line.page:
@@ -304,9 +307,22 @@ def read_layout(scheme: NumberedScheme, lines: list[Line]) -> Layout:
     probe = Reading(scheme, lines, sections)
     front, body, toc = split_front(lines, probe.bands.entry_size)
     reading = Reading(scheme, body, sections)
+    deeper = deeper_level(
+        scheme,
+        [ln for ln in body if reading.entry_level(ln) is None and not reading.is_chapter(ln)],
+        reading.bands.labels,
+        [
+            f(max(reading.bands.labels, default=0))
+            for f in (reading.bands.wraps.get, reading.bands.examples.get)
+        ],
+        INDENT_TOLERANCE,
+    )
+    if deeper is not None:
+        reading = Reading(deeper, body, sections)
     layout = Layout(
         front=front,
         body=[],
+        scheme=deeper,
         notes={
             "footers_dropped": footers,
             "icon_layers_dropped": len(icons),
