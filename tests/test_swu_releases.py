@@ -157,3 +157,40 @@ def test_a_deeper_level_is_not_invented_from_wrapped_numbers() -> None:
     """7.0 itself has no level below its subrules: its lines that start like a label
     (wraps beginning `3. Card Types`) make none."""
     assert cr.parse(list(real_lines()), {}, OPTIONS).counts.get("items", 0) == 0
+
+
+def with_title_page(*statements: str) -> list[Line]:
+    """7.0's lines with its statement line (`3/6/26 – V 7.0`) replaced by others."""
+    lines = list(real_lines())
+    at = next(i for i, ln in enumerate(lines) if "V 7.0" in ln.text)
+    new = [
+        lines[at].model_copy(update={"text": text, "top": (lines[at].top or 0.0) + 20 * k})
+        for k, text in enumerate(statements)
+    ]
+    out = [*lines[:at], *new, *lines[at + 1 :]]
+    return [ln.model_copy(update={"line": n}) for n, ln in enumerate(out, 1)]
+
+
+@pytest.mark.parametrize(
+    ("statements", "version", "published"),
+    [
+        (("3/6/27 - V 8.0",), "8.0", "2027-03-06"),  # a hyphen for the en dash
+        (("Version 8.0", "Updated March 6, 2027"), "8.0", "2027-03-06"),
+        (("V 8.0", "Effective: 3/6/2027"), "8.0", "2027-03-06"),
+    ],
+)
+def test_the_title_page_of_a_next_release_states_version_and_date(
+    statements: tuple[str, ...], version: str, published: str
+) -> None:
+    doc = cr.parse(with_title_page(*statements), {}, OPTIONS)
+    assert (doc.version, doc.published) == (version, published)
+    assert doc.warnings == []
+    assert records(doc) == records(real_doc())
+
+
+def test_a_title_page_with_a_version_and_no_date_says_so() -> None:
+    doc = cr.parse(with_title_page("Version 8.0"), {}, OPTIONS)
+    assert (doc.version, doc.published) == ("8.0", None)
+    assert [(w.code, w.message) for w in doc.warnings] == [
+        ("bad-date", "the title page states a version but no date")
+    ]
