@@ -38,7 +38,8 @@ jobs:
 def build(files: dict[str, str], top: str = "") -> bytes:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        for name, text in {"data/input/01_one.yaml": CHAPTER, **files}.items():
+        own = any(n.startswith("data/input/") and "/00_" not in n for n in files)
+        for name, text in (({} if own else {"data/input/01_one.yaml": CHAPTER}) | files).items():
             data = text.encode("utf-8")
             info = tarfile.TarInfo(top + name)
             info.size = len(data)
@@ -186,3 +187,49 @@ def test_the_changelog_of_a_stated_version_is_its_publisher_changes() -> None:
 def test_the_new_statement_forms_read_their_date(form: str, line: str, date: str) -> None:
     match = compile_statement(FORMS[form]).search(line)
     assert match is not None and read_date(match.group("date")) == date
+
+
+def chapter(key: str, number: int) -> str:
+    return (
+        CHAPTER.replace("chpt_one", key)
+        .replace("sec_a", f"sec_{number}")
+        .replace("rule_b", f"rule_{number}")
+    )
+
+
+ADDED = "changelog:\n- text: Added a chapter.\n"
+KNOWN_CHAPTERS = (
+    "01_game_concepts",
+    "02_parts_of_a_card",
+    "03_card_types",
+    "04_game_zones",
+    "05_turns",
+    "06_runs",
+    "07_access_breach",
+    "08_card_manipulation",
+    "09_abilities",
+    "10_additional_rules",
+    "11_appendix_timing_structures",
+)
+
+
+def test_a_new_chapter_file_is_numbered_in_file_order_without_a_warning() -> None:
+    """A next release may add a chapter file (`12_...`); with the eleven the generator lists
+    all there and in order, the new one is numbered by its place, not reported."""
+    files = {
+        f"data/input/{name}.yaml": chapter(f"chpt_{n}", n)
+        for n, name in enumerate((*KNOWN_CHAPTERS, "12_organized_play"), start=1)
+    }
+    release = {"config.yaml": "version: 27.01\n", "data/changelogs/27.01.yaml": ADDED}
+    doc = parse(files | release)
+    assert [w.code for w in doc.warnings] == []
+    assert [r.id for r in doc.records if r.kind == "chapter"][-1] == "cr:12"
+    assert next(r.key for r in doc.records if r.id == "cr:12") == "chpt_12"
+
+
+def test_a_missing_or_reordered_known_chapter_is_still_reported() -> None:
+    names = (*KNOWN_CHAPTERS[:4], *KNOWN_CHAPTERS[5:])
+    files = {f"data/input/{name}.yaml": chapter(f"chpt_{n}", n) for n, name in enumerate(names, 1)}
+    release = {"config.yaml": "version: 27.01\n", "data/changelogs/27.01.yaml": ADDED}
+    doc = parse(files | release)
+    assert [w.code for w in doc.warnings] == ["numbering"]
