@@ -107,7 +107,7 @@ def read_release(bundle: YamlBundle) -> Release:
         if changelog is None and bundle.config is not None:
             name = f"data/changelogs/{release.version}.yaml"
             message = (
-                f"{release.where} dates the rules {release.version}, but the bundle has no {name}"
+                f"{release.where} gives version {release.version}, but the bundle has no {name}"
             )
             release.warnings.append(warn("no-changelog", message))
     if changelog is not None:
