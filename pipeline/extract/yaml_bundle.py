@@ -3,10 +3,16 @@
 The bundle is the generator repository's `data/input/NN_*.yaml` chapter files (and
 `00_changelog.yaml` before 2025), `data/changelogs/<version>.yaml` and `config.yaml`
 (from 2025), either at the archive root (`git archive`) or under one top folder
-(GitHub's `<repo>-<commit>/`). The archive is read with the project's safe tarball
-reader; this module is the only one that imports PyYAML, and it only ever calls
-`yaml.safe_load`, after refusing anchors and aliases (the rules source never uses them,
-and an alias bomb could make a few bytes expand without bound when walked).
+(GitHub's `<repo>-<commit>/`, or `<repo>-<tag>/` for a tag). Two more things a
+release may state its date or version in are kept as they are: the top folder's name
+and the build workflows (`.github/workflows/*.yml`, whose generator command line
+carried the effective date before `config.yaml` did); the workflows are text only,
+never loaded as YAML (nothing but that command line is read from them).
+
+The archive is read with the project's safe tarball reader; this module is the only
+one that imports PyYAML, and it only ever calls `yaml.safe_load`, after refusing
+anchors and aliases (the rules source never uses them, and an alias bomb could make a
+few bytes expand without bound when walked).
 
 Nothing here interprets the rules: the parser (pipeline.parse.nsg.yaml_cr) does that.
 """
@@ -23,10 +29,12 @@ from pipeline.models.content import YamlBundle, YamlFile
 
 # One optional top folder, then the three places the generator reads.
 _WANTED = re.compile(
-    r"^(?P<top>[^/]+/)?(?P<rel>data/input/[^/]+\.ya?ml|data/changelogs/[^/]+\.ya?ml|config\.ya?ml)$"
+    r"^(?P<top>[^/]+/)?(?P<rel>data/input/[^/]+\.ya?ml|data/changelogs/[^/]+\.ya?ml|config\.ya?ml"
+    r"|\.github/workflows/[^/]+\.ya?ml)$"
 )
 _CHAPTER = re.compile(r"^data/input/(?P<n>\d\d)_[^/]+\.ya?ml$")
 _CHANGELOG = re.compile(r"^data/(?:changelogs/[^/]+|input/00_changelog)\.ya?ml$")
+_WORKFLOW = re.compile(r"^\.github/workflows/[^/]+\.ya?ml$")
 
 
 def read_yaml_bundle(data: bytes, *, what: str) -> YamlBundle:
@@ -76,20 +84,32 @@ def read_yaml_bundle(data: bytes, *, what: str) -> YamlBundle:
     if config_path is not None:
         loaded = _load(files[config_path], f"{what}: {config_path}")
         config = YamlFile(path=config_path, data=loaded[0], text=loaded[1])
+    workflows = tuple(
+        YamlFile(path=p, data=None, text=_decode(files[p], f"{what}: {p}"))
+        for p in sorted(files)
+        if _WORKFLOW.match(p)
+    )
+    (top,) = tops or {""}
     return YamlBundle(
         chapters=tuple(chapters),
         changelogs=changelogs,
         config=config,
         commit=read_archive_commit(data),
+        folder=top.rstrip("/") or None,
+        workflows=workflows,
     )
 
 
-def _load(content: bytes, what: str) -> tuple[object, str]:
+def _decode(content: bytes, what: str) -> str:
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ExtractError(what, f"not UTF-8 ({exc.reason} at byte {exc.start})") from exc
-    text = text.removeprefix("\ufeff")
+    return text.removeprefix("\ufeff")
+
+
+def _load(content: bytes, what: str) -> tuple[object, str]:
+    text = _decode(content, what)
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             anchor = getattr(event, "anchor", None)

@@ -128,12 +128,16 @@ class YamlFile:
 @dataclass(frozen=True)
 class YamlBundle:
     """Null Signal Games' CR source as a tarball holds it: chapter files `data/input/NN_*.yaml`
-    in order, the changelogs, and `config.yaml` (none of them required but the chapters)."""
+    in order, the changelogs, and `config.yaml` (none of them required but the chapters);
+    the archive's top folder (`<repo>-<tag>`, or None at the root) and its build workflows
+    (text only: `data` is None)."""
 
     chapters: tuple[YamlFile, ...]
     changelogs: tuple[YamlFile, ...] = ()
     config: YamlFile | None = None
     commit: str | None = None
+    folder: str | None = None
+    workflows: tuple[YamlFile, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,13 @@ from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import Block, body_size, text_blocks
 from pipeline.parse.numbered.numbers import NumberStart
 from pipeline.parse.numbered.records import Draft, paragraphs, span
-from pipeline.parse.numbered.statements import DATE_IN_TEXT, read_date
+from pipeline.parse.numbered.statements import (
+    DATE_IN_TEXT,
+    FORMS,
+    compile_statement,
+    find_statement,
+    read_date,
+)
 
 FAMILY = "fab-cr"
 PARSER_VERSION = "2.0"
@@ -46,7 +52,10 @@ ENGINE = Engine(SCHEME)
 CHAPTER, SECTION, RULE, SUBRULE = range(4)
 GLOSSARY_ENTRY_RE = re.compile(r"^\d+\.-1\.\d+ (\S.*)$")
 TITLE_RE = re.compile(r"comprehensive\s+rules", re.IGNORECASE)
-VERSION_RE = re.compile(r"(?<![\d.])(\d+\.\d+\.\d+)(?![\d.])")
+# A release's version on its title page: `2.14.0`, and the next major's `3.0` too.
+VERSION_RE = re.compile(r"(?<![\d.])(\d+\.\d+(?:\.\d+)*)(?![\d.])")
+# A title-page date in the forms the statement reader knows (`Effective: June 10, 2026`).
+DATE_STATEMENTS = [compile_statement(FORMS[name]) for name in ("effective", "last-updated")]
 NO_STATED_VERSION = (
     "the text export states no version and none was given; "
     "pass the version the source is known to be"
@@ -256,6 +265,10 @@ def read_title_page(lines: list[Line], *, what: str) -> tuple[str, str, str]:
     title = next((line.text for line in page if TITLE_RE.search(line.text)), None)
     version = next((m.group(1) for line in page if (m := VERSION_RE.search(line.text))), None)
     date = next((m.group(0) for line in page if (m := DATE_IN_TEXT.search(line.text))), None)
+    if date is None:  # a date written out (`June 10, 2026`), alone or in a statement
+        stated = find_statement(page, DATE_STATEMENTS)
+        whole = next((line.text for line in page if read_date(line.text)), None)
+        date = stated.date_text if stated is not None and stated.date else whole
     if title is None or version is None or date is None:
         wanted = (
             ("'Comprehensive Rules'", title),

@@ -54,10 +54,11 @@ ENGINE = Engine(SCHEME)
 join = wrap_joiner("glued")
 LIST_ITEM_RE = re.compile(r"^(?:\d+|[a-z]|[ivx]+)\)\s+\S")
 BULLET_RE = re.compile(r"^[●•○]\s*(?P<text>.*)$")
-# Lettered subrules start at the item indent (144 pt); their wrapped lines sit
-# at 168 pt, and a wrapped line that happens to begin "a. " must not open a subrule.
+# In 1.1-1.4 rule numbers sit at 83-99 pt, lettered subrules and wrapped rule text at the
+# item indent (144 pt), a subrule's wrapped lines at 168 pt, so a wrapped line that happens
+# to begin "a. " opens no subrule. A next edition may set them elsewhere: the limits are
+# measured per document (`indent_limits`), these are used only when nothing is measurable.
 SUBRULE_MAX_X = 156.0
-# Rule numbers sit left of the item indent (86-99 pt); wrapped rule text at 144 pt.
 RULE_MAX_X = 120.0
 # Heading fonts relative to the body font (10.99 pt): chapters 20 pt, sections 16 pt.
 CHAPTER_SCALE, SECTION_SCALE = 1.7, 1.35
@@ -69,10 +70,36 @@ def is_chapter(line: Line, chapter_size: float) -> bool:
     return ENGINE.kind_of(line.text) == "chapter" and (line.size or 0) >= chapter_size
 
 
+def indent_limits(lines: list[Line]) -> tuple[float, float]:
+    """(rightmost x of a rule number, of a subrule label), measured from the document: half
+    way from the rules' usual x to the subrules', and from the subrules' to their wraps'."""
+    rules: list[float] = []
+    subrules: list[float] = []
+    wraps: list[float] = []
+    after_subrule = False
+    for line in lines:
+        start = ENGINE.numbering.match_start(line.text)
+        x = float(round(line.x0 or 0.0))
+        if start is not None and start.level == 2:
+            rules.append(x)
+        elif start is not None and start.level == 3:
+            subrules.append(x)
+        elif after_subrule:
+            wraps.append(x)
+        after_subrule = start is not None and start.level == 3
+    rule_x, subrule_x, wrap_x = mode(rules), mode(subrules), mode(wraps)
+    if rule_x is None or subrule_x is None or wrap_x is None or not rule_x < subrule_x < wrap_x:
+        return RULE_MAX_X, SUBRULE_MAX_X
+    return (rule_x + subrule_x) / 2, (subrule_x + wrap_x) / 2
+
+
 class _Reader(Reader):
-    def __init__(self, chapter_size: float, section_size: float) -> None:
+    def __init__(
+        self, chapter_size: float, section_size: float, limits: tuple[float, float]
+    ) -> None:
         super().__init__(ENGINE)
         self.chapter_size, self.section_size = chapter_size, section_size
+        self.rule_max_x, self.subrule_max_x = limits
         self.back: list[tuple[Line, list[Line]]] = []
 
     def open_at(self, start: NumberStart, line: Line, parent: str | None) -> None:
@@ -104,9 +131,14 @@ class _Reader(Reader):
             draft.add(line.text, line_at(line))  # a two-line heading
         elif self.back:
             self.back[-1][1].append(line)
-        elif start is not None and level == 2 and x < RULE_MAX_X:
+        elif start is not None and level == 2 and x < self.rule_max_x:
             self.open_at(start, line, self.open_path[1])
-        elif start is not None and level == 3 and x < SUBRULE_MAX_X and (at := self.place(start)):
+        elif (
+            start is not None
+            and level == 3
+            and x < self.subrule_max_x
+            and (at := self.place(start))
+        ):
             self.open_at(start, line, at[1])
         elif draft is None:
             self.warnings.append(unplaced(line.text, line_at(line)))
@@ -116,7 +148,7 @@ class _Reader(Reader):
                 if LIST_ITEM_RE.match(line.text):
                     draft.open("bullets", line.text, here)
                 else:
-                    if draft.part == "title" and draft.kind == "rule" and x >= RULE_MAX_X:
+                    if draft.part == "title" and draft.kind == "rule" and x >= self.rule_max_x:
                         # a short first line that wraps at the rule's hanging indent was
                         # the start of a sentence, not a heading
                         draft.text, draft.title = draft.title, []
@@ -189,8 +221,9 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     front_end = next((i for i in heads if i < start), start)
     preface = read_front(drop_page_numbers(lines[:front_end]), section_size, parsed)
     read_statement(ENGINE, preface, parsed)
-    reader = _Reader(chapter_size, section_size)
-    for line in drop_page_numbers(lines[start:]):
+    body_lines = drop_page_numbers(lines[start:])
+    reader = _Reader(chapter_size, section_size, indent_limits(body_lines))
+    for line in body_lines:
         reader.feed_line(line)
     parsed.drafts, parsed.back_matter = reader.drafts, _back_matter(reader.back)
     parsed.warnings += reader.warnings

@@ -7,8 +7,9 @@ rule. Records have the ids, kinds, keys (the entries' anchors) and text shape of
 `nsg-yaml` rendition, so the two renditions of one version compare record for record.
 
 Read from the page itself: the version from "Summary of Changes (v24.03)" (and the
-page title's `(v24.03)`, which must agree), the effective date from "This version of
-the Comprehensive Rules document is effective 30 March 2024.", the changes listed under
+page title's `(v24.03)`, which must agree; a page printing none has the version its
+effective date gives, `YY.MM`, as the generator names it), the effective date from "This
+version of the Comprehensive Rules document is effective 30 March 2024.", the changes listed under
 that summary, with the entries their links point at as `cites`.
 """
 
@@ -29,11 +30,12 @@ from pipeline.models.records import (
 from pipeline.parse.nsg.checks import check_records, count_records
 from pipeline.parse.nsg.checks import problem as warn
 from pipeline.parse.nsg.markup import ICON_TEXT, fold_space, record_id
+from pipeline.parse.nsg.release import generator_version
 from pipeline.parse.numbered.statements import read_date
 
 FAMILY = "nsg-html"
 PARSER_VERSION = "1.0"
-_VERSION = re.compile(r"\(\s*v\s*(\d{2}\.\d{2})\s*\)", re.I)
+_VERSION = re.compile(r"\(\s*v\s*(\d+(?:\.\d+)+)\s*\)", re.I)
 _EFFECTIVE = re.compile(r"document\s+is\s+effective\s+(?:on\s+|as\s+of\s+)?(.+?)\s*\.?\s*$", re.I)
 _PRINTED = {
     "chapter": re.compile(r"^(\d+)\.$"),
@@ -53,12 +55,12 @@ def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Do
     """Records, changes, version and effective date of one generated page. Pure."""
     document, version = options.document, options.version
     warnings: list[ParseWarning] = []
-    stated = _version(page, warnings)
+    effective = _effective(page, warnings)
+    stated = _version(page, effective, warnings)
     if version is not None and stated is not None and version != stated:
         warnings.append(
             warn("version-mismatch", f"the caller says version {version}, the page {stated}")
         )
-    effective = _effective(page, warnings)
     if page.unknown_icons and (unknown := [i for i in page.unknown_icons if i not in ICON_TEXT]):
         warnings.append(warn("bad-markup", f"symbols with no plaintext form: {unknown}"))
     numbers = _numbers(page.items, warnings)
@@ -95,8 +97,12 @@ def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Do
     return doc
 
 
-def _version(page: NsgHtmlPage, warnings: list[ParseWarning]) -> str | None:
+def _version(page: NsgHtmlPage, effective: str | None, warnings: list[ParseWarning]) -> str | None:
+    """The version the page prints (`Summary of Changes (v24.03)`); a page that prints none
+    but states its effective date has the version the generator derives from that date."""
     found = _VERSION.search(page.version_text or "")
+    if found is None and effective is not None:
+        return generator_version(effective)
     if found is None:
         warnings.append(
             warn(

@@ -191,7 +191,10 @@ def build_tree(bundle: YamlBundle) -> Tree:
     """Every entry the generator numbers, in document order, and what it would not read."""
     builder = _Builder()
     names = tuple(f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0] for f in bundle.chapters)
-    if names != GENERATOR_CHAPTERS:
+    # A chapter file the list does not know yet (a next release's `12_...`) is numbered in
+    # file order, as the files' own numbers order them; the known ones must all be there,
+    # in the generator's order.
+    if tuple(n for n in names if n in GENERATOR_CHAPTERS) != GENERATOR_CHAPTERS:
         builder.problem(
             "numbering",
             None,

@@ -8,18 +8,14 @@ numbers: they are derived from position exactly as NSG's generator derives them
 the printed document shows it (pipeline.parse.nsg.markup), with references
 resolved to record ids and card names kept in `cards`.
 
-Version and dates come only from what the bundle states:
-- `config.yaml` (2025 onwards): its effective date; the version is `YY.MM` of that
-  date, as the generator names it, and the changelog is `data/changelogs/<YY.MM>.yaml`;
-- otherwise `data/input/00_changelog.yaml`, when it names exactly one version
-  (`Transcribed version of the v22.12 CR.`);
-- otherwise the version the maintainer asserts (the registry entry's `asserted_version`,
-  which the jobs pass as `ParseOptions.version`), never a file or folder name.
+Version and dates come only from what the bundle states (pipeline.parse.nsg.release:
+`config.yaml`, the generator's command line in a build workflow, the changelog, a tag's
+archive folder), otherwise from the version the maintainer asserts (the registry entry's
+`asserted_version`, which the jobs pass as `ParseOptions.version`), never a guess.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from pipeline.models.content import YamlBundle, YamlFile
@@ -37,13 +33,12 @@ from pipeline.parse.nsg.checks import check_records, count_records
 from pipeline.parse.nsg.checks import problem as warn
 from pipeline.parse.nsg.defects import known_defect
 from pipeline.parse.nsg.markup import RefInfo, Rendered, fold_space, record_id, render
+from pipeline.parse.nsg.release import read_release
 from pipeline.parse.nsg.tree import Entry, Problem, build_tree
 
 FAMILY = "nsg-yaml"
 PARSER_VERSION = "1.0"
 TITLE = "Netrunner Comprehensive Rules"  # the generator's page and PDF title
-_STATED_VERSION = re.compile(r"\bv(\d{2}\.\d{2})\b")
-_DIGITS = re.compile(r"\d+")
 
 
 def parse(bundle: YamlBundle, notes: dict[str, int], options: ParseOptions) -> Document:
@@ -58,7 +53,9 @@ def parse(bundle: YamlBundle, notes: dict[str, int], options: ParseOptions) -> D
     problems = list(tree.problems)
     records = [_record(entry, refs, problems) for entry in tree.entries]
     warnings: list[ParseWarning] = []
-    stated, effective, changelog = _statements(bundle, warnings)
+    release = read_release(bundle)
+    warnings += release.warnings
+    stated, effective, changelog = release.version, release.effective, release.changelog
     if stated and asserted and stated != asserted:
         warnings.append(
             warn("version-mismatch", f"the caller says version {asserted}, the bundle {stated}")
@@ -67,8 +64,9 @@ def parse(bundle: YamlBundle, notes: dict[str, int], options: ParseOptions) -> D
         warnings.append(
             warn(
                 "no-version",
-                "the bundle states no version (no config.yaml, and its changelog names none); "
-                "the maintainer asserts it: asserted_version in the registry entry's options",
+                "the bundle states no version or effective date (not in config.yaml, a build "
+                "workflow, its changelog or a tag's folder name); the maintainer asserts it: "
+                "asserted_version in the registry entry's options",
             )
         )
     changes = _changes(changelog, refs, problems)
@@ -148,40 +146,6 @@ def _unique(items: Iterable[str]) -> Iterable[str]:
         if item not in seen:
             seen.add(item)
             yield item
-
-
-def _statements(
-    bundle: YamlBundle, warnings: list[ParseWarning]
-) -> tuple[str | None, str | None, YamlFile | None]:
-    """(stated version, effective date, the changelog the generator would print)."""
-    by_path = {f.path: f for f in bundle.changelogs}
-    if bundle.config is not None:
-        date = bundle.config.data.get("date") if isinstance(bundle.config.data, dict) else None
-        parts = (
-            [str(date.get(k, "")) for k in ("year", "month", "day")]
-            if isinstance(date, dict)
-            else []
-        )
-        if len(parts) == 3 and all(_DIGITS.fullmatch(p) for p in parts) and len(parts[0]) == 4:
-            year, month, day = parts[0], parts[1].zfill(2), parts[2].zfill(2)
-            version = f"{year[2:]}.{month}"
-            name = f"data/changelogs/{version}.yaml"
-            changelog = by_path.get(name)
-            if changelog is None:
-                warnings.append(
-                    warn(
-                        "no-changelog",
-                        f"config.yaml dates the rules {version}, but the bundle has no {name}",
-                    )
-                )
-            return version, f"{year}-{month}-{day}", changelog
-        warnings.append(warn("bad-date", f"config.yaml states no effective date: {date!r}"))
-        return None, None, None
-    changelog = by_path.get("data/input/00_changelog.yaml")
-    if changelog is None:
-        return None, None, None
-    named = set(_STATED_VERSION.findall(changelog.text))
-    return (named.pop() if len(named) == 1 else None), None, changelog
 
 
 def _changes(

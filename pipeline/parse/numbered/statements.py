@@ -43,6 +43,8 @@ FORMS: dict[str, str] = {
     "last-update": "Last update: {date}",
     "updated": "Updated {date}",
     "effective": "Effective: {date}",
+    "effective-date": "Effective date: {date}",
+    "date": "Date: {date}",
     "current-as-of": "These rules are current as of {date}.",
     "effective-as-of": "These rules are effective as of {date}.",
     "last-updated-ja": "最終更新日：{date}",

@@ -34,6 +34,8 @@ SCHEME = NumberedScheme(
         LevelScheme(kind="point", segment="letter", dot="optional"),
     ],
     keywords=["rule", "see"], bullets=["*", "•", "●"], statements=["Last Updated: {date}"],
+    # a next release may word its date otherwise (`Updated January 5, 2027`, `Effective: ...`)
+    statement_forms=["updated", "effective"],
     version_is_date=True, hyphens="space",
 )  # fmt: skip
 ENGINE = Engine(SCHEME)
@@ -53,5 +55,5 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     engine = ENGINE if prefix is None else Engine(SCHEME.model_copy(update={"prefix": prefix}))
     body = partial(parse_layout, lines) if looks_like_layout_dump(lines) else read_body
     parsed = read_document(engine, text_blocks(lines), options.document, body)
-    parsed.missing = "the document states no 'Last Updated: YYYY-MM-DD' date"
+    parsed.missing = "the document states no date ('Last Updated: YYYY-MM-DD', 'Updated ...')"
     return finish_document(parsed, engine.finish(FAMILY, PARSER_VERSION), options, notes)

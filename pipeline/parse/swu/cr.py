@@ -61,6 +61,8 @@ SCHEME = NumberedScheme(
     ],
     title="Comprehensive Rules",
     statements=["{date} \u2013 V {version}"],
+    # a next release may set its version and date apart or word them otherwise
+    statement_forms=["version", "v", "updated", "effective"],
     keywords=["see", "section"],
     bare=True,
     hyphens="glued",
@@ -68,8 +70,10 @@ SCHEME = NumberedScheme(
 
 
 def read_short_date(text: str) -> str | None:
-    """`3/6/26` -> `2026-03-06`; any other written date as the engine reads it."""
-    match = SHORT_US_DATE.match(text.strip())
+    """`3/6/26` -> `2026-03-06`; any other written date as the engine reads it. A dash left
+    over from the statement (`3/6/27 - V 8.0`, a hyphen for the en dash) is no part of it."""
+    text = text.strip().rstrip("-\u2013\u2014 ")
+    match = SHORT_US_DATE.match(text)
     if match is None:
         return read_date(text)
     month, day, year = match.groups()
@@ -86,7 +90,11 @@ def read_front(engine: Engine, front: list[Line], parsed: Parsed, finish: Finish
         parsed.published = read_short_date(found.date_text or "")
         if parsed.published is None:
             line = found.lines[0]
-            message = f"cannot read the date in {found.date_text!r}"
+            message = (
+                f"cannot read the date in {found.date_text!r}"
+                if found.date_text
+                else "the title page states a version but no date"
+            )
             parsed.warnings.append(warn(WarningCode.BAD_DATE, message, line.line, line.page))
     used = {ln.line for ln in found.lines} if found is not None else set()
     wanted = (engine.scheme.title or "").lower()
@@ -199,10 +207,11 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     scheme = options.scheme or SCHEME
     if options.rendition != "pdf":
         raise ParseError(options.document, f"swu-cr reads the PDF, not {options.rendition!r}")
+    layout = read_layout(scheme, lines)
+    scheme = layout.scheme or scheme  # with the level the document sets below its deepest
     engine = Engine(scheme)
     references = DefectReferences(scheme, engine.numbering)
     finish = Finish(FAMILY, PARSER_VERSION, references, wrap_joiner(scheme.hyphens), order_from=0)
-    layout = read_layout(scheme, lines)
     if not any(p.role == "chapter" for p in layout.body):
         raise ParseError(options.document, "no chapter heading (`1. GAME CONCEPTS`) found")
     parsed = Parsed(drafts=[])

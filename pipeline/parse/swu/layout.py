@@ -5,7 +5,8 @@ is typesetting rather than numbering:
 
 - every label prints only its own segment (`1.`, `a.`), and which level a label is
   shows only in where it sits: each level has its own indentation (rules ~81 pt,
-  subrules ~110 pt), learnt here as the most common x of lines that look like it;
+  subrules ~110 pt in 7.0), learnt here as the most common x of lines that look like
+  it, once left-hand pages are brought into the right-hand frame (`swu.pages`);
   so `i.` after `h.` is a subrule letter at the subrule indentation, never a roman
   numeral, and a wrap that begins `8.1. Aspect Penalties` is a wrap;
 - a section's number (`1.`, 11 pt) is set on its own line just below and left of
@@ -25,8 +26,6 @@ its outline level, for `swu.cr` to place with the engine's outline reader.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -34,6 +33,8 @@ from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.layout import mode
 from pipeline.parse.numbered.numbers import SEGMENT
+from pipeline.parse.swu.depth import LABEL_START, deeper_level
+from pipeline.parse.swu.pages import align_facing_pages, drop_footers
 
 Role = Literal["chapter", "entry", "text", "example", "bullet", "back"]
 
@@ -96,27 +97,7 @@ class Layout:
     body: list[Paragraph]
     notes: dict[str, int] = field(default_factory=dict)
     unplaced: list[Line] = field(default_factory=list)
-
-
-def _pages(lines: Iterable[Line]) -> dict[int | None, list[Line]]:
-    pages: dict[int | None, list[Line]] = {}
-    for line in lines:
-        pages.setdefault(line.page, []).append(line)
-    return pages
-
-
-def drop_footers(lines: list[Line]) -> tuple[list[Line], int]:
-    """The last line of a page is a footer when it sits at a height that most pages share
-    for their last line and ends with a number (the page's)."""
-    pages = _pages(lines)
-    lasts = [page[-1] for page in pages.values()]
-    bands = Counter(round(line.top or 0.0) for line in lasts)
-    dropped = {
-        id(line)
-        for line in lasts
-        if bands[round(line.top or 0.0)] * 2 >= len(pages) and re.search(r"\d+$", line.text.strip())
-    }
-    return [line for line in lines if id(line) not in dropped], len(dropped)
+    scheme: NumberedScheme | None = None  # the scheme with a level the document adds
 
 
 def label_regex(scheme: NumberedScheme, level: int) -> re.Pattern[str]:
@@ -134,6 +115,7 @@ class Bands:
     wraps: dict[int, float] = field(default_factory=dict)  # level -> x of its wrapped lines
     examples: dict[int, float] = field(default_factory=dict)  # level -> x of its examples
     bullet_wrap: float | None = None
+    sections: float | None = None  # x of the section labels
 
 
 def near(a: float | None, b: float | None, tolerance: float = INDENT_TOLERANCE) -> bool:
@@ -157,6 +139,7 @@ class Reading:
         self.bands = Bands(entry_size=mode(sizes) or 0.0, labels={})
         self.leading = self._leading()
         self._learn_labels()
+        self._learn_sections()
         self._learn_continuations()
 
     def _leading(self) -> float:
@@ -187,11 +170,33 @@ class Reading:
             if found is not None:
                 self.bands.labels[level] = found
 
+    def _learn_sections(self) -> None:
+        """The sections' label x: where the paired section numbers sit; or, in a document that
+        sets `1. GENERAL` on one line, the most common x of such lines left of the rules'."""
+        rules = self.bands.labels.get(2)
+        if self.sections:
+            xs = [round(ln.x0 or 0.0, 1) for ln in self.body if ln.line in self.sections]
+        else:
+            section = label_regex(self.scheme, 1)
+            xs = [
+                round(ln.x0 or 0.0, 1)
+                for ln in self.body
+                if section.match(ln.text.strip())
+                and not self.is_chapter(ln)
+                and rules is not None
+                and (ln.x0 or 0.0) < rules - INDENT_TOLERANCE
+            ]
+        found = mode(xs)
+        if found is not None:
+            self.bands.sections = found
+
     def entry_level(self, line: Line) -> tuple[int, re.Match[str]] | None:
         """The level whose label this line starts with, at that level's indentation (a
         paired section: level 1)."""
         text = line.text.strip()
-        if line.line in self.sections:
+        if line.line in self.sections or (
+            not self.sections and near(line.x0, self.bands.sections) and not self.is_chapter(line)
+        ):
             section = label_regex(self.scheme, 1).match(text)
             return (1, section) if section is not None else None
         best: tuple[float, int, re.Match[str]] | None = None
@@ -229,7 +234,8 @@ class Reading:
                 pass
             elif previous is not None and previous.text.strip().startswith(self.glyphs):
                 bullet_wraps.append(round(line.x0 or 0.0, 1))
-            elif level is not None and previous is not None:
+            elif level is not None and previous is not None and not LABEL_START.match(text):
+                # a line that starts like a label may be a level below (swu.depth): not a wrap
                 if self.entry_level(previous) is not None and not self.is_gap(previous, line):
                     wraps.setdefault(level, []).append(round(line.x0 or 0.0, 1))
                 elif self.is_gap(previous, line) and previous.page == line.page:
@@ -296,19 +302,34 @@ def read_layout(scheme: NumberedScheme, lines: list[Line]) -> Layout:
     lines, footers = drop_footers([ln for ln in lines if ln.text.strip()])
     icons = [ln for ln in lines if is_icon_layer(ln.text)]
     lines = [ln for ln in lines if not is_icon_layer(ln.text)]
+    lines, realigned = align_facing_pages(lines)
     lines, sections = pair_section_numbers(lines)
     probe = Reading(scheme, lines, sections)
     front, body, toc = split_front(lines, probe.bands.entry_size)
     reading = Reading(scheme, body, sections)
+    deeper = deeper_level(
+        scheme,
+        [ln for ln in body if reading.entry_level(ln) is None and not reading.is_chapter(ln)],
+        reading.bands.labels,
+        [
+            f(max(reading.bands.labels, default=0))
+            for f in (reading.bands.wraps.get, reading.bands.examples.get)
+        ],
+        INDENT_TOLERANCE,
+    )
+    if deeper is not None:
+        reading = Reading(deeper, body, sections)
     layout = Layout(
         front=front,
         body=[],
+        scheme=deeper,
         notes={
             "footers_dropped": footers,
             "icon_layers_dropped": len(icons),
             "section_numbers_paired": len(sections),
             "contents_lines_skipped": toc,
-        },
+        }
+        | ({"facing_pages_shift": realigned} if realigned else {}),
     )
     assemble(reading, layout)
     return layout
