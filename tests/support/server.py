@@ -1,6 +1,6 @@
 """A real HTTP server on 127.0.0.1 (port 0) in a thread, with scripted replies per path.
 
-Modelled on pip's ``tests/lib/server.py``: tests talk to a real socket, so
+Modelled on pip's test server (``pip/tests/lib/server.py``): tests talk to a real socket, so
 timeouts, truncation, redirects and retries are exercised for real.
 
     from server import Reply, ScriptedServer

@@ -54,3 +54,17 @@ def test_the_tests_layout_names_every_folder_of_tests() -> None:
     drawn = _entries(_block("Tests"))
     folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name[0] not in "._"}
     assert set(drawn) == folders
+
+
+def test_every_test_file_the_docs_and_code_name_exists() -> None:
+    """A page or a docstring that points at a test file points at one that is there."""
+    named: dict[str, set[str]] = {}
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    code = [*(ROOT / "pipeline").rglob("*.py"), *(ROOT / "tests").rglob("*.py")]
+    for path in pages + code:
+        for name in re.findall(
+            r"(?<![\w/])tests/[\w/]+\.(?:py|toml)\b", path.read_text(encoding="utf-8")
+        ):
+            named.setdefault(name, set()).add(path.relative_to(ROOT).as_posix())
+    missing = {name: sorted(where) for name, where in named.items() if not (ROOT / name).exists()}
+    assert missing == {}
