@@ -8,8 +8,8 @@ processes have no threads of their own, and each runs every test it is given exa
 
 Test files are dealt whole (module fixtures stay within one process) to the process
 with the least work so far, heaviest first, by the seconds each file took when measured
-(WEIGHTS: seconds per file, from `python -m tests.support.shards --durations=0`; a file
-not listed counts as DEFAULT). A weight that is out of date costs only balance, never a
+(WEIGHTS: seconds per file, summed by `--weigh` from a run with RULESCORPUS_TEST_TIMINGS
+set; a file not listed counts as DEFAULT). A weight that is out of date costs only balance, never a
 test. The real documents' session fixtures (an import of ../shared/sources, the parse
 cache) are built once for both processes in a folder made for the run
 (tests/support/built_once.py); the first process runs the files that use them first, the
@@ -18,6 +18,7 @@ streamed line by line, each line prefixed with its process's number; the exit co
 the first failing process's.
 
     python -m tests.support.shards [--jobs N] [PYTEST ARGS...]
+    python -m tests.support.shards --weigh TIMINGS
 """
 
 from __future__ import annotations
@@ -36,8 +37,17 @@ TESTS = Path(__file__).parents[1]
 DEFAULT = 1.0
 WEIGHTS: dict[str, float] = {
     "test_pdf_engines.py": 105,
-    "test_robustness.py": 43,
-    "test_fault_findings.py": 42,
+    "test_site_build.py": 60,
+    "test_jobs_regressions.py": 35,
+    "test_store_regressions.py": 25,
+    "test_site_chromium.py": 25,
+    "test_cite_check_safety.py": 20,
+    "test_export_sqlite_safety.py": 20,
+    "test_runner_regressions.py": 15,
+    "test_scheme_inference.py": 15,
+    "test_version_order.py": 10,
+    "test_publisher_notes.py": 10,
+    "test_docs.py": 10,
     "test_diff_properties.py": 23,
     "test_export_sqlite.py": 23,
     "test_cite_check.py": 23,
@@ -104,6 +114,16 @@ def plan(files: list[Path], jobs: int) -> list[list[Path]]:
     return [shard for shard in ordered if shard]
 
 
+def format_weights(timings: str) -> str:
+    """WEIGHTS as Python, from lines `file<TAB>seconds` (one per test phase), heaviest first."""
+    seconds: dict[str, float] = {}
+    for line in timings.splitlines():
+        name, _, value = line.partition("\t")
+        seconds[name] = seconds.get(name, 0.0) + float(value)
+    rows = sorted(seconds.items(), key=lambda item: (-item[1], item[0]))
+    return "\n".join(f"    {name!r}: {value:.0f}," for name, value in rows if value >= 1)
+
+
 def _stream(number: int, process: subprocess.Popen[str], lock: threading.Lock) -> None:
     assert process.stdout is not None
     for line in process.stdout:
@@ -115,7 +135,16 @@ def _stream(number: int, process: subprocess.Popen[str], lock: threading.Lock) -
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument(
+        "--weigh",
+        type=Path,
+        metavar="TIMINGS",
+        help="print WEIGHTS summed from a RULESCORPUS_TEST_TIMINGS file, and run nothing",
+    )
     args, pytest_args = parser.parse_known_args(argv)
+    if args.weigh:
+        print(format_weights(args.weigh.read_text(encoding="utf-8")))
+        return 0
     files = sorted(TESTS.rglob("test_*.py"))
     shards = plan(files, max(1, args.jobs))
     with tempfile.TemporaryDirectory(prefix="rulescorpus-tests-") as builds:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from built_once import BUILDS, build_once
-from shards import TESTS, WEIGHTS, plan, uses_shared_builds
+from shards import TESTS, WEIGHTS, format_weights, plan, uses_shared_builds
 
 
 def test_every_file_is_dealt_once_and_only_the_first_process_starts_with_the_shared_builds() -> (
@@ -83,3 +83,33 @@ def test_the_heaviest_first_deal_is_even(tmp_path: Path) -> None:
             del WEIGHTS[name]
     loads = sorted(sum(weights[p.name] for p in shard) for shard in shards)
     assert loads == [7.0, 7.0]
+
+
+def test_timings_are_summed_per_file_into_weights(tmp_path: Path) -> None:
+    timings = tmp_path / "timings.tsv"
+    env = {**os.environ, "RULESCORPUS_TEST_TIMINGS": str(timings)}
+    test = tmp_path / "test_timed.py"
+    test.write_text("import time\n\ndef test_sleeps():\n    time.sleep(1.2)\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "tests.conftest",
+            str(test),
+        ],
+        env=env,
+        cwd=TESTS.parent,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout
+    # setup, call and teardown, each a line
+    assert [line.split("\t")[0] for line in timings.read_text().splitlines()] == [
+        "test_timed.py"
+    ] * 3
+    assert format_weights(timings.read_text()) == "    'test_timed.py': 1,"
