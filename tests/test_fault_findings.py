@@ -39,11 +39,11 @@ from pipeline.fetch.discover import find_link
 from pipeline.jobs import update as update_job
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.parse_cache import ParseCache, read_entry
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.bundles import SITE_BUNDLE_FORMAT
 from pipeline.registry.loader import parse_registry
+from pipeline.runner.cache import ParseCache, read_entry
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.request import ParseRequest
 from pipeline.store.corpus import DiffEntry
 
 MTG_TXT = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
@@ -253,9 +253,9 @@ def test_regression_faults_pax_bomb_campaign_case(lab: Lab) -> None:
 CHILD_WHOSE_RUN_IS_GONE = """
 import sys
 from multiprocessing import Pipe
-from pipeline.jobs.parse_request import ParseRequest
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.sandbox import _child, dump_json
+from pipeline.runner.request import ParseRequest
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.sandbox import _child, dump_json
 receiver, sender = Pipe(duplex=False)
 receiver.close()  # the run was killed before the parse ended
 request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")
@@ -264,7 +264,7 @@ _child(sender, open(sys.argv[1], "rb").read(), request, ParseLimits(), dump_json
 
 FORK_SERVER_HOOK = """
 import pickle, sys
-import pipeline.jobs.sandbox_server
+import pipeline.runner.sandbox_server
 try:
     pickle.loads(b"\\x80\\x04\\x95")
 except Exception:

@@ -17,7 +17,7 @@ FAB_TXT = str(SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt")
 QUICK = "import sys; from pipeline.cli.app import main; main()"
 FULL = "import sys; from pipeline.cli.app import load_app; load_app()()"
 # What the command's own process (not its parse child) must not load for a plain parse.
-HEAVY = ("typer", "pipeline.jobs.families", "pipeline.parse", "pypdfium2", "bs4", "filelock")
+HEAVY = ("typer", "pipeline.runner.families", "pipeline.parse", "pypdfium2", "bs4", "filelock")
 LOADED = (
     "import atexit, sys\n"
     "atexit.register(lambda: print('TYPER', 'typer' in sys.modules, file=sys.stderr))\n"

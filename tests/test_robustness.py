@@ -45,13 +45,13 @@ from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.jobs.publish import Candidate
-from pipeline.jobs.sandbox import parse_isolated
 from pipeline.jobs.versions import add_version
 from pipeline.models.records import SourceRef
 from pipeline.models.sources import Pin
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.request import ParseRequest
+from pipeline.runner.sandbox import parse_isolated
 from pipeline.store import files as store_files
 from pipeline.store.blobs import BlobStore
 from pipeline.store.corpus import Corpus
@@ -510,7 +510,7 @@ def test_no_outcome_but_unchanged_sums_to_exit_0() -> None:
 def test_defect_5_a_document_that_stops_short_is_never_clean(
     path: str, family: str, code: str
 ) -> None:
-    from pipeline.jobs.families import parse_bytes
+    from pipeline.runner.families import parse_bytes
 
     data = (SHARED / path).read_bytes()
     request = ParseRequest(

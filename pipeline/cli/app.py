@@ -45,7 +45,7 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     from pipeline.cli.quick import try_quick
-    from pipeline.jobs.collector import tune_collector
+    from pipeline.runner.collector import tune_collector
 
     tune_collector()
     code = try_quick(sys.argv[1:])

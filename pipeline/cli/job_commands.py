@@ -13,7 +13,7 @@ from pipeline.cli.console import print_table
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.cli.shared import PdfEngine, Rendition, err, make_context, out
 from pipeline.cli.site_commands import SiteOpt, refresh_site_after
-from pipeline.jobs.limits import RUN_DEADLINE
+from pipeline.runner.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
 # must not pay for the parsers, the PDF and HTML libraries and requests.

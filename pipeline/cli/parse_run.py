@@ -26,7 +26,7 @@ def run_parse(
 ) -> int:
     """Parse a local file; print its Document JSON on stdout, warnings on stderr; the exit
     code (a library error printed as every command prints it, `cli.shared.print_error`)."""
-    from pipeline.jobs.parse_file import parse_file
+    from pipeline.runner.local_file import parse_file
 
     # The modules are imported for good: frozen, the collector's passes skip them, here
     # and in the parse child forked from this process.

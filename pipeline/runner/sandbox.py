@@ -38,10 +38,10 @@ from typing import Any, TypeVar
 from pipeline.errors import ParseError, RulesCorpusError
 from pipeline.extract.forkmap import can_fork
 from pipeline.extract.lifetime import die_with_parent
-from pipeline.jobs.family_names import LINE_NAMES
-from pipeline.jobs.limits import MiB, ParseLimits
-from pipeline.jobs.parse_request import ParseRequest, pdf_options
 from pipeline.models.records import Document
+from pipeline.runner.family_names import LINE_NAMES
+from pipeline.runner.limits import MiB, ParseLimits
+from pipeline.runner.request import ParseRequest, pdf_options
 
 T = TypeVar("T")
 # What the child sends of its Document: what the caller needs of it (and must pickle).
@@ -72,7 +72,7 @@ def _fork_server() -> Any:
         # The server imports the parsers and every extraction engine once (the family
         # table imports the HTML, YAML and tar ones only when a parse needs them); each
         # child is a cheap fork of it.
-        preload = ["pipeline.jobs.families", "pipeline.jobs.sandbox_server", *LAZY_ENGINES]
+        preload = ["pipeline.runner.families", "pipeline.runner.sandbox_server", *LAZY_ENGINES]
         _context.set_forkserver_preload(preload)
     return _context
 
@@ -115,7 +115,7 @@ def _child(
     answer: tuple[str, Any]
     try:
         _prefetch(data, request)
-        from pipeline.jobs.families import parse_bytes  # while the first pages are read
+        from pipeline.runner.families import parse_bytes  # while the first pages are read
 
         # This child lives for one parse: what it has now (the modules, the caller's heap)
         # it keeps, and frozen, the collector's passes during the parse skip it (0.03 s

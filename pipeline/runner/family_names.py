@@ -3,7 +3,7 @@
 The registry checks each source's `family` against these when it loads, and every
 command loads the registry (`sources` and the read commands too), so the names must
 not cost the parsers, the PDF engines and the HTML library that the typed table in
-`jobs.families` imports. That table is built for exactly these names: it refuses to
+`runner.families` imports. That table is built for exactly these names: it refuses to
 import if the two ever differ.
 
 `LINE_NAMES` are the families whose extractor is `families.Lines` (text or PDF lines):

@@ -1,7 +1,7 @@
 """`rulescorpus parse FILE`: one local file through one family parser, no corpus involved.
 
 It imports no parser: the parse runs in the sandbox's child, which imports the family
-table while the PDF's first pages are read (`jobs.sandbox`)."""
+table while the PDF's first pages are read (`runner.sandbox`)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from functools import partial
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.parse_request import ParseRequest, request_for
-from pipeline.jobs.sandbox import parse_isolated_as
 from pipeline.models.records import Document, Erratum, ParseWarning, PublisherNote, SourceRef
 from pipeline.models.sources import Source
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.request import ParseRequest, request_for
+from pipeline.runner.sandbox import parse_isolated_as
 from pipeline.store.canonical import canonical_json
 from pipeline.verify.checks import sha256_bytes
 
