@@ -183,7 +183,7 @@ def test_the_rules_catch_what_they_forbid() -> None:
     assert rule("pipeline.registry.loader", "pipeline.store.blobs") is not None
     assert rule("pipeline.jobs.update", "pipeline.cli.app") is not None
     assert rule("pipeline.verify.checks", "requests") is not None
-    assert rule("pipeline.cli.parse_run", "pipeline.store.canonical") is not None
+    assert rule("pipeline.cli.job_commands", "pipeline.store.canonical") is not None
     assert rule("pipeline.cli.read_commands", "pipeline.jobs.show") is None
     assert rule("pipeline.fetch.sites", "pipeline.store.blobs") is None
     assert rule("pipeline.extract.fab_html", "pipeline.models.bundles") is None
@@ -194,7 +194,7 @@ def test_the_rules_catch_what_they_forbid() -> None:
     assert rule("pipeline.parse.lint", "pipeline.runner.families") is not None
     assert rule("pipeline.runner.families", "pipeline.parse.lint") is None
     assert rule("pipeline.jobs.update", "pipeline.runner.sandbox") is None
-    assert rule("pipeline.cli.parse_run", "pipeline.runner.local_file") is None
+    assert rule("pipeline.cli.job_commands", "pipeline.runner.local_file") is None
 
 
 def test_no_fetch_module_imports_extract_or_beautifulsoup() -> None:

@@ -3,8 +3,7 @@ one library call, and turns the library's errors into a clean message and exit c
 Importing a command module registers its commands on the one typer app.
 
 `main` first offers the request to `cli.quick`, which answers a plain `show` without
-loading typer, rich or the models, then to `cli.parse_quick`, which runs a plain `parse`
-without typer; everything else goes to the typer app, loaded then.
+loading typer, rich or the models; everything else goes to the typer app, loaded then.
 """
 
 from __future__ import annotations
@@ -52,11 +51,6 @@ def main() -> None:
     if code is not None:
         sys.exit(code)
     try:
-        from pipeline.cli.parse_quick import try_quick_parse
-
-        code = try_quick_parse(sys.argv[1:])
-        if code is not None:
-            sys.exit(code)
         load_app()()
     except KeyboardInterrupt:
         sys.exit(EXIT_USAGE)
