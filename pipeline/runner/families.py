@@ -18,8 +18,7 @@ Adding a family: write its parser (a sub-package of `parse/`, or nothing at
 all for a numbered document: family `numbered` reads the scheme its registry
 entry declares), add one `Family(...)` line here, and a `[[source]]` in
 `registry/sources.toml`, and its name to `NAMES` (runner/family_names.py, which the
-registry checks sources against without importing this table), and to `LINE_NAMES`
-there too when its extractor is `Lines`.
+registry checks sources against without importing this table).
 """
 
 from __future__ import annotations
@@ -50,7 +49,7 @@ from pipeline.parse.numbered import engine as numbered
 from pipeline.parse.numbered.finish import place_offsets
 from pipeline.parse.riftbound import cr as riftbound_cr
 from pipeline.parse.swu import cr as swu_cr
-from pipeline.runner.family_names import LINE_NAMES, NAMES
+from pipeline.runner.family_names import NAMES
 from pipeline.runner.request import ParseRequest, pdf_options
 
 T = TypeVar("T")
@@ -199,9 +198,6 @@ TABLE: list[Family[Any]] = [
 FAMILIES: dict[str, Family[Any]] = {family.name: family for family in TABLE}
 if set(FAMILIES) != NAMES:  # the registry checks sources against NAMES without this table
     raise RuntimeError(f"runner/family_names.py must list exactly {sorted(FAMILIES)}")
-# The parse sandbox starts a line family's PDF extraction before it imports this table.
-if {f.name for f in TABLE if isinstance(f.extract, Lines)} != LINE_NAMES:
-    raise RuntimeError("runner/family_names.py: LINE_NAMES must list the families of Lines")
 
 
 def family_of(name: str) -> Family[Any]:
