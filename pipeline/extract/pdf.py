@@ -1,7 +1,7 @@
 """PDF -> lines with page, x position, font size, weight and colour; and the pdfplumber engine.
 
 `extract_pdf_lines` is the entry point: it picks an engine (PDFium by default,
-see `pdfium.py`; pdfplumber here, some twenty times slower), both of which hand
+see `pdfium.py`; pdfplumber here, much slower), both of which hand
 glyph runs to `pdflines`, so the two give the same lines (tests/test_pdf_engines.py
 holds them to it). Layout decisions that depend on the document (running heads,
 page numbers, indentation levels) belong to the parsers; this module only
@@ -38,9 +38,9 @@ __all__ = [
 ]
 
 ENGINES = ("pdfium", "pdfplumber")
-# pdfplumber (and pdfminer under it) is imported only when asked for: 0.15 s that a
-# parse with the default engine, and every command that never reads a PDF, need not pay.
-# pdfplumber needs ~0.3 s a page, so a worker takes a dozen pages at a time.
+# pdfplumber (and pdfminer under it) is imported only when asked for: a parse with the
+# default engine, and every command that never reads a PDF, never loads it.
+# pdfplumber reads a page slowly against a worker's start, so a worker takes a dozen.
 PAGES_PER_TASK = 12
 
 

@@ -1,5 +1,5 @@
-"""PDF -> lines with PDFium (pypdfium2): the default engine, some twenty times faster
-than pdfplumber.
+"""PDF -> lines with PDFium (pypdfium2): the default engine, much faster than
+pdfplumber.
 
 PDFium builds a page's "text page" (characters with their origins) in C++. The
 Python here asks it about text objects and whitespace, not about every

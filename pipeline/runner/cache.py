@@ -35,7 +35,7 @@ LIBRARIES = ("pdfplumber", "pdfminer.six", "pypdfium2", "beautifulsoup4", "PyYAM
 
 @cache
 def code_digest() -> str:
-    """SHA-256 over the code a parse runs (computed once per process, a few milliseconds)."""
+    """SHA-256 over the code a parse runs (computed once per process)."""
     root = Path(pipeline.__file__).parent
     files = [*sorted((root / "models").rglob("*.py")), root / "errors.py"]
     files += sorted((root / "parse").rglob("*.py")) + sorted((root / "extract").rglob("*.py"))

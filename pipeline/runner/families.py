@@ -133,7 +133,7 @@ class Lines:
 
 # The HTML, YAML and tar extractors import their engine when called: a PDF or text parse
 # (the common case, and `rulescorpus parse`'s) does not load beautifulsoup4, soupsieve,
-# PyYAML or tarfile, 0.06 s of a parse child's start.
+# PyYAML or tarfile, which it never uses.
 def tar_members(data: bytes, request: ParseRequest) -> Extracted[dict[str, bytes]]:
     from pipeline.extract.tarball import read_tar_members
 

@@ -43,7 +43,7 @@ class ParsedFile:
 def as_file(ref: SourceRef, doc: Document) -> ParsedFile:
     """The parse sandbox's child's last step (`parse_isolated_as`): the Document read from
     the file `ref` describes, as `ParsedFile`. Made there, the caller has only bytes to
-    print, not a Document to read back, check and write out again (0.05 s of the MTG CR)."""
+    print, not a Document to read back, check and write out again."""
     doc = doc.model_copy(update={"source": ref, "renditions": [ref]})
     return ParsedFile(canonical_json(doc), doc.warnings, doc.publisher_errata, doc.publisher_notes)
 
