@@ -92,8 +92,7 @@ def can_fork() -> bool:
         return False
 
 
-# Kept beside the fork server for the figure in docs/measured/bench.md's row "rulescorpus
-# parse FILE --family mtg-cr (the whole command)": 0.3-0.5 s less than through the server.
+# Kept for `parse` of the MTG PDF: 0.3-0.5 s under the fork server (bench.md, whole command).
 def start_method(limits: ParseLimits) -> str:
     """ "fork" when this process may fork its parse child itself, else "forkserver"."""
     size = address_space()
