@@ -86,7 +86,7 @@ def pdfplumber_version() -> str:
 
 
 def _extract(data: bytes, what: str, columns: int) -> PdfText:
-    import pdfplumber  # before the page workers fork, so each of them has it
+    import pdfplumber
 
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:

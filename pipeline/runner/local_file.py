@@ -1,7 +1,7 @@
 """`rulescorpus parse FILE`: one local file through one family parser, no corpus involved.
 
 It imports no parser: the parse runs in the sandbox's child, which imports the family
-table while the PDF's first pages are read (`runner.sandbox`)."""
+table (`runner.sandbox`)."""
 
 from __future__ import annotations
 
