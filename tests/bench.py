@@ -69,8 +69,8 @@ PDF_FAMILIES: dict[tuple[str, str], tuple[str, str, dict[str, str]]] = {
 
 PARSE = """
 import json, sys
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 family, document, engine, options = sys.argv[2], sys.argv[3], sys.argv[4], json.loads(sys.argv[5])
 request = ParseRequest(family=family, document=document, rendition="pdf", what=sys.argv[1],
                        options={**options, "engine": engine})
@@ -86,12 +86,12 @@ print(len(pdf.lines), pdf.pages)
 """
 
 # What `parse` imports besides the CLI before it reads a page: every parser, the engines.
-PARSERS_IMPORT = "import pipeline.jobs.families, pipeline.jobs.sandbox"
+PARSERS_IMPORT = "import pipeline.runner.families, pipeline.runner.sandbox"
 
 DIFF = """
 import sys, time
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 from pipeline.diff.documents import diff_documents
 def load(p):
     request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what=p)

@@ -184,8 +184,8 @@ WARM = """
 import json, sys, time
 from pipeline.extract import pdf as extract
 from pipeline.extract.pdfium import load_pdf_pages_pdfium
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 recent = getattr(extract, "_RECENT", None)
 if recent is None:
     sys.exit("pipeline.extract.pdf._RECENT moved: the bench cannot empty the extraction cache")

@@ -28,12 +28,12 @@ from helpers import SHARED, link_archive
 from server import ScriptedServer
 
 from pipeline.errors import EXIT_OK
-from pipeline.jobs.collector import tune_collector
 from pipeline.jobs.context import Context
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.parse_cache import ParseCache
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
+from pipeline.runner.cache import ParseCache
+from pipeline.runner.collector import tune_collector
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.request import ParseRequest
 
 if TYPE_CHECKING:
     from faults.lab import Lab

@@ -3,8 +3,7 @@ one library call, and turns the library's errors into a clean message and exit c
 Importing a command module registers its commands on the one typer app.
 
 `main` first offers the request to `cli.quick`, which answers a plain `show` without
-loading typer, rich or the models, then to `cli.parse_quick`, which runs a plain `parse`
-without typer; everything else goes to the typer app, loaded then.
+loading typer, rich or the models; everything else goes to the typer app, loaded then.
 """
 
 from __future__ import annotations
@@ -45,18 +44,13 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     from pipeline.cli.quick import try_quick
-    from pipeline.jobs.collector import tune_collector
+    from pipeline.runner.collector import tune_collector
 
     tune_collector()
     code = try_quick(sys.argv[1:])
     if code is not None:
         sys.exit(code)
     try:
-        from pipeline.cli.parse_quick import try_quick_parse
-
-        code = try_quick_parse(sys.argv[1:])
-        if code is not None:
-            sys.exit(code)
         load_app()()
     except KeyboardInterrupt:
         sys.exit(EXIT_USAGE)

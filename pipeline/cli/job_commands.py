@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -11,9 +12,11 @@ import typer
 from pipeline.cli.common import CacheOpt, CorpusOpt, JsonOpt, SourcesOpt, app, finish, run_job
 from pipeline.cli.console import print_table
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
+from pipeline.cli.read_arguments import check_family
 from pipeline.cli.shared import PdfEngine, Rendition, err, make_context, out
 from pipeline.cli.site_commands import SiteOpt, refresh_site_after
-from pipeline.jobs.limits import RUN_DEADLINE
+from pipeline.errors import EXIT_PARSE
+from pipeline.runner.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
 # must not pay for the parsers, the PDF and HTML libraries and requests.
@@ -77,20 +80,40 @@ def parse_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """Parse a local file; print its Document JSON on stdout, warnings on stderr."""
-    from pipeline.cli.parse_run import run_parse
+    from pipeline.runner.local_file import ParsedFile, parse_file
 
-    code = run_parse(
-        file,
-        family,
-        version=version,
-        document=document,
-        rendition=rendition.value if rendition else None,
-        engine=engine.value if engine else None,
-        corpus=corpus,
-        cache=cache,
-        sources=sources,
-    )
-    raise typer.Exit(code)
+    def parse() -> ParsedFile:
+        check_family(family)
+        return parse_file(
+            file,
+            family,
+            version=version,
+            document=document,
+            rendition=rendition.value if rendition else None,
+            registry=make_context(corpus, cache, sources).registry(),
+            engine=engine.value if engine else None,
+        )
+
+    parsed = run_job(parse)
+    sys.stdout.buffer.write(parsed.json)
+    for warning in parsed.warnings:
+        where = f" line {warning.location.line}" if warning.location else ""
+        err.print(f"warning [{warning.code}]{where}: {warning.message}", markup=False)
+    for erratum in parsed.publisher_errata:
+        # A reviewed lint finding names the offending text; any other erratum, what it cites.
+        what = (
+            f"[{erratum.code}] {erratum.field or 'text'} has {erratum.cites!r}"
+            if erratum.code
+            else f"cites {erratum.cites}"
+        )
+        err.print(
+            f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}",
+            markup=False,
+        )
+    for note in parsed.publisher_notes:
+        where = f" line {note.location.line}" if note.location else ""
+        err.print(f"publisher note [{note.code}]{where}: {note.message}", markup=False)
+    raise typer.Exit(EXIT_PARSE if parsed.warnings else 0)
 
 
 @app.command("update")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pipeline.errors import NotFound, UsageError
 from pipeline.jobs.context import Context
-from pipeline.jobs.family_names import NAMES as FAMILY_NAMES
+from pipeline.runner.family_names import NAMES as FAMILY_NAMES
 
 __all__ = [
     "check_document",

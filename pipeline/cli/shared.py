@@ -1,7 +1,5 @@
 """What every command's process shares, without typer: the two consoles, the global
-options, the Context they build, and the parse command's choices. `cli.common` (the
-typer app) and the parse command's quick path (`cli.parse_quick`) both use these very
-objects."""
+options, the Context they build, and the parse command's choices."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ def die_with_parent() -> None:
         return
     try:
         # The C library this process already loaded: find_library("c") would run
-        # `ldconfig -p` (some 5 ms) in every child and worker.
+        # `ldconfig -p` in every child and worker.
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):

@@ -1,7 +1,7 @@
 """PDF -> lines with page, x position, font size, weight and colour; and the pdfplumber engine.
 
 `extract_pdf_lines` is the entry point: it picks an engine (PDFium by default,
-see `pdfium.py`; pdfplumber here, some twenty times slower), both of which hand
+see `pdfium.py`; pdfplumber here, much slower), both of which hand
 glyph runs to `pdflines`, so the two give the same lines (tests/test_pdf_engines.py
 holds them to it). Layout decisions that depend on the document (running heads,
 page numbers, indentation levels) belong to the parsers; this module only
@@ -19,8 +19,8 @@ from importlib.metadata import version
 from typing import Any
 
 from pipeline.errors import ExtractError, UsageError
-from pipeline.extract.page_reads import Pending, start_read_pages
-from pipeline.extract.pdfium import extract_pdf_lines_pdfium, start_pdf_lines_pdfium
+from pipeline.extract.page_reads import read_pages
+from pipeline.extract.pdfium import extract_pdf_lines_pdfium
 from pipeline.extract.pdflines import (
     ZERO_WIDTH,
     PdfText,
@@ -34,15 +34,13 @@ from pipeline.extract.pdflines import (
 
 __all__ = [
     "ENGINES",
-    "cancel_prefetches",
     "extract_pdf_lines",
-    "prefetch_pdf_lines",
 ]
 
 ENGINES = ("pdfium", "pdfplumber")
-# pdfplumber (and pdfminer under it) is imported only when asked for: 0.15 s that a
-# parse with the default engine, and every command that never reads a PDF, need not pay.
-# pdfplumber needs ~0.3 s a page, so a worker takes a dozen pages at a time.
+# pdfplumber (and pdfminer under it) is imported only when asked for: a parse with the
+# default engine, and every command that never reads a PDF, never loads it.
+# pdfplumber reads a page slowly against a worker's start, so a worker takes a dozen.
 PAGES_PER_TASK = 12
 
 
@@ -62,10 +60,7 @@ def extract_pdf_lines(
     # reproduction check, so the last few results are kept.
     key = (hashlib.sha256(data).hexdigest(), columns, engine)
     cached = _RECENT.pop(key, None)
-    pending = _PENDING.pop((*key, what), None) if cached is None else None
-    if pending is not None:
-        cached = pending.result()
-    elif cached is None:
+    if cached is None:
         if engine == "pdfium":
             cached = extract_pdf_lines_pdfium(data, what=what, columns=columns)
         else:
@@ -83,34 +78,6 @@ def extract_pdf_lines(
 
 
 _RECENT: OrderedDict[tuple[str, int, str], PdfText] = OrderedDict()
-# Reads begun by `prefetch_pdf_lines`, by digest, columns, engine and name.
-_PENDING: dict[tuple[str, int, str, str], Pending[PdfText]] = {}
-
-
-def prefetch_pdf_lines(
-    data: bytes, *, what: str = "document", columns: int = 1, engine: str = "pdfium"
-) -> None:
-    """Begin `extract_pdf_lines` of the same arguments: with PDFium in a process that may
-    fork, page workers start reading now, and that call joins them, so what this process
-    does in between (the parse child imports the parsers) runs beside the read. Never
-    raises: a PDF that cannot be read is found again, and reported, by that call.
-    `cancel_prefetches` ends what no call joined."""
-    if engine != "pdfium" or not data.startswith(b"%PDF-"):
-        return
-    key = (hashlib.sha256(data).hexdigest(), columns, engine)
-    if key in _RECENT or (*key, what) in _PENDING:
-        return
-    try:
-        _PENDING[(*key, what)] = start_pdf_lines_pdfium(data, what=what, columns=columns)
-    except Exception:  # extract_pdf_lines meets it again and says so
-        return
-
-
-def cancel_prefetches() -> None:
-    """End the page workers of every prefetch no extraction joined."""
-    while _PENDING:
-        _, pending = _PENDING.popitem()
-        pending.close()
 
 
 @cache
@@ -119,7 +86,7 @@ def pdfplumber_version() -> str:
 
 
 def _extract(data: bytes, what: str, columns: int) -> PdfText:
-    import pdfplumber  # before the page workers fork, so each of them has it
+    import pdfplumber
 
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
@@ -127,8 +94,7 @@ def _extract(data: bytes, what: str, columns: int) -> PdfText:
     except Exception as exc:  # pdfminer raises many unrelated types on damaged files
         raise ExtractError(what, f"cannot open PDF: {exc}") from exc
     try:
-        read = start_read_pages(_read_pages, data, columns, pages, PAGES_PER_TASK)
-        rows, removed = read.result()
+        rows, removed = read_pages(_read_pages, data, columns, pages, PAGES_PER_TASK)
     except MemoryError:
         raise  # the parse sandbox names the memory limit
     except Exception as exc:  # pdfminer reads each content stream lazily, with any type

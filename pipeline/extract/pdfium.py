@@ -1,5 +1,5 @@
-"""PDF -> lines with PDFium (pypdfium2): the default engine, some twenty times faster
-than pdfplumber.
+"""PDF -> lines with PDFium (pypdfium2): the default engine, much faster than
+pdfplumber.
 
 PDFium builds a page's "text page" (characters with their origins) in C++. The
 Python here asks it about text objects and whitespace, not about every
@@ -35,13 +35,7 @@ from typing import Any
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
 from pipeline.errors import ExtractError
-from pipeline.extract.page_reads import (
-    OpenPages,
-    Pending,
-    ReadPages,
-    ReadRange,
-    start_read_pages,
-)
+from pipeline.extract.page_reads import ReadPages, ReadRange, read_pages
 from pipeline.extract.pdfium_objects import (
     Handle,
     Objects,
@@ -85,29 +79,18 @@ _BASE_ULPS = 2.0
 
 def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> PdfText:
     """Every text line of the PDF, page by page, columns read left to right."""
-    return start_pdf_lines_pdfium(data, what=what, columns=columns).result()
-
-
-def start_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pending[PdfText]:
-    """`extract_pdf_lines_pdfium` begun: forked page workers start now (when this process
-    may fork them), `result` gives the lines."""
     pages = _count_pages(data, what)
-    read = _start_reads(_read_pages, _open_pages, data, columns, pages)
-
-    def finish() -> PdfText:
-        try:
-            rows, removed = read.result()
-        except pdfium.PdfiumError as exc:  # a page PDFium cannot load
-            raise ExtractError(what, f"cannot read PDF: {exc}") from exc
-        return PdfText(
-            lines=to_lines(rows),
-            pages=pages,
-            notes={"zero_width_removed": removed},
-            engine=ENGINE,
-            engine_version=ENGINE_VERSION,
-        )
-
-    return Pending(finish, read.close)
+    try:
+        rows, removed = _read_all(_read_pages, data, columns, pages)
+    except pdfium.PdfiumError as exc:  # a page PDFium cannot load
+        raise ExtractError(what, f"cannot read PDF: {exc}") from exc
+    return PdfText(
+        lines=to_lines(rows),
+        pages=pages,
+        notes={"zero_width_removed": removed},
+        engine=ENGINE,
+        engine_version=ENGINE_VERSION,
+    )
 
 
 def load_pdf_pages_pdfium(data: bytes, *, what: str) -> int:
@@ -115,9 +98,8 @@ def load_pdf_pages_pdfium(data: bytes, *, what: str) -> int:
     loaded and closed, by the same processes in the same tasks, and nothing read. No
     engine that reads PDFium's text pages from Python can be faster. The page count."""
     pages = _count_pages(data, what)
-    only_loaded = partial(_read_pages, text=False)
     try:
-        _start_reads(only_loaded, partial(_open_pages, text=False), data, 1, pages).result()
+        _read_all(partial(_read_pages, text=False), data, 1, pages)
     except pdfium.PdfiumError as exc:  # a page PDFium cannot load
         raise ExtractError(what, f"cannot read PDF: {exc}") from exc
     return pages
@@ -133,14 +115,11 @@ def _count_pages(data: bytes, what: str) -> int:
     return pages
 
 
-def _start_reads(
-    reader: ReadPages, session: OpenPages, data: bytes, columns: int, pages: int
-) -> Pending[tuple[list[Row], int]]:
-    # Spawned workers (in a process with threads) get half the pages each, this
-    # process reading the first half: their cost is mostly their start. Forked ones
-    # take a few pages at a time through `session`.
+def _read_all(reader: ReadPages, data: bytes, columns: int, pages: int) -> tuple[list[Row], int]:
+    # A spawned worker gets half the pages, this process reading the first half: the
+    # worker's cost is mostly its start.
     per_task = max(1, math.ceil(pages / 2))
-    return start_read_pages(reader, data, columns, pages, per_task, in_parent=True, session=session)
+    return read_pages(reader, data, columns, pages, per_task, in_parent=True)
 
 
 def _read_pages(

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from pipeline.fetch.policy import FetchPolicy
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.limits import ParseLimits
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.limits import ParseLimits
 
 if TYPE_CHECKING:  # the cache imports the parse sandbox, which the read commands never use
-    from pipeline.jobs.parse_cache import ParseCache
+    from pipeline.runner.cache import ParseCache
     from pipeline.store.blobs import BlobStore
     from pipeline.store.corpus import Corpus
 
@@ -61,7 +61,7 @@ class Context:
 
     @property
     def parses(self) -> ParseCache:
-        from pipeline.jobs.parse_cache import ParseCache
+        from pipeline.runner.cache import ParseCache
 
         if not self.use_parse_cache:
             return ParseCache(None)

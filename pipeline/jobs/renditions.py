@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from pipeline.errors import VerificationError
 from pipeline.jobs.context import Context
-from pipeline.jobs.parse_request import request_for
 from pipeline.jobs.publish import Candidate
 from pipeline.models.records import Document, SourceRef
 from pipeline.models.sources import FetchResult, Pin, Source
+from pipeline.runner.request import request_for
 from pipeline.verify.checks import compare_renditions
 
 

@@ -17,14 +17,14 @@ from pathlib import Path
 from pipeline.errors import ParseError, SchemeError, UsageError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.parse_file import SUFFIXES, parse_file
 from pipeline.models.content import Line
 from pipeline.models.sources import Source
 from pipeline.parse.common import slugify
 from pipeline.parse.scheme_inference import Inference, infer_scheme
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.local_file import SUFFIXES, parse_file
 
 READABLE = ("txt", "pdf")
 SHOWN_FURNITURE = 5

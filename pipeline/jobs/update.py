@@ -29,7 +29,6 @@ from pipeline.fetch.backends import Backend, MirrorDirBackend, open_backend
 from pipeline.fetch.discover import PageReaders
 from pipeline.fetch.http import Fetcher
 from pipeline.jobs.context import Context
-from pipeline.jobs.limits import RUN_DEADLINE
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
@@ -40,6 +39,7 @@ from pipeline.jobs.renditions import (
 from pipeline.jobs.versions import Published, add_version
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of, select_sources
+from pipeline.runner.limits import RUN_DEADLINE
 from pipeline.store.corpus import Corpus
 from pipeline.store.layout import document_dir
 from pipeline.store.ordering import check_order

@@ -6,7 +6,7 @@ matter; rulings) and returns one ParseWarning per finding, naming the record id,
 the field and the exact offending text (marked `«…»`, with a little context).
 `find_artefacts(doc)` gives the same findings as data. Both are pure.
 
-`lint_parsed(doc)` is what the parse entry point (`jobs.families.parse_bytes`) runs
+`lint_parsed(doc)` is what the parse entry point (`runner.families.parse_bytes`) runs
 after every parse: a finding a maintainer has reviewed in the publisher's own bytes, in
 this very text of this document (`parse/errata.py`, `ARTEFACTS`), is recorded in
 `publisher_errata`; an unreviewed one is a publisher note when it is what the publisher

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_PARSE
-from pipeline.jobs.collector import THRESHOLDS
 from pipeline.jobs.schemas import render_schemas
 from pipeline.models.records import Document
+from pipeline.runner.collector import THRESHOLDS
 from pipeline.store.canonical import canonical_json
 from pipeline.verify.checks import sha256_bytes
 
@@ -74,7 +74,7 @@ def test_parse_output_is_byte_identical_across_runs() -> None:
 
 
 def test_parse_prints_the_json_the_corpus_would_store() -> None:
-    # The sandbox's child writes it (jobs.parse_file.as_file); read back and written out
+    # The sandbox's child writes it (runner.local_file.as_file); read back and written out
     # again, as the corpus writes a Document, it must be the very same bytes.
     code, out, _err = invoke("parse", str(FAB), "--family", "fab-cr", "--version", "2.14.0")
     doc = Document.model_validate_json(out)
@@ -157,7 +157,7 @@ def test_the_diff_and_map_format_choices_are_the_jobs_formats() -> None:
 
 def test_the_command_line_runs_with_the_collectors_thresholds() -> None:
     # An import holds whole Documents; at CPython's defaults the collector's full passes
-    # over them were a quarter of its serial phase (pipeline/jobs/collector.py).
+    # over them were a quarter of its serial phase (pipeline/runner/collector.py).
     code = (
         "import gc, sys\n"
         "from pipeline.cli.app import main\n"

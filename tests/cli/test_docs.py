@@ -20,8 +20,8 @@ from typer.main import get_command
 from pipeline import errors
 from pipeline.cli.app import app
 from pipeline.cli.reference import command_names, global_options, render_cli_reference
-from pipeline.jobs.families import FAMILIES
 from pipeline.registry.loader import load_registry
+from pipeline.runner.families import FAMILIES
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = ROOT / "docs"

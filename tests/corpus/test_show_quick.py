@@ -117,7 +117,7 @@ def test_anything_else_falls_back_to_the_full_command(corpus: Path, args: tuple[
 # The read commands and --help import only what they use.
 HEAVY = (
     "pypdfium2", "pdfplumber", "pdfminer", "bs4", "yaml", "requests", "pipeline.parse",
-    "pipeline.extract", "pipeline.jobs.families", "pipeline.jobs.sandbox",
+    "pipeline.extract", "pipeline.runner.families", "pipeline.runner.sandbox",
 )  # fmt: skip
 LOADED = (
     "import atexit, sys\n"

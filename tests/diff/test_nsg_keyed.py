@@ -21,9 +21,9 @@ import pytest
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.keyed import compare_with_alignment, content_pairing, key_pairs
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
 BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"

@@ -26,12 +26,12 @@ from twocolumn import make_two_column_pdf
 from pipeline.errors import ExtractError, UsageError
 from pipeline.extract.pdf import ENGINES, extract_pdf_lines
 from pipeline.extract.pdflines import PdfText
-from pipeline.jobs.families import engine_neutral, parse_bytes
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.parse_request import request_for
 from pipeline.models.content import Line
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
+from pipeline.runner.families import engine_neutral, parse_bytes
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.request import request_for
 
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
 MANIFEST = SOURCES / "manifest.json"

@@ -79,7 +79,7 @@ def test_the_default_engine_never_imports_pdfplumber(tmp_path: Path) -> None:
     page.drawString(72, 720, "1.1. A rule.")
     page.save()
     code = (
-        "import sys; from pipeline.jobs.families import parse_bytes\n"
+        "import sys; from pipeline.runner.families import parse_bytes\n"
         "from pipeline.extract.pdf import extract_pdf_lines\n"
         f"text = extract_pdf_lines(open({str(pdf)!r}, 'rb').read())\n"
         "print(len(text.lines), sorted(m for m in ('pdfplumber', 'pdfminer') if m in sys.modules))"

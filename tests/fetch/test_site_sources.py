@@ -20,12 +20,12 @@ from pipeline.errors import EXIT_OK
 from pipeline.fetch.backends import LiveBackend, MirrorDirBackend
 from pipeline.fetch.http import Fetcher
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.import_archive import import_archive
-from pipeline.jobs.parse_request import request_for
 from pipeline.jobs.update import html_readers
 from pipeline.models.sources import FetchResult, Source
 from pipeline.registry.loader import load_registry
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import request_for
 from pipeline.store.blobs import BlobStore
 
 SITE = SHARED / "fab/comprehensive-rules-html/2.10.1-prototype"

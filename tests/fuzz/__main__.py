@@ -43,8 +43,8 @@ def headroom() -> int:
     """The parse sandbox's memory budget above what its child holds when it starts (a
     fork of a server that has imported the parsers)."""
     code = (
-        "import pipeline.jobs.families\n"
-        "from pipeline.jobs.limits import ParseLimits\n"
+        "import pipeline.runner.families\n"
+        "from pipeline.runner.limits import ParseLimits\n"
         "size = next(int(l.split()[1]) * 1024 for l in open('/proc/self/status')"
         " if l.startswith('VmSize:'))\n"
         "print(ParseLimits.from_env().memory_bytes - size)"

@@ -17,11 +17,11 @@ from pipeline.extract.tarball import check_tar_headers, read_archive_commit, rea
 from pipeline.fetch import mediawiki
 from pipeline.fetch.discover import find_link
 from pipeline.fetch.manifest import confined_path, entries_for, parse_manifest
-from pipeline.jobs.families import family_of, parse_bytes
-from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.models.records import ParseOptions
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry, parse_registry
+from pipeline.runner.families import family_of, parse_bytes
+from pipeline.runner.request import ParseRequest, request_for
 
 from . import seeds as S
 

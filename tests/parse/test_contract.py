@@ -27,16 +27,16 @@ from pipeline.fetch.manifest import (
     read_archive_files,
     versions_of,
 )
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.parse_cache import ParseCache
-from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.models.content import Line
 from pipeline.models.records import SCHEMA_VERSION, CountKey, Document, ParseOptions, WarningCode
 from pipeline.models.sources import Source
 from pipeline.parse.netrunner import cr as netrunner
 from pipeline.registry.loader import load_registry
+from pipeline.runner.cache import ParseCache
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.request import ParseRequest, request_for
 from pipeline.store.blobs import BlobStore
 
 # Documents that are not clean, with the warnings they are known for (docs/records.md,

@@ -18,14 +18,14 @@ from helpers import SHARED
 from pipeline.errors import ExtractError, ParseError
 from pipeline.extract.fab_html import list_site_pages, read_rules_site
 from pipeline.extract.text import extract_text_lines
-from pipeline.jobs.families import engine_neutral, parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.bundles import BundleError, build_site_bundle, canonical_page_url
 from pipeline.models.content import RulesSite
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab_txt
 from pipeline.parse.fab import html as fab_html
 from pipeline.parse.lint import lint_parsed
+from pipeline.runner.families import engine_neutral, parse_bytes
+from pipeline.runner.request import ParseRequest
 from pipeline.verify.checks import compare_renditions
 
 INDEX = "https://rules.fabtcg.com/en/cr/index.html"

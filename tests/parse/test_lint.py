@@ -18,8 +18,6 @@ from hypothesis import strategies as st
 from test_contract import cases, parse_case
 
 from pipeline.extract.text import decode_text
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import (
     Document,
     GlossaryTerm,
@@ -40,6 +38,8 @@ from pipeline.parse.lint import (
     lint_parsed,
 )
 from pipeline.parse.numbered.statements import read_date
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 from pipeline.store.blobs import BlobStore
 
 

@@ -27,10 +27,10 @@ from pipeline.extract.tarball import read_archive_commit, read_tar_members
 from pipeline.fetch.discover import find_link
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import FetchPolicy
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
 from pipeline.registry.loader import load_registry
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 from pipeline.store.blobs import BlobStore
 from pipeline.verify.checks import compare_renditions
 

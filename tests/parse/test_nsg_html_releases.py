@@ -3,9 +3,9 @@ length, or, where the page prints none, as the generator names it from the effec
 
 from __future__ import annotations
 
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 
 PAGE = """<html><head><title>Netrunner Comprehensive Rules{title}</title></head><body>
 <div><p class="Title">Netrunner Comprehensive Rules</p>

@@ -22,11 +22,11 @@ from pipeline.errors import EXIT_OK, ExtractError
 from pipeline.extract.tarball import read_tar_members
 from pipeline.extract.yaml_bundle import read_yaml_bundle
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.import_archive import import_archive
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
 from pipeline.parse.nsg.defects import KNOWN_DEFECTS
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus
 

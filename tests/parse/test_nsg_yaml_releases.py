@@ -10,10 +10,10 @@ import tarfile
 
 import pytest
 
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
 from pipeline.parse.numbered.statements import FORMS, compile_statement, read_date
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 
 CHAPTER = """\
 chapter: chpt_one

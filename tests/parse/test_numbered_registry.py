@@ -17,14 +17,14 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_USAGE, ParseError, RegistryError, UnsafeName
 from pipeline.extract.pdf import extract_pdf_lines
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.parse_request import ParseRequest, request_for
-from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models.records import Document
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.request import ParseRequest, request_for
+from pipeline.runner.sandbox import parse_isolated
 from pipeline.store import layout
 
 MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"

@@ -12,14 +12,14 @@ from helpers import registry_file
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.parse_request import request_for
 from pipeline.models.records import Document
 from pipeline.parse.numbered.layout import join_glued, join_spaced
 from pipeline.parse.numbered.statements import FORMS, compile_statement, read_date
 from pipeline.parse.numbered.structure import find_contents
 from pipeline.registry.loader import load_registry
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.request import request_for
 
 HYPHEN_LEVELS = [
     {"kind": "chapter", "dot": "paren", "title": "always"},

@@ -7,7 +7,7 @@ import pytest
 from helpers import SHARED
 from mtg_sources import MTG
 
-from pipeline.jobs.parse_request import ParseRequest
+from pipeline.runner.request import ParseRequest
 
 
 @pytest.mark.parametrize(
@@ -19,7 +19,7 @@ from pipeline.jobs.parse_request import ParseRequest
 )
 def test_a_document_that_stops_short_is_never_clean(path: str, family: str, code: str) -> None:
     """A text export cut off before its end parsed with no warning."""
-    from pipeline.jobs.families import parse_bytes
+    from pipeline.runner.families import parse_bytes
 
     data = (SHARED / path).read_bytes()
     request = ParseRequest(

@@ -13,12 +13,12 @@ import pytest
 from conftest import ParseReal
 from helpers import SHARED
 
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.parse_request import request_for
 from pipeline.models.records import Document
 from pipeline.parse.common import slugify
 from pipeline.registry.loader import load_registry
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.request import request_for
 
 OPP_10 = "netrunner/organized-play-policies/1.0/Organized_Play_Policies_1.0.pdf"
 OPP_13 = "netrunner/organized-play-policies/1.3/Organized_Play_Policies.pdf"

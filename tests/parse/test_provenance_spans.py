@@ -18,10 +18,10 @@ import pytest
 from helpers import SHARED
 from test_contract import cases, parse_case
 
-from pipeline.jobs.families import family_of, parse_bytes
-from pipeline.jobs.parse_request import ParseRequest, request_for
 from pipeline.models.content import Line
 from pipeline.models.records import Document, GlossaryTerm, Location, Passage, Rule
+from pipeline.runner.families import family_of, parse_bytes
+from pipeline.runner.request import ParseRequest, request_for
 from pipeline.store.blobs import BlobStore
 
 MTG = SHARED / "mtg" / "comprehensive-rules" / "20251114"

@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_PARSE, EXIT_USAGE
-from pipeline.jobs.family_names import NAMES
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry
+from pipeline.runner.family_names import NAMES
 
 runner = CliRunner()
 FOW = "fow/comprehensive-rules/7.0/fow-cr-7.0.txt"

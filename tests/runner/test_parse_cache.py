@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from helpers import SHARED
 
-from pipeline.jobs import parse_cache
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.parse_cache import ParseCache, cache_key
-from pipeline.jobs.parse_request import ParseRequest
+from pipeline.runner import cache as parse_cache
+from pipeline.runner.cache import ParseCache, cache_key
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.request import ParseRequest
 
 TXT = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 REQUEST = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")

@@ -16,8 +16,8 @@ LAZY = ("bs4", "soupsieve", "yaml", "tarfile", "pdfplumber", "pdfminer")
 PROBE = """
 import sys
 from pathlib import Path
-from pipeline.jobs.families import parse_bytes
-from pipeline.jobs.parse_request import ParseRequest
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 loaded = lambda: sorted({{m.split('.')[0] for m in sys.modules}} & set({lazy!r}))
 print("import", loaded())
 for path, rendition in ({pdf!r}, "pdf"), ({txt!r}, "txt"):
@@ -26,7 +26,7 @@ for path, rendition in ({pdf!r}, "pdf"), ({txt!r}, "txt"):
     doc = parse_bytes(Path(path).read_bytes(), request)
     assert doc.records, path
 print("parse", loaded())
-from pipeline.jobs.families import FAMILIES
+from pipeline.runner.families import FAMILIES
 for name in ("nrdb-rulings", "faq-html", "nsg-yaml", "fab-html"):
     try:
         FAMILIES[name].extract(b"", ParseRequest(family=name, document="x/y", rendition="x"))
@@ -53,11 +53,11 @@ def test_a_pdf_or_text_parse_loads_no_html_yaml_or_tar_engine() -> None:
 def test_the_fork_server_preloads_every_engine() -> None:
     import multiprocessing.forkserver
 
-    from pipeline.jobs import sandbox
+    from pipeline.runner import sandbox
 
     sandbox._fork_server()  # sets the preload list (the server starts at the first parse)
     preload = multiprocessing.forkserver._forkserver._preload_modules  # type: ignore[attr-defined]
-    assert "pipeline.jobs.families" in preload
+    assert "pipeline.runner.families" in preload
     assert set(sandbox.LAZY_ENGINES) <= set(preload)
     for module in sandbox.LAZY_ENGINES:
         __import__(module)  # each one exists

@@ -20,10 +20,10 @@ from faults.lab import Lab
 from helpers import ROOT, SHARED
 
 from pipeline.errors import ParseError
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.parse_cache import ParseCache, read_entry
-from pipeline.jobs.parse_request import ParseRequest
-from pipeline.jobs.sandbox import parse_isolated
+from pipeline.runner.cache import ParseCache, read_entry
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.request import ParseRequest
+from pipeline.runner.sandbox import parse_isolated
 
 
 def pdf_bomb(inflated: int) -> bytes:
@@ -92,9 +92,9 @@ PDF = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 CHILD_WHOSE_RUN_IS_GONE = """
 import sys
 from multiprocessing import Pipe
-from pipeline.jobs.parse_request import ParseRequest
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.sandbox import _child, dump_json
+from pipeline.runner.request import ParseRequest
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.sandbox import _child, dump_json
 receiver, sender = Pipe(duplex=False)
 receiver.close()  # the run was killed before the parse ended
 request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")
@@ -104,7 +104,7 @@ _child(sender, open(sys.argv[1], "rb").read(), request, ParseLimits(), dump_json
 
 FORK_SERVER_HOOK = """
 import pickle, sys
-import pipeline.jobs.sandbox_server
+import pipeline.runner.sandbox_server
 try:
     pickle.loads(b"\\x80\\x04\\x95")
 except Exception:

@@ -37,10 +37,10 @@ CALLER = """
 import hashlib, sys, threading
 from functools import partial
 from pipeline.errors import RulesCorpusError
-from pipeline.jobs.parse_file import as_file
-from pipeline.jobs.parse_request import ParseRequest
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.sandbox import parse_isolated_as, parse_isolated_json, start_method
+from pipeline.runner.local_file import as_file
+from pipeline.runner.request import ParseRequest
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.sandbox import parse_isolated_as, parse_isolated_json, start_method
 from pipeline.models.records import SourceRef
 if sys.argv[4] == "thread":
     threading.Thread(target=threading.Event().wait, daemon=True).start()

@@ -18,10 +18,10 @@ from helpers import SHARED, link_archive
 
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
-from pipeline.jobs.families import parse_bytes
 from pipeline.jobs.import_archive import import_archive
-from pipeline.jobs.parse_request import ParseRequest
 from pipeline.models.records import Document
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
 
 # The rules documents (and Netrunner's rulings) the renumbering and cite-check tests store.
 STORED = re.compile(

@@ -63,7 +63,6 @@ WEIGHTS: dict[str, float] = {
     "test_nsg_html.py": 10,
     "test_read_side.py": 15,
     "test_show_quick.py": 8,
-    "test_parse_quick.py": 7,
     "test_id_index.py": 7,
     "test_import.py": 7,
     "test_lint.py": 6,

@@ -31,9 +31,9 @@ def test_the_synthetic_archive_is_the_same_bytes_each_time_and_parses_cleanly(
     import hashlib
     import random
 
-    from pipeline.jobs.limits import ParseLimits
-    from pipeline.jobs.parse_cache import ParseCache
-    from pipeline.jobs.parse_request import ParseRequest
+    from pipeline.runner.cache import ParseCache
+    from pipeline.runner.limits import ParseLimits
+    from pipeline.runner.request import ParseRequest
     from tests.bench_archive import BASE, build_archive, edit_once
 
     first = build_archive(SHARED, tmp_path / "a", 6)

@@ -6,7 +6,10 @@ or type-only import still reaches into another room).
 - `extract`, `parse`, `verify` and `diff` import only `models`, `errors` and their own
   package;
 - `registry`, `fetch` and `store` import no later stage;
-- nothing imports `cli`, and `cli` imports only `jobs`, `corpus` and `site` (and `errors`);
+- nothing imports `cli`, and `cli` imports only `jobs`, `runner`, `corpus` and `site` (and
+  `errors`);
+- `runner` (the parse runtime) imports only `models`, `errors`, `extract`, `parse`,
+  `store` and `verify`: never `jobs` or `cli`, which import it;
 - `corpus` is the one read side: the command line and the site never touch the store,
   and outside `corpus` only the jobs that write or check a corpus read its versions;
 - no import cycles, not even inside one package (a lazy import counts);
@@ -23,6 +26,7 @@ import ast
 import subprocess
 import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from helpers import ROOT
@@ -34,7 +38,7 @@ PACKAGE = ROOT / "pipeline"
 # report), and the layers over them. fetch writes into store/blobs, so store is not
 # "later" for fetch; registry comes before both.
 LATER_THAN_STORE = frozenset(
-    {"verify", "extract", "parse", "diff", "report", "jobs", "cli", "corpus"}
+    {"verify", "extract", "parse", "diff", "report", "runner", "jobs", "cli", "corpus"}
 )
 LATER = {
     "registry": LATER_THAN_STORE | {"fetch", "store"},
@@ -43,6 +47,9 @@ LATER = {
 }
 PURE = frozenset({"extract", "parse", "verify", "diff"})
 LEAVES = frozenset({"models", "errors"})
+# What the parse runtime reads with: the parsers, their engines, and the store's durable
+# writes and canonical JSON for the parse cache and `parse FILE`.
+RUNNER_READS = frozenset({"models", "errors", "extract", "parse", "store", "verify"})
 LIBRARIES = {
     "bs4": "extract",
     "soupsieve": "extract",
@@ -106,8 +113,17 @@ def imports_of(path: Path) -> list[Import]:
                 target = ".".join([*base, *([node.module] if node.module else [])])
             else:
                 target = node.module or ""
-            found.append(Import(module, target, node.lineno))
+            # `from pipeline.jobs import update` imports the module pipeline.jobs.update,
+            # not only the package: the edge goes to the module, or a cycle through it
+            # would be missed.
+            named = {f"{target}.{alias.name}" for alias in node.names} & package_modules()
+            found += [Import(module, t, node.lineno) for t in sorted(named) or [target]]
     return found
+
+
+@cache
+def package_modules() -> frozenset[str]:
+    return frozenset(module_name(path) for path in PACKAGE.rglob("*.py"))
 
 
 def all_imports() -> list[Import]:
@@ -124,8 +140,10 @@ def broken_rule(imp: Import) -> str | None:
         return None  # the standard library, other libraries, its own package, __version__
     if target == "cli":
         return "nothing imports cli"
-    if room == "cli" and target not in ("jobs", "corpus", "site", "errors"):
-        return "cli imports only jobs, corpus and site (and errors)"
+    if room == "cli" and target not in ("jobs", "runner", "corpus", "site", "errors"):
+        return "cli imports only jobs, runner, corpus and site (and errors)"
+    if room == "runner" and target not in RUNNER_READS:
+        return f"runner/ imports only {', '.join(sorted(RUNNER_READS))} ({target}/ is not)"
     if room in LEAVES:
         return f"{room} imports nothing from the package"
     if room in PURE and target not in LEAVES:
@@ -165,11 +183,18 @@ def test_the_rules_catch_what_they_forbid() -> None:
     assert rule("pipeline.registry.loader", "pipeline.store.blobs") is not None
     assert rule("pipeline.jobs.update", "pipeline.cli.app") is not None
     assert rule("pipeline.verify.checks", "requests") is not None
-    assert rule("pipeline.cli.parse_run", "pipeline.store.canonical") is not None
+    assert rule("pipeline.cli.job_commands", "pipeline.store.canonical") is not None
     assert rule("pipeline.cli.read_commands", "pipeline.jobs.show") is None
     assert rule("pipeline.fetch.sites", "pipeline.store.blobs") is None
     assert rule("pipeline.extract.fab_html", "pipeline.models.bundles") is None
     assert rule("pipeline.jobs.update", "pipeline.extract.html") is None
+    assert rule("pipeline.runner.sandbox", "pipeline.jobs.context") is not None
+    assert rule("pipeline.runner.families", "pipeline.cli.shared") is not None
+    assert rule("pipeline.store.corpus", "pipeline.runner.cache") is not None
+    assert rule("pipeline.parse.lint", "pipeline.runner.families") is not None
+    assert rule("pipeline.runner.families", "pipeline.parse.lint") is None
+    assert rule("pipeline.jobs.update", "pipeline.runner.sandbox") is None
+    assert rule("pipeline.cli.job_commands", "pipeline.runner.local_file") is None
 
 
 def test_no_fetch_module_imports_extract_or_beautifulsoup() -> None:
@@ -307,4 +332,27 @@ def test_the_package_has_no_import_cycle() -> None:
     assert cycles_of({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c"]]
     graph = import_graph()
     assert "pipeline.corpus.renumbering" in graph["pipeline.corpus.lookup"]  # a lazy import
+    # `from package import module` (inside a function here) is an edge to the module.
+    assert "pipeline.jobs.update" in graph["pipeline.cli.job_commands"]
+    assert "pipeline.runner.families" in graph["pipeline.runner.sandbox"]  # a lazy import
     assert cycles_of(graph) == []
+
+
+def test_the_parse_runtime_loads_no_command_at_run_time() -> None:
+    # The runner is beneath the commands: importing every one of its modules (the family
+    # table and every parser included) loads nothing of jobs or cli.
+    modules = sorted(
+        module_name(path)
+        for path in (PACKAGE / "runner").glob("*.py")
+        if path.name not in ("__init__.py", "sandbox_server.py")
+    )
+    probe = (
+        f"import sys\nfor name in {modules!r}: __import__(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[:2] in "
+        "(['pipeline', 'jobs'], ['pipeline', 'cli'])))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert "pipeline.runner.families" in modules and len(modules) >= 7
+    assert done.stdout.strip() == "[]"

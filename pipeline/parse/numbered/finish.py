@@ -5,7 +5,7 @@ duplicate ids, misplaced parents, backward numbers and dangling references warne
 the publisher's defects reviewed for this very version, recorded instead), the stated
 version over the caller's, one set of count keys, each record's line span from its draft.
 `place_offsets` adds the character offsets of every span once the extracted lines are
-known (the parse entry point, `jobs.families.parse_bytes`, calls it).
+known (the parse entry point, `runner.families.parse_bytes`, calls it).
 """
 
 from __future__ import annotations

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pipeline
 from pipeline.errors import StorageIOError
-from pipeline.jobs.limits import ParseLimits
-from pipeline.jobs.parse_request import ParseRequest
-from pipeline.jobs.sandbox import parse_isolated
 from pipeline.models.records import Document
+from pipeline.runner.limits import ParseLimits
+from pipeline.runner.request import ParseRequest
+from pipeline.runner.sandbox import parse_isolated
 from pipeline.store.files import write_new
 
 LIBRARIES = ("pdfplumber", "pdfminer.six", "pypdfium2", "beautifulsoup4", "PyYAML", "pydantic")
@@ -35,11 +35,11 @@ LIBRARIES = ("pdfplumber", "pdfminer.six", "pypdfium2", "beautifulsoup4", "PyYAM
 
 @cache
 def code_digest() -> str:
-    """SHA-256 over the code a parse runs (computed once per process, a few milliseconds)."""
+    """SHA-256 over the code a parse runs (computed once per process)."""
     root = Path(pipeline.__file__).parent
     files = [*sorted((root / "models").rglob("*.py")), root / "errors.py"]
     files += sorted((root / "parse").rglob("*.py")) + sorted((root / "extract").rglob("*.py"))
-    files.append(root / "jobs" / "families.py")
+    files.append(root / "runner" / "families.py")
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())

@@ -1,10 +1,9 @@
 """What a parse is asked to read, without importing a parser: `ParseRequest`, the request
 for a registry source, and the PDF extraction a line family's request asks for.
 
-They live apart from the family table (`jobs.families`, which imports every parser):
-the parse command builds its request from them, and the parse sandbox's child starts
-the PDF extraction from them before it imports the table, so the parsers load while
-the first pages are read.
+They live apart from the family table (`runner.families`, which imports every parser):
+the parse command and the jobs build their requests from them in a process that never
+parses, and leave the parsers to the parse sandbox's child.
 """
 
 from __future__ import annotations

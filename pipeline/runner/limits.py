@@ -1,5 +1,5 @@
 """The limits a run works under: the whole `update`'s deadline, and what every parse child
-may use (the parse sandbox, `jobs.sandbox`, applies those).
+may use (the parse sandbox, `runner.sandbox`, applies those).
 
 Apart from the jobs that apply them, so that the CLI's options and a Context (which every
 command builds) can name them without importing the parsers or the fetcher.

@@ -17,9 +17,8 @@ extraction-artefact lint (`parse.lint.lint_parsed`).
 Adding a family: write its parser (a sub-package of `parse/`, or nothing at
 all for a numbered document: family `numbered` reads the scheme its registry
 entry declares), add one `Family(...)` line here, and a `[[source]]` in
-`registry/sources.toml`, and its name to `NAMES` (jobs/family_names.py, which the
-registry checks sources against without importing this table), and to `LINE_NAMES`
-there too when its extractor is `Lines`.
+`registry/sources.toml`, and its name to `NAMES` (runner/family_names.py, which the
+registry checks sources against without importing this table).
 """
 
 from __future__ import annotations
@@ -33,8 +32,6 @@ from typing import Any, Generic, Protocol, TypeVar
 from pipeline.errors import UsageError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines, sniff_encoding
-from pipeline.jobs.family_names import LINE_NAMES, NAMES
-from pipeline.jobs.parse_request import ParseRequest, pdf_options
 from pipeline.models.content import FaqPage, Line, NsgHtmlPage, RulesSite, WikiPage, YamlBundle
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse import faq, rulings, sections, wiki
@@ -52,6 +49,8 @@ from pipeline.parse.numbered import engine as numbered
 from pipeline.parse.numbered.finish import place_offsets
 from pipeline.parse.riftbound import cr as riftbound_cr
 from pipeline.parse.swu import cr as swu_cr
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.request import ParseRequest, pdf_options
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -116,7 +115,7 @@ class Family(Generic[T]):
 
 class Lines:
     """The line families' extractor: text lines (decoded; `sentinel` is the title the text
-    must start with) or PDF lines (read as `parse_request.pdf_options` says)."""
+    must start with) or PDF lines (read as `request.pdf_options` says)."""
 
     def __init__(self, sentinel: str | None = None) -> None:
         self.sentinel = sentinel
@@ -134,7 +133,7 @@ class Lines:
 
 # The HTML, YAML and tar extractors import their engine when called: a PDF or text parse
 # (the common case, and `rulescorpus parse`'s) does not load beautifulsoup4, soupsieve,
-# PyYAML or tarfile, 0.06 s of a parse child's start.
+# PyYAML or tarfile, which it never uses.
 def tar_members(data: bytes, request: ParseRequest) -> Extracted[dict[str, bytes]]:
     from pipeline.extract.tarball import read_tar_members
 
@@ -198,10 +197,7 @@ TABLE: list[Family[Any]] = [
 ]
 FAMILIES: dict[str, Family[Any]] = {family.name: family for family in TABLE}
 if set(FAMILIES) != NAMES:  # the registry checks sources against NAMES without this table
-    raise RuntimeError(f"jobs/family_names.py must list exactly {sorted(FAMILIES)}")
-# The parse sandbox starts a line family's PDF extraction before it imports this table.
-if {f.name for f in TABLE if isinstance(f.extract, Lines)} != LINE_NAMES:
-    raise RuntimeError("jobs/family_names.py: LINE_NAMES must list the families of Lines")
+    raise RuntimeError(f"runner/family_names.py must list exactly {sorted(FAMILIES)}")
 
 
 def family_of(name: str) -> Family[Any]:

@@ -1,7 +1,7 @@
 """`rulescorpus parse FILE`: one local file through one family parser, no corpus involved.
 
 It imports no parser: the parse runs in the sandbox's child, which imports the family
-table while the PDF's first pages are read (`jobs.sandbox`)."""
+table (`runner.sandbox`)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from functools import partial
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.jobs.family_names import NAMES
-from pipeline.jobs.parse_request import ParseRequest, request_for
-from pipeline.jobs.sandbox import parse_isolated_as
 from pipeline.models.records import Document, Erratum, ParseWarning, PublisherNote, SourceRef
 from pipeline.models.sources import Source
+from pipeline.runner.family_names import NAMES
+from pipeline.runner.request import ParseRequest, request_for
+from pipeline.runner.sandbox import parse_isolated_as
 from pipeline.store.canonical import canonical_json
 from pipeline.verify.checks import sha256_bytes
 
@@ -43,7 +43,7 @@ class ParsedFile:
 def as_file(ref: SourceRef, doc: Document) -> ParsedFile:
     """The parse sandbox's child's last step (`parse_isolated_as`): the Document read from
     the file `ref` describes, as `ParsedFile`. Made there, the caller has only bytes to
-    print, not a Document to read back, check and write out again (0.05 s of the MTG CR)."""
+    print, not a Document to read back, check and write out again."""
     doc = doc.model_copy(update={"source": ref, "renditions": [ref]})
     return ParsedFile(canonical_json(doc), doc.warnings, doc.publisher_errata, doc.publisher_notes)
 

@@ -6,18 +6,13 @@ CPU time and wall-clock limit, and dies with its parent, so a killed run leaves
 no process behind. A child that hits a limit is that source's parse failure
 (exit 40) with a message naming the limit and how to raise it.
 
-How the child starts depends on the caller. A plain fork is the cheap way, and
-it is safe when this process has no thread but the main one (a thread holding a
-lock at the fork leaves it held forever in the child) and a small address space
-(the child starts with this process's, and the address-space limit counts it):
-`rulescorpus parse` and `update` are such callers. Any other caller (the tests'
-HTTP server threads, the thread pools of `import` and `verify`, Datasette) forks
-from a small fork server instead, started once per process with the parsers
-imported, which costs a third of a second the first time.
-
-The child imports the family table itself (a caller that forks directly may not
-have: `rulescorpus parse` does not), after it has started a line family's PDF
-extraction, so the parsers load on one core while a page worker reads on the other.
+How the child starts depends on the caller. A plain fork is safe only when this
+process has no thread but the main one (a thread holding a lock at the fork leaves
+it held forever in the child) and a small address space (the child starts with this
+process's, and the address-space limit counts it): `rulescorpus parse` and `update`
+are such callers. Any other caller (the tests' HTTP server threads, the thread pools
+of `import` and `verify`, Datasette) forks from a small fork server instead, started
+once per process with the parsers imported.
 """
 
 from __future__ import annotations
@@ -36,12 +31,10 @@ from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 from pipeline.errors import ParseError, RulesCorpusError
-from pipeline.extract.forkmap import can_fork
 from pipeline.extract.lifetime import die_with_parent
-from pipeline.jobs.family_names import LINE_NAMES
-from pipeline.jobs.limits import MiB, ParseLimits
-from pipeline.jobs.parse_request import ParseRequest, pdf_options
 from pipeline.models.records import Document
+from pipeline.runner.limits import MiB, ParseLimits
+from pipeline.runner.request import ParseRequest
 
 T = TypeVar("T")
 # What the child sends of its Document: what the caller needs of it (and must pickle).
@@ -72,7 +65,7 @@ def _fork_server() -> Any:
         # The server imports the parsers and every extraction engine once (the family
         # table imports the HTML, YAML and tar ones only when a parse needs them); each
         # child is a cheap fork of it.
-        preload = ["pipeline.jobs.families", "pipeline.jobs.sandbox_server", *LAZY_ENGINES]
+        preload = ["pipeline.runner.families", "pipeline.runner.sandbox_server", *LAZY_ENGINES]
         _context.set_forkserver_preload(preload)
     return _context
 
@@ -89,6 +82,17 @@ def address_space() -> int:
     return 0
 
 
+def can_fork() -> bool:
+    """Whether this process may fork: Linux, and no thread but this one."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+# Kept for `parse` of the MTG PDF: 0.3-0.5 s under the fork server (bench.md, whole command).
 def start_method(limits: ParseLimits) -> str:
     """ "fork" when this process may fork its parse child itself, else "forkserver"."""
     size = address_space()
@@ -114,17 +118,12 @@ def _child(
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     answer: tuple[str, Any]
     try:
-        _prefetch(data, request)
-        from pipeline.jobs.families import parse_bytes  # while the first pages are read
+        from pipeline.runner.families import parse_bytes  # a forked child has not yet
 
         # This child lives for one parse: what it has now (the modules, the caller's heap)
-        # it keeps, and frozen, the collector's passes during the parse skip it (0.03 s
-        # of the MTG CR's).
+        # it keeps, and frozen, the collector's passes during the parse skip it.
         gc.freeze()
         doc = parse_bytes(data, request)
-        # Kept to the end too: frozen, the passes while `reply` writes it skip the
-        # Document (0.04 -> 0.02 s to write the MTG CR's canonical JSON).
-        gc.freeze()
         answer = ("ok", reply(doc))
     except MemoryError:
         answer = ("limit", "memory")
@@ -132,37 +131,12 @@ def _child(
         answer = ("error", exc)
     except Exception:  # a parser bug: report it as this source's failure, with the trace
         answer = ("crash", traceback.format_exc(limit=8))
-    finally:
-        _cancel_prefetches()
     try:
         conn.send(answer)
     except OSError:
         pass  # the run that asked was killed: nobody is left to tell, or to print to
     finally:
         conn.close()
-
-
-def _prefetch(data: bytes, request: ParseRequest) -> None:
-    """Start a line family's PDF extraction (`extract.pdf.prefetch_pdf_lines`): forked
-    page workers read while this child imports the family table, which a caller that
-    forks its child directly (`rulescorpus parse`) has not imported, 0.1 s of parsers
-    on a core that would otherwise be idle. The parse's own extraction joins them."""
-    if request.rendition != "pdf" or request.family not in LINE_NAMES:
-        return
-    try:
-        columns, engine = pdf_options(request)
-    except ValueError:  # a bad option: the family's extractor says so
-        return
-    from pipeline.extract.pdf import prefetch_pdf_lines
-
-    prefetch_pdf_lines(data, what=request.what, columns=columns, engine=engine)
-
-
-def _cancel_prefetches() -> None:
-    if "pipeline.extract.pdf" in sys.modules:  # imported only when a prefetch was made
-        from pipeline.extract.pdf import cancel_prefetches
-
-        cancel_prefetches()
 
 
 def _forked_child(
