@@ -23,7 +23,7 @@ from pipeline.parse.numbered.engine import SENTENCE_END, is_title
 from pipeline.parse.numbered.numbers import ROMANS
 
 # A number at the start of a line is its first word: segments (digits first) with their
-# joins, then a dot or the `)` of a body's chapter marker (which the engine does not read).
+# joins, then a dot or the `)` of a body's chapter marker (such a level: `dot = "paren"`).
 # Split by a scan of the word, not one regex of optional joins, which backtracks
 # exponentially on a long word that is no number.
 SEGMENT = re.compile(r"([.\-]?)(\d+|[a-z]+|[A-Z]+)")
