@@ -166,3 +166,24 @@ def test_chapters_the_body_closes_with_a_paren_are_declared(tmp_path: Path) -> N
     assert levels[0]["dot"] == "paren"
     assert f"level {levels[0]['kind']}: 5 records" in report
     assert "not declarable" not in report
+
+
+def test_a_sentence_that_states_version_and_date_is_kept_whole(tmp_path: Path) -> None:
+    """`This is version 1.4 of this document, effective 20 December 2019.` was named by the
+    form `Effective: {date}`, which reads the date alone: the version was lost. A form is
+    named only where it reads all the line states."""
+    text = (
+        "Deck Rules Document\nThis is version 1.4 of this document, effective 20 December 2019.\n"
+        + body(8)
+    )
+    path = write(tmp_path, "deck.txt", text)
+    toml, _ = scheme_of(path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    assert scheme.get("statement_forms", []) == []
+    assert scheme["statements"] == ["version {version} of this document, effective {date}"]
+    registry = write(tmp_path, "sources.toml", toml)
+    result = runner.invoke(
+        app, ["parse", str(path), "--family", "numbered", "--sources", str(registry)]
+    )
+    doc = json.loads(result.stdout)
+    assert (doc["version"], doc["effective"]) == ("1.4", "2019-12-20")

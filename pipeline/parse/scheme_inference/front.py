@@ -102,15 +102,22 @@ def read_form(text: str) -> Stated | None:
 
 
 def read_stated(text: str) -> Stated | None:
-    """The statement a line makes, in a form of the table or as a template of its own."""
+    """The statement a line makes, in a form of the table, or as a template of its own where
+    the line states more than the form reads (`This is version 1.4 of this document,
+    effective 20 December 2019.` is more than `Effective: {date}`)."""
     form = read_form(text)
-    if form is not None:
-        return form
     found = statement_template(text)
     if found is None:
-        return None
+        return form
+    states_version, dated = found[1] is not None, "{date}" in found[0]
+    if (
+        form is not None
+        and form.version >= states_version
+        and ("{date}" in form.template or not dated)
+    ):
+        return form
     at = VERSION.search(text)
-    return Stated(None, found[0], found[1] is not None, at.start() if at is not None else 0)
+    return Stated(None, found[0], states_version, at.start() if at is not None else 0)
 
 
 def states_date(text: str) -> bool:
