@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from pipeline.extract.pdfcolumns import find_columns
+
 if TYPE_CHECKING:
     from pipeline.models.content import Line
 
@@ -102,6 +104,26 @@ def _split_columns(runs: list[Run], width: float, columns: int) -> Iterable[list
     for index in range(columns):
         lo, hi = index * step, (index + 1) * step
         yield [r for r in runs if lo <= r.x0 < hi or (index == columns - 1 and r.x0 >= hi)]
+
+
+def _reading_order(runs: list[Run], width: float) -> list[list[Run]]:
+    """The page's rows as a reader reads them: top to bottom, and where the page is set in
+    two columns (`find_columns`), the rows above them, the left column, the right column,
+    then the rows below."""
+    rows = _group_rows(runs)
+    visible = [[r for r in row if not r.text.isspace()] for row in rows]
+    found = find_columns(
+        [row[0].base if row else 0.0 for row in visible],
+        [r.size for row in visible for r in row],
+        [[(r.x0, r.x1) for r in row] for row in visible],
+        width,
+    )
+    if found is None:
+        return rows
+    body = [run for row in rows[found.first : found.last + 1] for run in row]
+    left = _group_rows([r for r in body if r.x0 < found.cut])
+    right = _group_rows([r for r in body if r.x0 >= found.cut])
+    return rows[: found.first] + left + right + rows[found.last + 1 :]
 
 
 def _row_order(run: Run) -> tuple[float, float]:
@@ -266,7 +288,8 @@ def page_rows(
     snap_x: Callable[[float], float] = float,
     snap_base: Callable[[float], float] = float,
 ) -> list[Row]:
-    """The lines of one page, columns read left to right.
+    """The lines of one page in reading order: two columns a reader sees are read left
+    then right (`_reading_order`); a declared count of `columns` splits the page evenly.
 
     `snap_x` and `snap_base` recover the content stream's own numbers from an
     engine's values before they are rounded (PDFium keeps coordinates as
@@ -274,23 +297,27 @@ def page_rows(
     """
     rows: list[Row] = []
     runs = drop_redrawn(_placeable(runs))
-    for column in _split_columns(runs, width, columns):
-        for row in _group_rows(column):
-            visible = [r for r in row if not r.text.isspace()]
-            if not visible:
-                continue
-            first = visible[0]
-            rows.append(
-                (
-                    join_runs(row),
-                    page,
-                    round2(snap_x(first.x0)),
-                    round2(snap_base(first.base) - first.size),
-                    round2(first.size),
-                    first.bold,
-                    any(r.highlight for r in visible),
-                )
+    ordered = (
+        _reading_order(runs, width)
+        if columns == 1
+        else (row for column in _split_columns(runs, width, columns) for row in _group_rows(column))
+    )
+    for row in ordered:
+        visible = [r for r in row if not r.text.isspace()]
+        if not visible:
+            continue
+        first = visible[0]
+        rows.append(
+            (
+                join_runs(row),
+                page,
+                round2(snap_x(first.x0)),
+                round2(snap_base(first.base) - first.size),
+                round2(first.size),
+                first.bold,
+                any(r.highlight for r in visible),
             )
+        )
     return rows
 
 

@@ -39,7 +39,7 @@ def test_sections_of_four_digits_and_roman_tails_nest(fow: tuple[Any, str]) -> N
     assert by_id["cr:903.2i-i"].parent == "cr:903.2i"
     assert by_id["cr:903.2i"].parent == "cr:903.2"
     assert by_id["cr:903.2i-i"].depth == 4
-    assert by_id["cr:1415.1d-iii"].kind == "step"
+    assert by_id["cr:1415.1d-iii"].kind == "item"
 
 
 def test_version_date_and_title_are_read_from_the_document(fow: tuple[Any, str]) -> None:

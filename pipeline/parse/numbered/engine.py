@@ -65,7 +65,8 @@ class Engine:
         self.labels = label_pattern(scheme)
         # `Example: …` inside a rule's text opens an example; `(Example: …)` in parentheses is
         # part of the sentence and stays in the text, as the publisher set it.
-        words = "|".join(map(re.escape, scheme.example))
+        # no labels: nothing opens an example (an empty alternative would match every colon)
+        words = "|".join(map(re.escape, scheme.example)) or "(?!)"
         self.inline = re.compile(rf"\s*(?<!\()\b(?:{words}):\s*")
         try:
             templates = scheme.statements + form_templates(scheme.statement_forms)

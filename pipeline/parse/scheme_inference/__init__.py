@@ -20,6 +20,7 @@ from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.engine import Engine, pdf_blocks
 from pipeline.parse.numbered.layout import Block, text_blocks
+from pipeline.parse.numbered.statements import form_templates
 from pipeline.parse.scheme_inference.front import (
     BackMatter,
     infer_back_matter,
@@ -100,13 +101,13 @@ def unwrapped(lines: Sequence[Line]) -> bool:
     return sum(1 for t in texts if len(t) > LONG_LINE) >= UNWRAPPED * len(texts)
 
 
-def unread_marks(lines: Sequence[Line], contents: set[int]) -> list[str]:
-    """Numbers the body closes with `)` (`1) Game Overview`, where the contents print `1.`):
-    a mark a scheme cannot declare, so the entry reads the dotted form only."""
+def unread_marks(lines: Sequence[Line], contents: set[int], scheme: NumberedScheme) -> list[str]:
+    """Numbers the body closes with `)` where no level reads them (`1) Game Overview` when
+    most of that level's numbers are dotted): the entry reads the dotted form only."""
     marked = [
         s for s in read_starts(lines) if s.mark == ")" and s.rest and s.line.line not in contents
     ]
-    if len(marked) < MIN_NUMBERS:
+    if len(marked) < MIN_NUMBERS or any(level.dot == "paren" for level in scheme.levels):
         return []
     example = f"{marked[0].number}) {marked[0].rest}"
     return [f"{len(marked)} numbers closed by `)` ({example!r}): not read as numbers"]
@@ -133,21 +134,25 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
     start = next(i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text))
     front = infer_front(blocks[:start])
     printed = {s.number for s in read_starts(lines) if s.line.line not in in_contents}
-    keywords, brackets = infer_references(lines, engine.numbering, printed)
     back = infer_back_matter(blocks, engine.numbering, in_contents)
+    # how the rules cite each other: a change log after them cites in words of its own
+    # (`2-6-3. 与 4-12. 合并`: merged with)
+    rules = [ln for ln in lines if back is None or ln.line < back.heading.line]
+    keywords, brackets = infer_references(rules, engine.numbering, printed)
+    templates = front.statements + form_templates(front.forms)
     scheme = scheme.model_copy(
         update={
             "title": front.title,
             "statements": front.statements,
+            "statement_forms": front.forms,
             "date_is": front.date_is,
             # a document that states only a date is versioned by it (`Last Updated: …`)
-            "version_is_date": bool(front.statements)
-            and all("{version}" not in s for s in front.statements),
-            "ends": [back.heading.text] if back is not None and back.declared else [],
+            "version_is_date": bool(templates) and all("{version}" not in s for s in templates),
+            "ends": [back.ends] if back is not None and back.declared else [],
             "keywords": keywords,
             "brackets": brackets,
             "wraps": "paragraphs" if rendition != "pdf" and unwrapped(lines) else "join",
         }
     )
-    notes = unread_marks(lines, in_contents)
+    notes = unread_marks(lines, in_contents, scheme)
     return Inference(scheme, contents, find_furniture(lines), share, back, notes)

@@ -23,13 +23,21 @@ from pipeline.models.content import Line
 from pipeline.parse.numbered.engine import is_title
 from pipeline.parse.numbered.layout import Block
 from pipeline.parse.numbered.numbers import Numbering
-from pipeline.parse.numbered.statements import read_date
+from pipeline.parse.numbered.statements import (
+    DATE_IN_TEXT,
+    FORMS,
+    compile_statement,
+    read_date,
+)
 
 VERSION = re.compile(r"(?<!\w)(?P<word>ver(?:sion)?\.?)\s*(?P<v>\d+(?:\.\d+)+)(?![\d.]\d)", re.I)
 LABEL = re.compile(r"^(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?:\s*\S")
+INLINE_LABEL = re.compile(r"(?<=[.!?])\s+(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?:\s*\S")
 MIN_LABELS = 2
 MIN_ITEMS = 3
-MAX_STATEMENTS = 3
+LETTER = re.compile(r"[^\W\d_]")
+NUMERIC_DATE = re.compile(r"(?<!\d)\d{4}\s*[/年]\s*\d{1,2}\s*[/月]\s*\d{1,2}(?!\d)")
+OPENED = re.compile(r"[(\uff08\[][^)\uff09\]]*$")  # a bracket the line leaves open
 
 
 def date_at(text: str) -> int | None:
@@ -61,45 +69,119 @@ def statement_template(text: str) -> tuple[str, str | None] | None:
 
 @dataclass(frozen=True)
 class Front:
-    """The title, the statements and the lines they were read from."""
+    """The title, the statements (named forms of the engine's table, and templates of
+    sentences in no form of it) and the lines they were read from."""
 
     title: str | None
     statements: list[str]
+    forms: list[str]
     date_is: str
     stated: list[Block]
 
 
-def infer_front(front: Sequence[Block]) -> Front:
-    """Statements from the blocks before the rules (the first that states a version, and the
-    lines that end in a date), and the title: the first block that is neither."""
-    statements: list[str] = []
-    stated: list[Block] = []
-    has_version = False
-    for block in front:
-        found = statement_template(block.text.strip())
-        if found is None or (found[1] is not None and has_version):
+@dataclass(frozen=True)
+class Stated:
+    """A line that states the version or the date: its form's name or its template, what it
+    states, and where the statement starts in the line."""
+
+    form: str | None
+    template: str
+    version: bool
+    at: int
+
+
+def read_form(text: str) -> Stated | None:
+    """The first statement form of the engine's table the line is written in (`Ver.1.2`,
+    `最终更新日：2024/02/16`), when its date, if any, is a date."""
+    for name, template in FORMS.items():
+        match = compile_statement(template).search(text)
+        if match is None or ("{date}" in template and read_date(match["date"]) is None):
             continue
-        if len(statements) < MAX_STATEMENTS:
-            statements.append(found[0])
-            stated.append(block)
-            has_version = has_version or found[1] is not None
-    title = next(
-        (b.text.strip() for b in front if b not in stated and re.search(r"[^\W\d_]", b.text)),
-        None,
-    )
-    dates = [s for s in statements if "{date}" in s]
+        return Stated(name, template, "{version}" in template, match.start())
+    return None
+
+
+def read_stated(text: str) -> Stated | None:
+    """The statement a line makes, in a form of the table, or as a template of its own where
+    the line states more than the form reads (`This is version 1.4 of this document,
+    effective 20 December 2019.` is more than `Effective: {date}`)."""
+    form = read_form(text)
+    found = statement_template(text)
+    if found is None:
+        return form
+    states_version, dated = found[1] is not None, "{date}" in found[0]
+    if (
+        form is not None
+        and form.version >= states_version
+        and ("{date}" in form.template or not dated)
+    ):
+        return form
+    at = VERSION.search(text)
+    return Stated(None, found[0], states_version, at.start() if at is not None else 0)
+
+
+def states_date(text: str) -> bool:
+    """A date stands in the line (`1.2（2024-02-16）`), in a sentence or not."""
+    return DATE_IN_TEXT.search(text) is not None or NUMERIC_DATE.search(text) is not None
+
+
+def join_wrapped(front: Sequence[Block]) -> list[tuple[Block, str]]:
+    """Each block with its text, a heading wrapped inside brackets (`… 1.2（2024-` then
+    `02-16）`) read as one line, as a person reads it; the blocks it took are dropped."""
+    joined: list[tuple[Block, str]] = []
+    skip = False
+    for index, block in enumerate(front):
+        after = front[index + 1] if index + 1 < len(front) else None
+        if skip:
+            skip = False
+            continue
+        text = block.text.strip()
+        if after is not None and OPENED.search(text):
+            text, skip = text + after.text.strip(), True
+        joined.append((block, text))
+    return joined
+
+
+def infer_front(front: Sequence[Block]) -> Front:
+    """The statements of the blocks before the rules (the first line that states a version,
+    the first that states a date) and the title: the first line with words that states
+    neither, or else the words before the first statement (`Force of Will Comprehensive
+    Rules ver. 7.0`)."""
+    statements: list[str] = []
+    forms: list[str] = []
+    stated: list[Block] = []
+    kinds: set[bool] = set()
+    first: tuple[str, Stated] | None = None
+    title: str | None = None
+    for block, text in join_wrapped(front):
+        found = read_stated(text)
+        if found is None:
+            if title is None and LETTER.search(text) and not states_date(text):
+                title = text
+            continue
+        first = first or (text, found)
+        if found.version in kinds:
+            continue  # one statement of each: the engine reads the first it finds
+        kinds.add(found.version)
+        (forms if found.form is not None else statements).append(found.form or found.template)
+        stated.append(block)
+    if title is None and first is not None:
+        title = first[0][: first[1].at].strip(" -\u2013\u2014:,") or None
+    dates = [FORMS.get(s, s) for s in forms + statements if "{date}" in FORMS.get(s, s)]
     date_is = "effective" if dates and "effective" in dates[0].lower() else "published"
-    return Front(title, statements, date_is, stated)
+    return Front(title, statements, forms, date_is, stated)
 
 
 def infer_labels(lines: Sequence[Line], numbering: Numbering) -> tuple[list[str], list[str]]:
     """Labels of examples (`Example:`, `Ex:`) and notes (`Note:`) that open paragraphs of
-    the rules, as printed, each seen at least twice."""
+    the rules, as printed, each seen at least twice: at the start of a line, or after a
+    sentence inside one (`… an automatic ability. Example: “At end of turn”`)."""
     counts: Counter[str] = Counter()
     for line in lines:
         text = line.text.strip()
         if numbering.match_start(text) is None and (match := LABEL.match(text)):
             counts[match.group("label")] += 1
+        counts.update(found.group("label") for found in INLINE_LABEL.finditer(text))
     seen = sorted(label for label, n in counts.items() if n >= MIN_LABELS)
     examples = [label for label in seen if label.casefold().startswith("ex")]
     notes = [label for label in seen if label.casefold().startswith("note")]
@@ -109,7 +191,8 @@ def infer_labels(lines: Sequence[Line], numbering: Numbering) -> tuple[list[str]
 def infer_bullets(lines: Sequence[Line], numbering: Numbering) -> list[str]:
     """Glyphs that open list items: a symbol and a space at the start of a line or of a
     rule's text (`053.1. * Units and legends ...`), seen at least MIN_ITEMS times and
-    followed by a space at least as often as not (`・5-21. Added` lists a number)."""
+    followed by a space at least as often as not; a list glyph of no script's sentences
+    (`・`, `●`), followed by a space or not."""
     spaced: Counter[str] = Counter()
     glued: Counter[str] = Counter()
     for line in lines:
@@ -118,12 +201,19 @@ def infer_bullets(lines: Sequence[Line], numbering: Numbering) -> list[str]:
         text = start.rest if start is not None else text
         if len(text) > 2 and unicodedata.category(text[0])[0] in "PS":
             (spaced if text[1] == " " else glued)[text[0]] += 1
-    # an opening bracket or quote starts a sentence, not an item
-    return sorted(
-        g
-        for g, n in spaced.items()
-        if n >= MIN_ITEMS and n >= glued[g] and g not in "([{\"'\u201c\u2018"
-    )
+    return sorted(g for g in spaced.keys() | glued.keys() if opens_items(g, spaced[g], glued[g]))
+
+
+def opens_items(glyph: str, spaced: int, glued: int) -> bool:
+    """A glyph opens list items: seen often enough, followed by a space at least as often as
+    not; one of no sentence's or number's marks (`・`, `●`) glued to its item too
+    (`・5-21. Added`). An opening bracket or quote starts a sentence, not an item."""
+    if glyph in "([{\"'\u201c\u2018":
+        return False
+    if spaced >= MIN_ITEMS and spaced >= glued:
+        return True
+    symbol = not glyph.isascii() and unicodedata.category(glyph) in ("Po", "So")
+    return symbol and spaced + glued >= MIN_ITEMS
 
 
 @dataclass(frozen=True)
@@ -134,6 +224,29 @@ class BackMatter:
 
     heading: Block
     declared: bool
+    ends: str  # as `ends` declares it: a heading that states a version, as a template
+
+
+def heading_form(text: str) -> str:
+    """A heading as `ends` declares it: one that states a version (a change log's latest
+    entry, `Ver. 1.6.0 (April 9, 2026) Update`) as a template with `{version}` and `{date}`,
+    so the next release's heading ends its rules too; any other as written."""
+    version = VERSION.search(text)
+    if version is None:
+        return text
+    text = text[: version.start("v")] + "{version}" + text[version.end("v") :]
+    spans = [m.span() for m in re.finditer(r"[^\s()\[\]\uff08\uff09]+", text)]
+    for start, _ in spans:
+        for _, end in reversed(spans):
+            if end > start and read_date(text[start:end]) is not None:
+                return text[:start] + "{date}" + text[end:]
+    return text
+
+
+def states_version(block: Block) -> bool:
+    """A line stating a version and a date (`Ver. 1.6.0 (April 9, 2026) Update`): a change
+    log entry's heading, whatever the size it is set in."""
+    return VERSION.search(block.text) is not None and "{date}" in heading_form(block.text)
 
 
 def top_ordinal(numbering: Numbering, number: str) -> int:
@@ -149,13 +262,21 @@ def back_heading(blocks: Sequence[Block], numbered: list[int], numbering: Number
     for index in numbered:
         start = numbering.match_start(blocks[index].text)
         ordinal = top_ordinal(numbering, start.number) if start is not None else 0
-        if ordinal < peak - 1:
+        # `(see 9-1-` then `7) that can …`: a number broken over the line, no chapter
+        broken = index and blocks[index - 1].text.rstrip().endswith(("-", "\u2013"))
+        if ordinal < peak - 1 and not broken:
             between = [i for i in range(previous + 1, index) if is_title(blocks[i].text)]
             return between[0] if between else None
         peak, previous = max(peak, ordinal), index
     after = range(numbered[-1] + 1, len(blocks) - 1)
     return next(
-        (i for i in after if is_title(blocks[i].text) and blocks[i].heading is not False), None
+        (
+            i
+            for i in after
+            if is_title(blocks[i].text)
+            and (blocks[i].heading is not False or states_version(blocks[i]))
+        ),
+        None,
     )
 
 
@@ -170,11 +291,14 @@ def infer_back_matter(
         return None
     # The engine skips the contents before it looks for `ends`, so a heading the contents
     # list too is declared as well; one the rules' own text repeats before it is not.
-    text = blocks[heading].text.lower()
+    ends = heading_form(blocks[heading].text)
+    pattern = compile_statement(ends) if "{" in ends else None
     first = next(
-        i for i in body_range(numbered, contents, blocks) if blocks[i].text.lower() == text
+        i
+        for i in body_range(numbered, contents, blocks)
+        if (pattern.match(blocks[i].text) if pattern else blocks[i].text.lower() == ends.lower())
     )
-    return BackMatter(blocks[heading], declared=first == heading)
+    return BackMatter(blocks[heading], declared=first == heading, ends=ends)
 
 
 def body_range(numbered: list[int], contents: set[int], blocks: Sequence[Block]) -> range:

@@ -23,11 +23,12 @@ from pipeline.parse.numbered.engine import SENTENCE_END, is_title
 from pipeline.parse.numbered.numbers import ROMANS
 
 # A number at the start of a line is its first word: segments (digits first) with their
-# joins, then a dot or the `)` of a body's chapter marker (which the engine does not read).
+# joins, then a dot or the `)` of a body's chapter marker (such a level: `dot = "paren"`).
 # Split by a scan of the word, not one regex of optional joins, which backtracks
 # exponentially on a long word that is no number.
 SEGMENT = re.compile(r"([.\-]?)(\d+|[a-z]+|[A-Z]+)")
 MARKS = ".)"
+MARK = {"required": ".", "paren": ")"}
 # Chinese and Japanese end sentences with full-width marks and write no spaces between words
 CJK_ENDS = ("\u3002", "\uff0e", "\uff1b", "\uff1a", "\uff01", "\uff1f", "\uff0c", "\u3001")
 # a sentence may end in a closing quote or a reference after its stop (`hero-card.[1.3.2a]`);
@@ -43,7 +44,7 @@ DOT_SURE = 0.8  # this share of a level's numbers carry a dot: the dot is requir
 TITLE_ALWAYS, TITLE_SOMETIMES = 0.9, 0.05
 HEADED = 0.5  # a level mostly of headings is named as one (section), not as a rule
 KINDS_BEFORE = ["section", "chapter", "part"]  # headed levels, innermost first
-KINDS_AFTER = ["rule", "subrule", "item", "subitem", "point", "subpoint", "clause", "subclause"]
+KINDS_AFTER = ["rule", "subrule", "item", "point", "subpoint", "clause", "subclause"]
 
 
 @dataclass(frozen=True)
@@ -112,12 +113,30 @@ def infer_chain(starts: list[Numbered]) -> list[Level]:
         if not votes:
             return levels
         (join, kind), support = votes.most_common(1)[0]
-        if support < floor:
+        deeper = [s for s in pool if len(s.shape) > depth and s.shape[depth] == (join, kind)]
+        exact = [s for s in deeper if len(s.shape) == depth + 1]
+        # few numbers reach a deep level (`1-2-1-1-1-1.` nine times in a thousand rules):
+        # it is one when they run in sequence under their parents; wrapped references do not
+        if support < MIN_LEVEL or (support < floor and run_share(exact, starts) < DOT_SURE):
             return levels
         chain.append((join, kind))
-        pool = [s for s in pool if len(s.shape) > depth and s.shape[depth] == (join, kind)]
-        exact = [s for s in pool if len(s.shape) == depth + 1]
+        pool = deeper
         levels.append(Level(join, kind, exact))
+
+
+def run_share(numbers: list[Numbered], starts: list[Numbered]) -> float:
+    """The share of `numbers` that a reader sees run in sequence: the first under a parent
+    printed before it, or the next after a number printed before it."""
+    seen: set[str] = set()
+    following = 0
+    wanted = {id(n) for n in numbers}
+    for start in starts:
+        if id(start) in wanted:
+            parent = "".join(j + t for j, t in start.segments[:-1])
+            first = start.segments[-1][1] in ("1", "a", "i", "A") and parent in seen
+            following += first or predecessor(start) in seen
+        seen.add(start.number)
+    return following / len(numbers) if numbers else 0.0
 
 
 def fits(start: Numbered, levels: list[Level]) -> bool:
@@ -180,9 +199,12 @@ def predecessor(number: Numbered) -> str | None:
 def level_dot(numbers: list[Numbered]) -> str:
     """A dot after the number: required, none, or optional where the document prints some
     numbers of a dotted level without one (the next rule after a dotted one, never printed
-    with a dot elsewhere: not a reference wrapped to a line start). A lone number is a page
-    number, and a `)` is no dot either way."""
-    numbers = [n for n in numbers if n.rest and n.mark != ")"]
+    with a dot elsewhere: not a reference wrapped to a line start); paren where (nearly)
+    every number of the level closes with `)`. A lone number is a page number."""
+    numbers = [n for n in numbers if n.rest]
+    if numbers and sum(1 for n in numbers if n.mark == ")") >= DOT_SURE * len(numbers):
+        return "paren"  # `1) Game Overview`: the body's chapter markers
+    numbers = [n for n in numbers if n.mark != ")"]
     dotted = {n.number for n in numbers if n.mark == "."}
     if sum(1 for n in numbers if n.mark == ".") <= (1 - DOT_SURE) * len(numbers):
         return "none"
@@ -269,7 +291,7 @@ def infer_levels(lines: Sequence[Line], contents: set[int]) -> tuple[list[LevelS
     # what follows a number the engine reads: with a dot required, only dotted ones (a
     # wrapped `2 名玩家` is a count, not a chapter)
     read = [
-        [n for n in level.numbers if dot != "required" or n.mark == "."]
+        [n for n in level.numbers if dot not in ("required", "paren") or n.mark == MARK[dot]]
         for level, dot in zip(chain, dots, strict=True)
     ]
     titles = [level_title(numbers) for numbers in read]
