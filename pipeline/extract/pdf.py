@@ -2,7 +2,7 @@
 
 `extract_pdf_lines` is the entry point: it picks an engine (PDFium by default,
 see `pdfium.py`; pdfplumber here, much slower), both of which hand
-glyph runs to `pdflines`, so the two give the same lines (tests/test_pdf_engines.py
+glyph runs to `pdflines`, so the two give the same lines (tests/extract/test_pdf_engines.py
 holds them to it). Layout decisions that depend on the document (running heads,
 page numbers, indentation levels) belong to the parsers; this module only
 reports where each line sat. Zero-width spaces are removed and counted: they

@@ -235,7 +235,8 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
 
 def engine_neutral(doc: Document) -> Document:
     """The Document as any engine reading the same bytes must give it: the one field that
-    names the engine left out. Comparisons of two engines' parses (tests/test_pdf_engines.py,
-    `verify --cross-engine`) compare these; everything else, offsets included, must agree."""
+    names the engine left out. Comparisons of two engines' parses
+    (tests/extract/test_pdf_engines.py, `verify --cross-engine`) compare these; everything
+    else, offsets included, must agree."""
     parser = doc.parser.model_copy(update={"engine": None, "engine_version": None})
     return doc.model_copy(update={"parser": parser})
