@@ -38,10 +38,10 @@ def _version_key(document: str, version: str) -> str:
     return f"{document}@{version}"
 
 
-def _version_row(reader: CorpusReader, info: VersionInfo, ordinal: int, stored: StoredRows) -> Row:
+def _version_row(info: VersionInfo, ordinal: int, stored: StoredRows, prov: dict[str, Any]) -> Row:
     doc = stored.data
     document, version = info.document, info.version
-    fetches = reader.version_provenance(document, version).get("fetches", [])
+    fetches = prov.get("fetches", [])
     src: dict[str, Any] | None = doc.get("source")
     primary: dict[str, Any] = next(
         (f for f in fetches if src and f.get("sha256") == src["sha256"]), {}
@@ -133,11 +133,11 @@ def _diff_rows(tables: Tables, reader: CorpusReader, document: str, writer: Writ
 
 
 def _version_rows(
-    tables: Tables, reader: CorpusReader, document: str, version: str, ids: set[str]
+    tables: Tables, stored: StoredCorpus, document: str, version: str, ids: set[str]
 ) -> None:
     """The small rows of one version: its fetch records, pins and aliases."""
     vkey = _version_key(document, version)
-    prov = reader.version_provenance(document, version)
+    prov = stored.provenance(document, version)
     for n, fetch in enumerate(prov.get("fetches", []), 1):
         tables.add(
             "provenance",
@@ -164,7 +164,7 @@ def _version_rows(
         )
     # `new_record_key` names a row of `records` (its foreign key): a renamed glossary term's
     # alias has none.
-    for old_id, new_id in sorted(reader.aliases(document, version).items()):
+    for old_id, new_id in sorted(stored.aliases(document, version).items()):
         tables.add(
             "aliases",
             {
@@ -200,11 +200,12 @@ def write_corpus(reader: CorpusReader, writer: Writer) -> Tables:
         diffs = set(reader.diffs(info.id))  # without a stored diff, ids alone link versions
         for ordinal, version in enumerate(info.versions, 1):
             rows = read_version(stored, info.id, version.version)
-            tables.add("versions", _version_row(reader, version, ordinal, rows))
+            prov = stored.provenance(info.id, version.version)
+            tables.add("versions", _version_row(version, ordinal, rows, prov))
             streamed = Tables()
             record_rows(streamed, info.id, ordinal, rows)
             ids = {r["citation"] for r in streamed.rows.get("records", [])}
-            _version_rows(streamed, reader, info.id, version.version, ids)
+            _version_rows(streamed, stored, info.id, version.version, ids)
             if version.current:
                 citation_form_rows(tables, info.id, rows.data)
             for name in ("provenance", "pins"):
