@@ -50,6 +50,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
@@ -405,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
             f"Load average {load_at_start} at the start and {load_at_end} at the end (other "
             "work on the machine shows here). Compare ratios, not seconds, across runs.",
             rich_table_markdown(target),
-            "\n".join(f"- {verdict}" for verdict in [*verdicts, *archived]),
+            "\n".join(f"- {_plain(verdict)}" for verdict in [*verdicts, *archived]),
             rich_table_markdown(table),
         ]
         command = "python -m tests.bench " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -429,12 +430,17 @@ def _archive_only(args: argparse.Namespace, console: Console, load_at_start: str
         body = [
             f"Load average {load_at_start} at the start and {load_at_end} at the end (other "
             "work on the machine shows here). Compare ratios, not seconds, across runs.",
-            "\n".join(f"- {verdict}" for verdict in verdicts),
+            "\n".join(f"- {_plain(verdict)}" for verdict in verdicts),
             rich_table_markdown(table),
         ]
         command = "python -m tests.bench " + " ".join(sys.argv[1:])
         write_page(args.page, "Benchmark", command.strip(), "\n\n".join(body))
     return 0
+
+
+def _plain(markup: str) -> str:
+    """A verdict printed in rich markup, as the page's plain text."""
+    return Text.from_markup(markup).plain
 
 
 def _load() -> str:
