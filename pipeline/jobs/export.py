@@ -11,7 +11,9 @@ Deterministic: rows are inserted in corpus order (documents by id, versions olde
 first, records in document order) and nothing about the export itself (no time, no
 path) is stored, so the same corpus gives the same rows. Versions are streamed: one is
 read, its rows written in bulk, and it is let go, so memory does not grow with their
-number. Every table, index and view exists with its columns even when no row fills it.
+number: `jobs.export_records` reads each version's stored JSON once and makes its rows,
+`jobs.export_lineages` links them to their lineages before they are written. Every
+table, index and view exists with its columns even when no row fills it.
 Where PATH may be written, and how it is replaced, is `jobs.export_target`'s.
 """
 
