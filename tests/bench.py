@@ -30,6 +30,9 @@ imported, then show, history, search and export over it. How memory is measured:
 (`make bench` writes docs/measured/bench.md).
 
     python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick] [--page FILE]
+                          [--archive-versions 120] [--archive-only]
+
+`--archive-only` runs the archive row alone (its four targets, in a few minutes).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
@@ -321,7 +325,14 @@ def main(argv: list[str] | None = None) -> int:
         default=120,
         help="versions in the synthetic archive row (0: no archive row)",
     )
+    parser.add_argument(
+        "--archive-only",
+        action="store_true",
+        help="the archive row alone (no parse target, PDFs, import of ../shared/sources or site)",
+    )
     args = parser.parse_args(argv)
+    if args.archive_only and not args.archive_versions:
+        parser.error("--archive-only needs an archive: --archive-versions must be at least 1")
     if args.runs < 1:
         parser.error(f"--runs {args.runs}: a median needs at least one run")
     console = Console(width=140)
@@ -336,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"[yellow]pdftotext not found: {INSTALL_HINT}[/yellow]")
     load_at_start = _load()
     console.print(f"rulescorpus bench: {machine()}; load average {load_at_start} at the start")
+    if args.archive_only:
+        return _archive_only(args, console, load_at_start)
     target, verdicts = target_rows(shared, args.runs)
     console.print(target)
     for verdict in verdicts:
@@ -393,12 +406,41 @@ def main(argv: list[str] | None = None) -> int:
             f"Load average {load_at_start} at the start and {load_at_end} at the end (other "
             "work on the machine shows here). Compare ratios, not seconds, across runs.",
             rich_table_markdown(target),
-            "\n".join(f"- {verdict}" for verdict in [*verdicts, *archived]),
+            "\n".join(f"- {_plain(verdict)}" for verdict in [*verdicts, *archived]),
             rich_table_markdown(table),
         ]
         command = "python -m tests.bench " + " ".join(argv if argv is not None else sys.argv[1:])
         write_page(args.page, "Benchmark", command.strip(), "\n\n".join(body))
     return 0
+
+
+def _archive_only(args: argparse.Namespace, console: Console, load_at_start: str) -> int:
+    """The archive row alone: its table and verdicts, and the page when asked."""
+    table = Table(title=f"the archive row; medians of {args.runs}")
+    for column in ("what", "rulescorpus", "reference", "ratio"):
+        table.add_column(column)
+    with tempfile.TemporaryDirectory() as tmp:
+        verdicts = archive_rows(table, args.shared, Path(tmp), args.archive_versions, args.runs)
+    console.print(table)
+    for verdict in verdicts:
+        console.print(verdict)
+    load_at_end = _load()
+    console.print(f"load average {load_at_end} at the end (other work on the machine shows here)")
+    if args.page is not None:
+        body = [
+            f"Load average {load_at_start} at the start and {load_at_end} at the end (other "
+            "work on the machine shows here). Compare ratios, not seconds, across runs.",
+            "\n".join(f"- {_plain(verdict)}" for verdict in verdicts),
+            rich_table_markdown(table),
+        ]
+        command = "python -m tests.bench " + " ".join(sys.argv[1:])
+        write_page(args.page, "Benchmark", command.strip(), "\n\n".join(body))
+    return 0
+
+
+def _plain(markup: str) -> str:
+    """A verdict printed in rich markup, as the page's plain text."""
+    return Text.from_markup(markup).plain
 
 
 def _load() -> str:

@@ -14,36 +14,83 @@ codes.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
-GLOBAL = ("--corpus", "--cache", "--sources")
+# The options this path reads (with their value, or a flag); anything else falls back.
+VALUED = ("--corpus", "--cache", "--sources", "--doc", "--version", "--limit")
+FLAGS = ("--json",)
 
 
 class Fallback(Exception):
     """This request is not the plain case: the full command answers it."""
 
 
-class _Arguments(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # never print: the full command will
-        raise Fallback(message)
+class Request:
+    """The plain request: its command, its words (a citation, or search words) and options.
+    Read by hand: argparse and what it loads (gettext, locale, shutil and its compression
+    modules) cost `show` a quarter of Python's own start."""
+
+    def __init__(self) -> None:
+        self.command = ""
+        self.citation: list[str] = []
+        self.options: dict[str, str] = {}
+
+    def get(self, name: str) -> str | None:
+        return self.options.get(name)
+
+    @property
+    def doc(self) -> str | None:
+        return self.get("--doc")
+
+    @property
+    def version(self) -> str | None:
+        return self.get("--version")
+
+    @property
+    def json(self) -> bool:
+        return "--json" in self.options
+
+    @property
+    def limit(self) -> int | None:
+        value = self.get("--limit")
+        if value is None:
+            return None
+        try:
+            return int(value)
+        except ValueError:
+            raise Fallback(value) from None  # the full command says what --limit takes
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Arguments(add_help=False, allow_abbrev=False)
-    for name in GLOBAL:
-        parser.add_argument(name)
-    parser.add_argument("command")
-    parser.add_argument("citation", nargs="+")  # search takes several words
-    parser.add_argument("--doc")
-    parser.add_argument("--version")
-    parser.add_argument("--limit", type=int)  # search only
-    parser.add_argument("--json", action="store_true")
-    return parser
+def read_request(argv: list[str]) -> Request:
+    """`[GLOBAL OPTIONS] COMMAND WORDS... [--doc D] [--version V] [--limit N] [--json]`, in
+    any order, `--name value` or `--name=value`; anything else raises Fallback."""
+    request = Request()
+    words = iter(argv)
+    for word in words:
+        if word.startswith("-"):
+            name, equals, value = word.partition("=")
+            if name in FLAGS and not equals:
+                request.options[name] = ""
+            elif name in VALUED:
+                if not equals:
+                    following = next(words, None)
+                    if following is None or following.startswith("-"):
+                        raise Fallback(word)  # the full command says it needs a value
+                    value = following
+                request.options[name] = value
+            else:
+                raise Fallback(word)
+        elif not request.command:
+            request.command = word
+        else:
+            request.citation.append(word)
+    if not request.citation:
+        raise Fallback("no citation")
+    return request
 
 
 def try_quick(argv: list[str]) -> int | None:
@@ -54,12 +101,12 @@ def try_quick(argv: list[str]) -> int | None:
     ):
         return None
     try:
-        args = _parser().parse_args(argv)
+        args = read_request(argv)
     except Fallback:  # an option this path does not know: the full command parses it
         return None
     if args.command not in ("show", "history", "search"):
         return None
-    root = Path(args.corpus or os.environ.get("RULESCORPUS_CORPUS", "corpus"))
+    root = Path(args.get("--corpus") or os.environ.get("RULESCORPUS_CORPUS", "corpus"))
     from pipeline.corpus.stored import StoredCorpus
     from pipeline.errors import RulesCorpusError
 
@@ -67,7 +114,7 @@ def try_quick(argv: list[str]) -> int | None:
         stored = StoredCorpus(root)
         if args.command == "search":
             return _search(stored, args)
-        if args.limit is not None:
+        if args.get("--limit") is not None:
             return None  # not an option of show or history: the full command says so
         if args.command == "history":
             return _history(stored, args)
@@ -90,7 +137,7 @@ def try_quick(argv: list[str]) -> int | None:
     return 0
 
 
-def _history(stored: Any, args: argparse.Namespace) -> int | None:
+def _history(stored: Any, args: Request) -> int | None:
     """`history CITATION --doc DOC` from the stored maps and id indexes alone; a map that
     was never stored (the full command diffs the pair) falls back."""
     if args.doc is None or args.version is not None or args.json:
@@ -111,7 +158,7 @@ def _one(words: list[str]) -> str:
     return words[0]
 
 
-def _search(stored: Any, args: argparse.Namespace) -> int | None:
+def _search(stored: Any, args: Request) -> int | None:
     """`search WORDS` over the stored version files; exit 1 when nothing matched."""
     limit = 20 if args.limit is None else args.limit
     if limit < 1:

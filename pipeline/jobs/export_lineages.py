@@ -5,38 +5,17 @@ table history, follow and show read too), else the one with its own id when no d
 was stored. Each chain is a lineage, named by its first record's key; every record row
 gets its `lineage`, `previous_citation` and `change`. A split continues in its first
 part (as history follows it); a merge continues the first record merged.
+
+The rows of one version are linked as that version is read, before they are written, so
+the export holds only the previous version's citations, never every version's rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from pipeline.corpus.lineage import Step, step_of_map
+from pipeline.corpus.lineage import Step
 from pipeline.corpus.sqlite_schema import Row
-from pipeline.diff.models import DocumentDiff
-from pipeline.diff.renumbering import map_of_diff
-
-# (old version, new version) -> the stored diff's JSON, or None when none was stored
-DiffOf = Callable[[str, str], dict[str, Any] | None]
-# (old version, new version) -> the lineage step of their stored diff, or None
-StepOf = Callable[[str, str], Step | None]
-
-
-def step_of_diff(diff: dict[str, Any]) -> Step:
-    """A stored diff's JSON as its lineage step (through its renumbering map)."""
-    rmap = map_of_diff(DocumentDiff.model_validate(diff))
-    return step_of_map(rmap.model_dump(mode="json", by_alias=True))
-
-
-def link_lineages(records: list[Row], versions: list[str], diff_of: DiffOf) -> list[Row]:
-    """`link_steps` with each step read off the stored diff `diff_of` gives."""
-
-    def step_of(old: str, new: str) -> Step | None:
-        diff = diff_of(old, new)
-        return step_of_diff(diff) if diff is not None else None
-
-    return link_steps(records, versions, step_of)
 
 
 def _before(step: Step | None, citation: str, previous: dict[str, str]) -> str | None:
@@ -46,20 +25,21 @@ def _before(step: Step | None, citation: str, previous: dict[str, str]) -> str |
     return next((old for old in step.behind(citation) if old in previous), None)
 
 
-def link_steps(records: list[Row], versions: list[str], step_of: StepOf) -> list[Row]:
-    """Set each record row's lineage fields (rows of one document, oldest version first)
-    and give the lineage rows."""
-    by_version: dict[str, list[Row]] = {}
-    for row in records:
-        by_version.setdefault(row["version"], []).append(row)
-    previous: dict[str, str] = {}  # citation -> lineage in the previous version
-    lineages: dict[str, Row] = {}
-    for index, version in enumerate(versions):
-        step = step_of(versions[index - 1], version) if index else None
-        rows = by_version.get(version, [])
+class Linker:
+    """The lineages of one document, its versions given oldest first."""
+
+    def __init__(self) -> None:
+        self.previous: dict[str, str] = {}  # citation -> lineage in the previous version
+        self.lineages: dict[str, Row] = {}
+        self.first = True
+
+    def link(self, version: str, rows: list[Row], step: Step | None) -> None:
+        """Set the lineage fields of one version's record rows. `step` is the lineage step
+        of the stored diff from the previous version, or None when none was stored."""
+        previous, first = self.previous, self.first
         befores = {row["citation"]: _before(step, row["citation"], previous) for row in rows}
 
-        def first_part(row: Row, step: Step | None = step, befores: Any = befores) -> bool:
+        def first_part(row: Row, befores: Any = befores) -> bool:
             # A split's first part claims the lineage before its other parts.
             before = befores[row["citation"]]
             return bool(step and before and step.ahead(before)[:1] == (row["citation"],))
@@ -72,7 +52,7 @@ def link_steps(records: list[Row], versions: list[str], step_of: StepOf) -> list
             lineage = previous.get(before) if before else None
             if lineage is None or lineage in claimed:
                 lineage, before = row["key"], None
-                lineages[lineage] = {
+                self.lineages[lineage] = {
                     "id": lineage,
                     "document": row["document"],
                     "first_version": version,
@@ -81,15 +61,15 @@ def link_steps(records: list[Row], versions: list[str], step_of: StepOf) -> list
                 }
             claimed.add(lineage)
             current[citation] = lineage
-            entry = lineages[lineage]
+            entry = self.lineages[lineage]
             entry.update(
                 latest_version=version, latest_citation=citation, versions=entry["versions"] + 1
             )
             row["lineage"] = lineage
             row["previous_citation"] = before
-            if index == 0 or step is None:
-                row["change"] = None
-            else:
-                row["change"] = step.change(before, citation)
-        previous = current
-    return list(lineages.values())
+            row["change"] = None if first or step is None else step.change(before, citation)
+        self.previous, self.first = current, False
+
+    def rows(self) -> list[Row]:
+        """The lineage rows, in the order their first records were linked."""
+        return list(self.lineages.values())

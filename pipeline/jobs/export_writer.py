@@ -76,6 +76,13 @@ STREAMED: dict[str, dict[str, type]] = {
 }  # fmt: skip
 
 
+# Keys asked for in one query: under SQLite's least limit of bound parameters.
+_BATCH = 900
+# Pages SQLite keeps in memory (KiB when negative): its 2 MiB default makes every index
+# and full-text merge of a large corpus go back to the file.
+_CACHE_KIB = 65536
+
+
 class Writer:
     """The database being written: streamed tables created first, rows inserted in bulk."""
 
@@ -85,6 +92,8 @@ class Writer:
         # and none is left beside it by a kill.
         self.db.execute("pragma journal_mode = off")
         self.db.execute("pragma synchronous = off")
+        self.db.execute(f"pragma cache_size = -{_CACHE_KIB}")
+        self.db.execute("pragma locking_mode = exclusive")
         self.columns: dict[str, dict[str, type]] = {}
         self.counts: Counter[str] = Counter()
         # in TABLE_ORDER, so that each foreign key names a table that exists
@@ -115,14 +124,17 @@ class Writer:
             f"insert into [{name}] ({', '.join(f'[{c}]' for c in names)}) "
             f"values ({', '.join('?' for _ in names)})"
         )
-        self.db.conn.executemany(sql, ([row.get(c) for c in names] for row in rows))
+        self.db.conn.executemany(sql, (list(map(row.get, names)) for row in rows))
         self.counts[name] += len(rows)
 
-    def set_lineages(self, rows: list[Row]) -> None:
-        self.db.conn.executemany(
-            "update records set lineage = ?, previous_citation = ?, change = ? where key = ?",
-            ((r["lineage"], r["previous_citation"], r["change"], r["key"]) for r in rows),
-        )
+    def present(self, name: str, keys: list[str]) -> set[str]:
+        """Which of `keys` name a row already written to the table `name`."""
+        found: set[str] = set()
+        for start in range(0, len(keys), _BATCH):
+            batch = keys[start : start + _BATCH]
+            sql = f"select [key] from [{name}] where [key] in ({', '.join('?' for _ in batch)})"
+            found.update(key for (key,) in self.db.conn.execute(sql, batch))
+        return found
 
     def finish(self, tables: Tables) -> dict[str, int]:
         """The small tables, the indexes, full-text indexes and views, and the mark."""
