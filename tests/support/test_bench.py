@@ -34,7 +34,7 @@ def test_the_synthetic_archive_is_the_same_bytes_each_time_and_parses_cleanly(
     from pipeline.runner.cache import ParseCache
     from pipeline.runner.limits import ParseLimits
     from pipeline.runner.request import ParseRequest
-    from tests.bench_archive import BASE, build_archive, edit_once
+    from tests.bench.archive import BASE, build_archive, edit_once
 
     first = build_archive(SHARED, tmp_path / "a", 6)
     again = build_archive(SHARED, tmp_path / "b", 6)

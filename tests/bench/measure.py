@@ -214,7 +214,7 @@ class Figures:
 
     walls: list[float] = field(default_factory=list)
     peaks: list[float] = field(default_factory=list)
-    pss: float | None = None  # MiB, from an untimed run (bench_measure.measure_memory)
+    pss: float | None = None  # MiB, from an untimed run (measure.measure_memory)
     note: str = ""
 
     def add(self, wall: float, peak: float) -> None:

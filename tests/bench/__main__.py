@@ -24,9 +24,9 @@ start, imports and the parse, no sandbox) with each PDF engine beside
 the first `import` of ../shared/sources beside a no-change `update` through a
 mirror server on 127.0.0.1 (conditional requests only); the diff of two MTG
 versions; the static website of the imported corpus (time and the whole site's size);
-and the archive row (`bench_archive`): a synthetic history of 120 MTG versions
+and the archive row (`archive.py`): a synthetic history of 120 MTG versions
 imported, then show, history, search and export over it. How memory is measured:
-`bench_measure`. With `--page`, the tables are also written to that Markdown page
+`measure.py`. With `--page`, the tables are also written to that Markdown page
 (`make bench` writes docs/measured/bench.md).
 
     python -m tests.bench [--shared ../shared/sources] [--runs 5] [--quick] [--page FILE]
@@ -54,8 +54,8 @@ from rich.text import Text
 
 from pipeline.extract.pdf import ENGINES
 from pipeline.extract.poppler import INSTALL_HINT, pdftotext_path
-from tests.bench_archive import archive_rows
-from tests.bench_measure import KIB_PER_MIB, Figures, Warm, measure_memory, measure_once
+from tests.bench.archive import archive_rows
+from tests.bench.measure import KIB_PER_MIB, Figures, Warm, measure_memory, measure_once
 from tests.support.measured import machine, rich_table_markdown, write_page
 
 MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"

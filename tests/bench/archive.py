@@ -27,7 +27,7 @@ from pathlib import Path
 
 from rich.table import Table
 
-from tests.bench_measure import Figures, measure_once
+from tests.bench.measure import Figures, measure_once
 
 BASE = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 FIRST_DATE = datetime.date(2026, 1, 7)
