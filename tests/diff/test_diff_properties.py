@@ -11,6 +11,7 @@ text change) and nothing else.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Callable
@@ -57,8 +58,10 @@ NONSENSE = [
 ]
 _CITATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)*[a-z]?(?!\w)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
+# Each example diffs a whole real document (about a second): make test runs a few per
+# property, and RULESCORPUS_PROPERTY_EXAMPLES=200 a long search.
 PROPERTY = settings(
-    max_examples=20,
+    max_examples=int(os.environ.get("RULESCORPUS_PROPERTY_EXAMPLES", "6")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
