@@ -17,7 +17,7 @@ PATTERNS = {
     "a ticket number": r"\bissues? #?\d+\b",
     "an acceptance checklist": r"\bdone[- ]when\b",
     "a work session": r"\b(this|that|previous|last|earlier|next) session\b|\bsession before\b",
-    "a review round": r"\b" + "review" + r" rounds?\b|\bthis " + "round" + r"'s\b",
+    "rounds of the work": r"\b" + "review" + r" rounds?\b|\bthis " + "round" + r"'s\b",
     "a diary of the machine's mood": r"\bslow(er)? (evening|hour|afternoon|morning)\b",
     "a commit hash in prose": r"\b(commit|at|since|before|after) (?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])"
     r"[0-9a-f]{7,12}\b",
