@@ -49,7 +49,7 @@ run: $(STAMP) bytecode
 test: $(STAMP) bytecode system-deps
 	$(BIN)/python -m tests.support.shards
 
-# The inner loop: no browser, no kill campaign, no second PDF engine, no import of all
+# The inner loop: no browser, no kill campaign, no second PDF engine, no real documents
 # of ../shared/sources (the markers are in pyproject.toml; tests/conftest.py sets them).
 test-fast: $(STAMP) bytecode
 	$(BIN)/python -m tests.support.shards -m "not slow and not browser and not campaign and not second_engine"

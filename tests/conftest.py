@@ -49,13 +49,19 @@ def pytest_configure(config: pytest.Config) -> None:
     tune_collector()
 
 
+# The session fixtures below that read ../shared/sources; every fixture over the real
+# documents asks for one of them.
+REAL_DOCUMENTS = frozenset({"shared", "manifest", "parse_cache_dir"})
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Markers `make test-fast` leaves out, set by what a test uses: the import of all of
-    ../shared/sources (slow), the fault campaign's workbench (campaign), Chromium
-    (browser, every *_chromium.py file)."""
+    """Markers `make test-fast` leaves out, set by what a test uses: a fixture over the
+    real documents (slow), the fault campaign's workbench (campaign), Chromium (browser,
+    every *_chromium.py file). A test that reads the real documents another way says so
+    with its own `slow` mark."""
     for item in items:
         names = getattr(item, "fixturenames", ())
-        if "imported_corpus" in names:
+        if REAL_DOCUMENTS.intersection(names):
             item.add_marker(pytest.mark.slow)
         if "lab" in names:
             item.add_marker(pytest.mark.campaign)
@@ -65,12 +71,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """With RULESCORPUS_TEST_TIMINGS naming a file, each phase's seconds are appended to it
-    as they end (`python -m tests.support.shards --weigh` sums them into WEIGHTS), so a
-    run that is stopped still leaves what it measured."""
+    as they end, a line `test id<TAB>seconds` each (`python -m tests.support.shards --weigh`
+    sums them into WEIGHTS), so a run that is stopped still leaves what it measured."""
     timings = os.environ.get("RULESCORPUS_TEST_TIMINGS")
     if timings:
         with open(timings, "a", encoding="utf-8") as out:
-            out.write(f"{Path(report.fspath).name}\t{report.duration:.3f}\n")
+            out.write(f"{report.nodeid}\t{report.duration:.3f}\n")
 
 
 @pytest.fixture(scope="session")

@@ -28,6 +28,9 @@ from pipeline.jobs.context import Context
 from pipeline.jobs.export import export_sqlite
 from pipeline.jobs.import_archive import import_archive
 
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
 OLD, NEW = "2025-07-25", "2025-11-14"
 

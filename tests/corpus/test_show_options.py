@@ -72,6 +72,7 @@ def test_what_the_plain_path_cannot_read_falls_back(argv: list[str]) -> None:
         read_request(argv)
 
 
+@pytest.mark.slow  # reads the real documents
 @pytest.mark.parametrize(
     "args",
     [
@@ -86,6 +87,7 @@ def test_the_plain_path_answers_as_the_full_command(corpus: Path, args: tuple[st
     assert quick.stdout == full.stdout
 
 
+@pytest.mark.slow  # reads the real documents
 @pytest.mark.parametrize(
     "args",
     [

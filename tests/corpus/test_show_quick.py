@@ -17,6 +17,9 @@ from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
 
 

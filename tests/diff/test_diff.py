@@ -421,6 +421,7 @@ def mtg_version(version: str) -> Document:
     )
 
 
+@pytest.mark.slow  # reads the real documents
 def test_real_mtg_diff_names_the_changes_a_reader_can_check() -> None:
     old, new = mtg_version("20250725"), mtg_version("20251114")
     diff = diff_documents(old, new)
@@ -451,6 +452,7 @@ def test_real_mtg_diff_names_the_changes_a_reader_can_check() -> None:
     ]
 
 
+@pytest.mark.slow  # reads the real documents
 @pytest.mark.parametrize(("older", "newer"), [("20250725", "20251114"), ("20240607", "20251114")])
 def test_real_mtg_diff_accounts_for_every_record(older: str, newer: str) -> None:
     """Between any two versions: an id that vanished is renumbered, moved, split, merged

@@ -27,6 +27,9 @@ from diff_real import consecutive_pairs, real_document
 from pipeline.diff.documents import diff_documents
 from pipeline.models.records import Document, Rule
 
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 JUDGEMENTS = Path(__file__).parent / "fixtures" / "diff-judgements.toml"
 AGREEMENT = 0.97
 _NUMBER = re.compile(r"\d+(?:\.[0-9a-z]+)*")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
+import pytest
 from diff_real import real_document
 
 from pipeline.diff.documents import diff_documents
@@ -20,6 +21,9 @@ from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.models.changes import Change
 from pipeline.models.records import Document, GlossaryTerm, Rule
+
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
 
 OLD, NEW = "20221118", "20230414"
 CITED = re.compile(r"See rule (\d+\.\d)")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,9 @@ from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
+
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
 
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
 REAL = {

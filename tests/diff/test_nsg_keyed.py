@@ -25,6 +25,9 @@ from pipeline.models.records import Document
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
 
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
 BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"
 

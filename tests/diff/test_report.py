@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import pytest
 from test_diff import HEAD, TEXTS, document, mtg_version, rule, term
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
@@ -137,6 +138,7 @@ def _section_of(line: str) -> str | None:
     return match.group(1) if match else None
 
 
+@pytest.mark.slow  # reads the real documents
 def test_real_mtg_changelog_puts_each_change_under_its_own_section() -> None:
     old, new = mtg_version("20250725"), mtg_version("20251114")
     diff = diff_documents(old, new)

@@ -380,6 +380,7 @@ def waited_fetch(fetcher: Fetcher, url: str) -> tuple[list[float], FetchResult]:
     return fetcher.waits, result
 
 
+@pytest.mark.slow  # waits out a time bound
 def test_retry_after_seconds_is_honoured(server: ScriptedServer, store: BlobStore) -> None:
     server.script("/r", [Reply(429, b"", {"Retry-After": "1"}), Reply(200, b"ok")])
     with Fetcher(store, FetchPolicy(backoff=0.01, max_retry_after=5)) as f:
@@ -427,6 +428,7 @@ def test_parse_retry_after_forms() -> None:
 # --------------------------------------------------------------------------- deadline
 
 
+@pytest.mark.slow  # waits out a time bound
 def test_slow_drip_is_cut_at_the_deadline(server: ScriptedServer, store: BlobStore) -> None:
     server.serve("/drip.pdf", Reply(200, PDF[:200], delay=1.0))
     with Fetcher(store, FetchPolicy(deadline=2, read_timeout=30, retries=3)) as f:
@@ -436,6 +438,7 @@ def test_slow_drip_is_cut_at_the_deadline(server: ScriptedServer, store: BlobSto
     assert len(server.requests) == 1, "a deadline is total: no retry after it"
 
 
+@pytest.mark.slow  # waits out a time bound
 def test_stalled_body_is_cut_at_the_deadline_not_the_read_timeout(
     server: ScriptedServer, store: BlobStore
 ) -> None:
@@ -445,6 +448,7 @@ def test_stalled_body_is_cut_at_the_deadline_not_the_read_timeout(
     assert "1.5 s deadline" in err.problem
 
 
+@pytest.mark.slow  # waits out a time bound
 def test_stall_mid_body_is_cut_at_the_deadline(server: ScriptedServer, store: BlobStore) -> None:
     # Bytes at 0 s and 1.4 s, then silence: a socket timeout fixed when the request was
     # sent (3 s) would let the last read wait until 4.4 s; the deadline is 3 s.

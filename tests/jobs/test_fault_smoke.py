@@ -126,6 +126,7 @@ def test_regression_fuzz_mediawiki_answer_of_the_wrong_shape_is_a_parse_error(
             read(answer, what="wiki answer")
 
 
+@pytest.mark.slow  # runs every fuzz harness
 def test_every_cheap_fuzz_harness_runs_its_seeds_cleanly() -> None:
     # The harnesses without atheris: each target on each seed ends normally or in the
     # project's own error (PDF harnesses and the ones whose seeds need a PDF extraction

@@ -27,6 +27,9 @@ from pipeline.jobs import update as jobs
 from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
 
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 OLD = SHARED / "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
 NEW = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 

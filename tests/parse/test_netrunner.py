@@ -15,6 +15,9 @@ from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.netrunner import cr as netrunner
 from pipeline.parse.numbered.statements import read_date as parse_date
 
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 find_references = netrunner.ENGINE.references.find
 
 SOURCES = (

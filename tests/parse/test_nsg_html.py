@@ -281,6 +281,7 @@ def yaml_doc(version: str) -> Document:
 # --------------------------------------------------------------------------- tests
 
 
+@pytest.mark.slow  # reads the real documents
 @pytest.mark.parametrize("version", sorted(PAGES))
 def test_generated_page_parses_cleanly_and_states_its_version(version: str) -> None:
     doc = html_doc(version)
@@ -290,6 +291,7 @@ def test_generated_page_parses_cleanly_and_states_its_version(version: str) -> N
     assert doc.parser.family == "nsg-html"
 
 
+@pytest.mark.slow  # reads the real documents
 @pytest.mark.parametrize("version", sorted(PAGES))
 def test_page_agrees_with_the_yaml_rendition_of_the_same_version(version: str) -> None:
     page, source = html_doc(version), yaml_doc(version)
@@ -303,6 +305,7 @@ def test_page_agrees_with_the_yaml_rendition_of_the_same_version(version: str) -
     assert page.counts == {k: v for k, v in source.counts.items() if k != "highlighted"}
 
 
+@pytest.mark.slow  # reads the real documents
 def test_printed_numbers_are_read_not_derived() -> None:
     data = generated_page("26.03", *PAGES["26.03"]).decode("utf-8")
     # The page prints 1.1.3. where position says 1.1.2: the parser believes the page and

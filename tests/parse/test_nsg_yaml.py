@@ -30,6 +30,9 @@ from pipeline.runner.request import ParseRequest
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus
 
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
 BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"
 VERSIONS = ("22.12", "25.04", "26.03")

@@ -309,8 +309,15 @@ def test_a_version_read_through_the_pattern_with_dotdot_is_a_warning_not_a_path(
         ({"levels": [{"kind": "rule", "width": -1}]}, ["width", "-1"]),
         ({"levels": [{"kind": "rule", "width": 10**9}]}, ["width"]),
         ({"levels": [{"kind": "rule"}] * 2000}, ["at most 12 levels"]),
-        ({"version_pattern": "(a+)+$"}, ["backtracks catastrophically"]),
-        ({"version_pattern": r"(\d|\d\d)+x"}, ["backtracks catastrophically"]),
+        # these wait out the probe's time bound
+        pytest.param(
+            {"version_pattern": "(a+)+$"}, ["backtracks catastrophically"], marks=pytest.mark.slow
+        ),
+        pytest.param(
+            {"version_pattern": r"(\d|\d\d)+x"},
+            ["backtracks catastrophically"],
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_a_bad_scheme_is_refused_at_load_naming_the_file_and_entry(
@@ -324,6 +331,7 @@ def test_a_bad_scheme_is_refused_at_load_naming_the_file_and_entry(
     _refused(tmp_path, source(scheme={**STARFALL_SCHEME, **change}), *words)
 
 
+@pytest.mark.slow  # waits out a time bound
 def test_the_command_line_refuses_a_catastrophic_pattern_quickly(tmp_path: Path) -> None:
     path = registry_file(tmp_path, [source(scheme={**STARFALL_SCHEME, "version_pattern": "(a+)+"})])
     began = time.monotonic()
@@ -334,6 +342,7 @@ def test_the_command_line_refuses_a_catastrophic_pattern_quickly(tmp_path: Path)
     assert "Traceback" not in result.output + result.stderr
 
 
+@pytest.mark.slow  # reads the real documents
 def test_update_deadline_bounds_the_parse_child() -> None:
     """A slow parse ran to the 600 s CPU limit whatever `update --deadline` said. The parse
     child's wall-clock limit follows the run's deadline."""

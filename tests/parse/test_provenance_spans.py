@@ -24,6 +24,9 @@ from pipeline.runner.families import family_of, parse_bytes
 from pipeline.runner.request import ParseRequest, request_for
 from pipeline.store.blobs import BlobStore
 
+# Reads the real documents of ../shared/sources: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 MTG = SHARED / "mtg" / "comprehensive-rules" / "20251114"
 MTG_TXT, MTG_PDF = MTG / "MagicCompRules 20251114.txt", MTG / "MagicCompRules 20251114.pdf"
 FAB_TXT = SHARED / "fab" / "comprehensive-rules" / "2.14.0" / "en-fab-cr.txt"

@@ -75,6 +75,7 @@ def ctx(tmp_path: Path, server: ScriptedServer) -> Context:
     return discovering_context(tmp_path, server)
 
 
+@pytest.mark.slow  # reads the real documents
 def test_a_sound_release_with_a_publisher_quirk_publishes_unattended(
     ctx: Context, server: ScriptedServer, tmp_path: Path
 ) -> None:
@@ -143,6 +144,7 @@ def test_a_sound_release_with_a_publisher_quirk_publishes_unattended(
     assert by_version["2025-11-14"].notes == []
 
 
+@pytest.mark.slow  # reads the real documents
 def test_a_release_that_may_be_misread_is_still_staged(
     ctx: Context, server: ScriptedServer, tmp_path: Path
 ) -> None:

@@ -39,6 +39,7 @@ def scheme_of(path: Path, *options: str) -> tuple[str, str]:
     return result.stdout, result.stderr
 
 
+@pytest.mark.slow  # reads the real documents
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_scheme_writes_the_example_entry(name: str, tmp_path: Path) -> None:
     relative, game, document = EXAMPLES[name]

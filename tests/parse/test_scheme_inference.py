@@ -82,6 +82,7 @@ DOCUMENTS = [
 ]
 
 
+@pytest.mark.slow  # reads the real documents
 @pytest.mark.parametrize(("relative", "game", "family"), DOCUMENTS)
 def test_the_pasted_entry_gives_exactly_the_records_scheme_counted(
     relative: str, game: str, family: str | None, tmp_path: Path
@@ -117,6 +118,7 @@ def test_the_pasted_entry_gives_exactly_the_records_scheme_counted(
             assert [r[field] for r in ours] == [r[field] for r in theirs], field
 
 
+@pytest.mark.slow  # reads the real documents
 def test_the_entry_reads_the_numbering_a_reader_sees(tmp_path: Path) -> None:
     """Force of Will: sections of three and four digits, subrules by letter, roman tails
     after a hyphen (`903.2i-i`), the version on the title line and the date below it."""
@@ -134,6 +136,7 @@ def test_the_entry_reads_the_numbering_a_reader_sees(tmp_path: Path) -> None:
     assert "contents skipped: 168 lines, lines 5-172" in report
 
 
+@pytest.mark.slow  # reads the real documents
 def test_scheme_output_is_deterministic(tmp_path: Path) -> None:
     first = invoke("scheme", str(SHARED / FOW), "--game", "fow")
     assert first == invoke("scheme", str(SHARED / FOW), "--game", "fow")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import SHARED
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +37,7 @@ print("html", loaded())
 """
 
 
+@pytest.mark.slow  # reads the real documents
 def test_a_pdf_or_text_parse_loads_no_html_yaml_or_tar_engine() -> None:
     pdf = SHARED / "netrunner/comprehensive-rules/1.4/Comprehensive_Rules.pdf"
     txt = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"

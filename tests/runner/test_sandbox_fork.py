@@ -204,6 +204,7 @@ def test_a_directly_forked_child_past_its_wall_time_is_killed_and_named() -> Non
     assert lines[-1] == "exit 40"
 
 
+@pytest.mark.slow  # waits out a time bound
 def test_a_pdf_bomb_stops_at_the_memory_limit_in_a_directly_forked_child(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.pdf"
     bomb.write_bytes(materials.pdf_bomb(1 << 30))
@@ -214,6 +215,7 @@ def test_a_pdf_bomb_stops_at_the_memory_limit_in_a_directly_forked_child(tmp_pat
     assert lines[-1] == "exit 40"
 
 
+@pytest.mark.slow  # reads the real documents
 def test_both_ways_give_the_same_document_json() -> None:
     # Also as the parse command asks: the child replying with a partial, which the fork
     # server's child gets pickled and a forked one as it is.

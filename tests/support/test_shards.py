@@ -110,6 +110,6 @@ def test_timings_are_summed_per_file_into_weights(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout
     # setup, call and teardown, each a line
     assert [line.split("\t")[0] for line in timings.read_text().splitlines()] == [
-        "test_timed.py"
+        "test_timed.py::test_sleeps"
     ] * 3
     assert format_weights(timings.read_text()) == "    'test_timed.py': 1,"
