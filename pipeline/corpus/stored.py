@@ -11,12 +11,13 @@ before id indexes existed is read whole with the json module.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from pipeline.errors import NotFound, StoreError
 from pipeline.store.checked import read_checked
-from pipeline.store.ids import children_in, fits, read_span, records_by_id
+from pipeline.store.ids import KEYS, children_in, fits, read_span, record_digests, records_by_id
 from pipeline.store.layout import INDEX
 
 
@@ -99,6 +100,20 @@ class StoredVersion:
             return self.records(children_in(index, citation))
         rules = (self._whole or {}).get("records") or []
         return [r for r in rules if r.get("parent") == citation]
+
+    def read_whole(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """The version file decoded whole, read afresh and kept nowhere (an export walks
+        every version once), and the SHA-256 of each record's own canonical JSON read off
+        its span, for the ids the id index gives that the version holds once."""
+        raw = self.corpus.read(self.item["file"], self.item["sha256"])
+        data: dict[str, Any] = json.loads(raw)
+        name = self.item.get("ids")
+        index = json.loads(self.corpus.read(name)) if name else None
+        if index is None or not fits(index, self.item["file"], self.item["sha256"]):
+            return data, {}
+        counts = Counter(r["id"] for key in KEYS for r in data.get(key) or [])
+        spans = record_digests(raw, index)
+        return data, {k: v for k, v in spans.items() if counts[k] == 1}
 
     def whole(self) -> dict[str, Any]:
         """The version file decoded whole (search reads every record's text)."""

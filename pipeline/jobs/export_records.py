@@ -1,18 +1,16 @@
 """One stored version as the SQLite export's rows: read once, as the JSON it is stored as.
 
-The version file is read and checked against the SHA-256 the index records for it
-(`store.checked`), then decoded with the json module: the stored JSON is the Document
-model's own dump (`store.canonical`), so validating it again through pydantic, only to
-dump it back to the same JSON, would cost the export most of its time. Fields a newer
-model added after a version was stored take the model's defaults, as validation would
-give them. Each record's digest is read off its bytes through the id index, from the same
-bytes.
+The version file is read, checked against the SHA-256 the index records for it and
+decoded with the json module by `corpus.stored`, as every read command reads it; each
+record's digest is read off the same bytes through the id index. The stored JSON is the
+Document model's own dump (`store.canonical`), so validating it again through pydantic,
+only to dump it back to the same JSON, would cost the export most of its time. Fields a
+newer model added after a version was stored take the model's defaults, as validation
+would give them.
 """
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from hashlib import sha256
@@ -26,7 +24,6 @@ from pipeline.jobs.export_writer import Keys, Tables
 from pipeline.models.base import Model
 from pipeline.models.records import Document, GlossaryTerm, Passage, Rule, Ruling
 from pipeline.store.canonical import canonical_json
-from pipeline.store.ids import KEYS, fits, record_digests
 
 # The lists of a Document that become rows of their own tables, and their models.
 LISTS: dict[str, type[Model]] = {
@@ -75,17 +72,9 @@ class StoredRows:
 
 def read_version(stored: StoredCorpus, document: str, version: str) -> StoredRows:
     """Read one stored version once: its file, checked, and its id index."""
-    item = stored.item(document, version)
-    raw = stored.read(item["file"], item["sha256"])
-    data = filled(Document, json.loads(raw))
-    digests: dict[str, str] = {}
-    if item.get("ids"):
-        index = json.loads(stored.read(item["ids"]))
-        if fits(index, item["file"], item["sha256"]):
-            counts = Counter(r["id"] for key in KEYS for r in data[key])
-            spans = record_digests(raw, index)
-            digests = {k: v for k, v in spans.items() if counts[k] == 1}
-    return StoredRows(data, item["sha256"], digests)
+    held = stored.version(document, version)
+    data, digests = held.read_whole()
+    return StoredRows(filled(Document, data), held.item["sha256"], digests)
 
 
 def record_rows(tables: Tables, document: str, ordinal: int, stored: StoredRows) -> None:
