@@ -343,3 +343,33 @@ def test_a_long_word_at_a_line_start_is_read_in_one_pass() -> None:
         "If multiple actions are required",
     )
     assert start.segments == (("", "903"), (".", "2"), ("", "i"), ("-", "i"))
+
+
+def furnished_export() -> str:
+    """A text export of a PDF: a site line, a copyright line and a page number after every
+    page's rules, as a person skips them."""
+    lines = ["Lantern Duel Comprehensive Rules", "Last updated: 3/2/2026", ""]
+    for chapter in (1, 2, 3, 4):
+        lines.append(f"{chapter}. Chapter {chapter}")
+        for rule in (1, 2, 3):
+            lines.append(f"{chapter}.{rule}. Rule {rule} of chapter {chapter} says one thing.")
+        lines += ["", "lanternduel.example", "© Lantern Games", str(chapter + 1), ""]
+    return "\n".join(lines) + "\n"
+
+
+def test_the_report_names_the_furniture_the_parse_drops_and_no_copyright_line_is_a_bullet(
+    tmp_path: Path,
+) -> None:
+    """The report found only copyright lines (not a bare site name, not page numbers), and
+    learnt list glyphs from every line, so `©` opening each page's copyright line became a
+    bullet of the entry. Furniture is now what the parse itself drops, and the labels and
+    glyphs are learnt from the rest."""
+    path = tmp_path / "lantern.txt"
+    path.write_text(furnished_export(), encoding="utf-8")
+    toml, report, ids = scheme_and_parse(path, "lantern", tmp_path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    assert "©" not in scheme["bullets"]
+    for text in ("#", "lanternduel.example", "© Lantern Games"):
+        assert f"furniture: {text!r} on 4 pages" in report
+    assert len(ids) == 16
+    assert "parse with this entry: 16 records, 0 warnings" in report

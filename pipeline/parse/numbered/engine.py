@@ -322,6 +322,16 @@ def drop_pdf_furniture(engine: Engine, lines: list[Line]) -> list[Line]:
     return drop_furniture([ln for ln in lines if ln.text.strip()], size, numbered)
 
 
+def find_furniture(engine: Engine, lines: list[Line], rendition: str) -> set[int]:
+    """Line numbers of the page furniture a reader skips: running heads and feet, page
+    numbers, copyright and site lines, in a PDF or in a text export of one."""
+    if rendition == "pdf":
+        kept = {line.line for line in drop_pdf_furniture(engine, lines)}
+        return {line.line for line in lines if line.text.strip() and line.line not in kept}
+    numbered = lambda text: engine.numbering.match_start(text) is not None  # noqa: E731
+    return repeated_on_pages(text_pages(lines), numbered)
+
+
 def join_paragraphs(
     engine: Engine, body: list[Line], lines: list[Line], kind_of: StartKind | None = None
 ) -> list[Block]:
@@ -346,13 +356,11 @@ def parse_numbered(
     if not written:
         problem = "no text in it (a PDF of scanned pages has none: it needs OCR first)"
         raise ParseError(options.document, problem)
+    furniture = find_furniture(engine, lines, options.rendition)
+    body = [line for line in written if line.line not in furniture]
     if options.rendition == "pdf":
-        body = drop_pdf_furniture(engine, lines)
         blocks = join_paragraphs(engine, body, lines)
     else:
-        numbered = lambda text: engine.numbering.match_start(text) is not None  # noqa: E731
-        furniture = repeated_on_pages(text_pages(lines), numbered)
-        body = [line for line in written if line.line not in furniture]
         blocks = text_blocks([line for line in lines if line.line not in furniture])
     parsed = read_document(engine, blocks, options.document)
     if dropped := len(written) - len(body):

@@ -24,7 +24,7 @@ from typing import Literal, TypeVar
 from pipeline.models.content import Line
 from pipeline.models.records import Location
 from pipeline.parse.numbered.numbers import CJK
-from pipeline.parse.numbered.structure import pdf_pages, repeated_on_pages
+from pipeline.parse.numbered.structure import digitless, pdf_pages, repeated_on_pages
 
 Hyphens = Literal["glued", "vocabulary", "space"]
 TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*-?")
@@ -123,14 +123,14 @@ def drop_furniture(
     pages = _pages(lines)
     ends = [page[0] for page in pages] + [page[-1] for page in pages]
     bands = Counter(round(line.top or 0.0) for line in ends)
-    texts = Counter(re.sub(r"\d+", "#", line.text) for line in ends)
+    texts = Counter(digitless(line.text) for line in ends)
     dropped: set[int] = set()
     for page in pages:
         for line in {id(page[0]): page[0], id(page[-1]): page[-1]}.values():
             if bands[round(line.top or 0.0)] < 2:
                 continue
             smaller = line.size is not None and line.size < body - HEADING_STEP
-            repeated = texts[re.sub(r"\d+", "#", line.text)] >= 2
+            repeated = texts[digitless(line.text)] >= 2
             if smaller or repeated or line.text.strip().isdigit():
                 dropped.add(line.line)
     dropped |= repeated_on_pages(pdf_pages(lines), keep)

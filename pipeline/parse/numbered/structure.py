@@ -121,7 +121,9 @@ def _short(text: str) -> bool:
     return len(text.split()) <= HEADING_WORDS and len(text) <= HEADING_CHARS * 3
 
 
-def _digitless(text: str) -> str:
+def digitless(text: str) -> str:
+    """A line's text with its numbers as `#` and its spacing squeezed: `Page 3` and
+    `Page  4` are one furniture line."""
     return re.sub(r"\d+", "#", " ".join(text.split()))
 
 
@@ -149,7 +151,7 @@ def repeated_on_pages(
                 if place is not None
                 else [("top", position), ("foot", len(page) - position)]
             )
-            keys = [(_digitless(text), where) for where in places]
+            keys = [(digitless(text), where) for where in places]
             for key in keys:
                 seen[key].add(page_index)
             candidates.append((number, keys))

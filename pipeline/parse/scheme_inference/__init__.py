@@ -2,7 +2,8 @@
 entry declares for it (`rulescorpus scheme FILE`).
 
 The levels come from the numbers printed at the start of lines (`numbering`),
-outside the table of contents and away from the page furniture (`furniture`);
+outside the table of contents (`furniture`), away from the page furniture the parse
+drops (`numbered.engine.find_furniture`);
 title, statements, labels and back matter from the words around the rules
 (`front`). Pure: lines in, a scheme and what was found out. A document whose
 line starts hold no numbering that runs in sequence is no numbered rules
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
-from pipeline.parse.numbered.engine import Engine, pdf_blocks
+from pipeline.parse.numbered.engine import Engine, find_furniture, pdf_blocks
 from pipeline.parse.numbered.layout import Block, text_blocks
 from pipeline.parse.numbered.statements import form_templates
 from pipeline.parse.scheme_inference.front import (
@@ -28,7 +29,11 @@ from pipeline.parse.scheme_inference.front import (
     infer_front,
     infer_labels,
 )
-from pipeline.parse.scheme_inference.furniture import Furniture, find_contents, find_furniture
+from pipeline.parse.scheme_inference.furniture import (
+    Furniture,
+    find_contents,
+    summarise_furniture,
+)
 from pipeline.parse.scheme_inference.numbering import infer_levels, read_starts
 from pipeline.parse.scheme_inference.references import infer_references
 
@@ -125,8 +130,11 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
         raise ParseError(what, "no numbered lines; not a numbered rules document")
     scheme = NumberedScheme(prefix=prefix, levels=levels, skip_letters=skipped)
     engine = Engine(scheme)
-    examples, notes = infer_labels(lines, engine.numbering)
-    bullets = infer_bullets(lines, engine.numbering) or scheme.bullets
+    # labels and list glyphs are learnt from the page's body, as the parse reads it
+    furniture = find_furniture(engine, lines, rendition)
+    body = [line for line in lines if line.line not in furniture]
+    examples, notes = infer_labels(body, engine.numbering)
+    bullets = infer_bullets(body, engine.numbering) or scheme.bullets
     scheme = scheme.model_copy(update={"example": examples, "note": notes, "bullets": bullets})
     engine = Engine(scheme)
     blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
@@ -155,4 +163,5 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
         }
     )
     notes = unread_marks(lines, in_contents, scheme)
-    return Inference(scheme, contents, find_furniture(lines), share, back, notes)
+    furnished = summarise_furniture(lines, furniture)
+    return Inference(scheme, contents, furnished, share, back, notes)

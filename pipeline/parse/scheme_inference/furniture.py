@@ -2,10 +2,9 @@
 
 A contents entry is a numbered heading the document prints again later with
 the same number and title (`1. Game Overview` before `1) Game Overview`), or
-one that ends in a dot leader and a page number. Furniture is the same text
-(digits aside) at the top or the foot of many pages: running heads, page
-numbers, copyright and site lines. Both are found to be reported and kept out
-of what the numbering is learnt from.
+one that ends in a dot leader and a page number: found to be reported and kept out
+of what the numbering is learnt from. The furniture is what the parse itself drops
+(`numbered.engine.find_furniture`), summarised here for the report.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 
 from pipeline.models.content import Line
 from pipeline.parse.numbered.layout import runs
+from pipeline.parse.numbered.structure import digitless
 from pipeline.parse.scheme_inference.numbering import (
     Numbered,
     is_short_line,
@@ -25,8 +25,6 @@ from pipeline.parse.scheme_inference.numbering import (
 )
 
 LEADER = re.compile(r"(?:\s*(?:\.\s*){2,}|\s*…+|\s+)\s*\d{1,4}$")
-SITE_OR_COPYRIGHT = re.compile(r"©|\(c\)|copyright|https?://|www\.|^\d{1,4}$", re.I)
-MIN_PAGES = 3  # furniture repeats on at least this many pages
 MAX_GAP = 3  # contents entries this many lines apart belong to one table
 MIN_ENTRIES = 3  # fewer entries are headings printed twice, not a table
 DOTS = re.compile(r"(?:\.\s*){2,}|…")
@@ -97,29 +95,10 @@ class Furniture:
     pages: int
 
 
-def find_furniture(lines: Sequence[Line]) -> list[Furniture]:
-    """Running heads and feet, page numbers: the first and last lines of pages that repeat,
-    digits aside, on several pages. A text without pages repeats its furniture as whole
-    lines that are no rule (a copyright line after every page of a PDF's text export)."""
-    pages: dict[int | None, list[Line]] = {}
-    for line in lines:
-        if line.text.strip():
-            pages.setdefault(line.page, []).append(line)
-    if len(pages) > 1:
-        ends = [
-            ln
-            for page in pages.values()
-            for ln in {page[0].line: page[0], page[-1].line: page[-1]}.values()
-        ]
-        counts = Counter(re.sub(r"\d+", "#", ln.text.strip()) for ln in ends)
-    else:
-        starts = {s.line.line for s in read_starts(lines) if s.rest}
-        # without pages, only what no rule repeats: a copyright or site line, a page number
-        texts = [
-            ln.text.strip()
-            for ln in lines
-            if ln.line not in starts and SITE_OR_COPYRIGHT.search(ln.text.strip())
-        ]
-        counts = Counter(texts)
-    found = [Furniture(text, n) for text, n in counts.items() if n >= MIN_PAGES]
-    return sorted(found, key=lambda f: (-f.pages, f.text))
+def summarise_furniture(lines: Sequence[Line], furniture: set[int]) -> list[Furniture]:
+    """The furniture lines (`numbered.engine.find_furniture`, as the parse drops them) by
+    their text, digits as #, most repeated first."""
+    counts = Counter(digitless(line.text) for line in lines if line.line in furniture)
+    return sorted(
+        (Furniture(text, n) for text, n in counts.items()), key=lambda f: (-f.pages, f.text)
+    )
