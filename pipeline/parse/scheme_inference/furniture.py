@@ -5,8 +5,9 @@ the same number and title (`1. Game Overview` before `1) Game Overview`), or
 one that ends in a dot leader and a page number: found to be reported and kept out
 of what the numbering is learnt from. The engine skips contents among paragraphs
 (`numbered.structure.find_contents`); the paragraphs of a PDF are joined by the
-numbering, which is what this reading of single lines serves to learn. The furniture is what the parse itself drops
-(`numbered.engine.find_furniture`), summarised here for the report.
+numbering, which is what this reading of single lines serves to learn. The furniture
+is what the parse itself drops (`numbered.engine.find_furniture`), summarised here for
+the report.
 """
 
 from __future__ import annotations
