@@ -373,3 +373,74 @@ def test_the_report_names_the_furniture_the_parse_drops_and_no_copyright_line_is
         assert f"furniture: {text!r} on 4 pages" in report
     assert len(ids) == 16
     assert "parse with this entry: 16 records, 0 warnings" in report
+
+
+MTG_EXPORTS = ["20030315", "20090201", "20251114"]
+
+
+@pytest.mark.slow  # reads the real documents
+@pytest.mark.parametrize("version", MTG_EXPORTS)
+def test_an_inferred_entry_reads_an_mtg_export_as_the_mtg_family_does(
+    version: str, tmp_path: Path
+) -> None:
+    """A game numbered as MTG is (chapters `1.`, sections `100.` under them, rules `100.1.`,
+    subrules `100.1a`) and unlike any other: the entry `scheme` writes reads it as the
+    hand-written family does, with no warning. It split `100.` from `1.` as one level, so a
+    glossary's `1.` looked like a chapter and its numbered senses became duplicate ids; and
+    `119.1d.`, printed with a dot where subrules carry none, and `606.5`, printed without
+    the dot rules carry, were text of the rule before them."""
+    path = next((SHARED / "mtg/comprehensive-rules" / version).glob("*.txt"))
+    toml, report, ids = scheme_and_parse(path, "mtg", tmp_path)
+    scheme = tomllib.loads(toml)["source"][0]["scheme"]
+    assert [(lv["kind"], lv.get("width"), lv["join"]) for lv in scheme["levels"][:2]] == [
+        ("chapter", 1, "."),
+        ("section", 2, ""),
+    ]
+    assert scheme["ends"] == ["Glossary"]
+    assert re.search(r"parse with this entry: \d+ records, 0 warnings", report), report
+    code, out, err = invoke("parse", str(path), "--family", "mtg-cr")
+    assert code == 0, err
+    theirs = {r["id"]: r for r in json.loads(out)["records"]}
+    assert ids == list(theirs)
+    registry = str(tmp_path / "sources.toml")
+    ours = json.loads(invoke("parse", str(path), "--family", "numbered", "--sources", registry)[1])
+    for record in ours["records"]:
+        if record["title"] is None:  # the family keeps `205.2. Card Types` as text
+            mine, family = record, theirs[record["id"]]
+            assert (mine["text"], mine["examples"]) == (family["text"], family["examples"])
+
+
+def hundreds_export() -> str:
+    """Chapters `1.` with sections `100.` under them, subrules without a dot, one printed
+    with a dot and one rule printed without its dot, as publishers slip."""
+    lines = ["Comet Clash Comprehensive Rules", "Version 1.0.0", ""]
+    for chapter in (1, 2, 3):
+        lines += [f"{chapter}. Chapter {chapter}", ""]
+        for section in (0, 1):
+            number = f"{chapter}0{section}"
+            lines += [f"{number}. Section {number}", ""]
+            for rule in (1, 2, 3):
+                dot = "" if (number, rule) == ("201", 3) else "."
+                lines += [f"{number}.{rule}{dot} Rule {rule} of {number} says one thing.", ""]
+                for letter in "abc":
+                    mark = "." if (number, rule, letter) == ("101", 2, "c") else ""
+                    lines += [f"{number}.{rule}{letter}{mark} Subrule {letter} says more.", ""]
+    return "\n".join(lines)
+
+
+def test_sections_numbered_in_hundreds_under_their_chapters_are_two_levels(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "comet.txt"
+    path.write_text(hundreds_export(), encoding="utf-8")
+    toml, report, ids = scheme_and_parse(path, "comet", tmp_path)
+    levels = tomllib.loads(toml)["source"][0]["scheme"]["levels"]
+    assert [(lv["kind"], lv.get("width"), lv["join"], lv["dot"]) for lv in levels] == [
+        ("chapter", 1, ".", "required"),
+        ("section", 2, "", "required"),
+        ("rule", None, ".", "optional"),
+        ("subrule", None, "", "optional"),
+    ]
+    assert len(ids) == 3 + 6 + 18 + 54
+    assert {"cr:1", "cr:100", "cr:101.2c", "cr:201.3", "cr:201.3a"} <= set(ids)
+    assert f"parse with this entry: {len(ids)} records, 0 warnings" in report

@@ -204,11 +204,21 @@ def infer_bullets(lines: Sequence[Line], numbering: Numbering) -> list[str]:
     return sorted(g for g in spaced.keys() | glued.keys() if opens_items(g, spaced[g], glued[g]))
 
 
+def read_as_word(glyph: str) -> bool:
+    """A sign a reader reads as a word, never as a list's mark: `©`, `™`, `%`, `+` (their
+    Unicode names end in SIGN), a mathematical symbol such as `∞` or `±` (arrows aside,
+    which do mark items)."""
+    name = unicodedata.name(glyph, "")
+    arrow = "ARROW" in name
+    return name.endswith(" SIGN") or (unicodedata.category(glyph) == "Sm" and not arrow)
+
+
 def opens_items(glyph: str, spaced: int, glued: int) -> bool:
     """A glyph opens list items: seen often enough, followed by a space at least as often as
     not; one of no sentence's or number's marks (`・`, `●`) glued to its item too
-    (`・5-21. Added`). An opening bracket or quote starts a sentence, not an item."""
-    if glyph in "([{\"'\u201c\u2018":
+    (`・5-21. Added`). An opening bracket or quote starts a sentence, not an item, and a
+    sign read as a word opens none."""
+    if glyph in "([{\"'\u201c\u2018" or read_as_word(glyph):
         return False
     if spaced >= MIN_ITEMS and spaced >= glued:
         return True

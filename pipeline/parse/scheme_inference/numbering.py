@@ -197,21 +197,26 @@ def predecessor(number: Numbered) -> str | None:
 
 
 def level_dot(numbers: list[Numbered]) -> str:
-    """A dot after the number: required, none, or optional where the document prints some
-    numbers of a dotted level without one (the next rule after a dotted one, never printed
-    with a dot elsewhere: not a reference wrapped to a line start); paren where (nearly)
-    every number of the level closes with `)`. A lone number is a page number."""
+    """A dot after the number: required, none, or optional where the document prints a
+    number of a dotted level without one (the next rule after a dotted one, never printed
+    with a dot elsewhere: not a reference wrapped to a line start) or the next number of an
+    undotted level with one; paren where (nearly) every number of the level closes with
+    `)`. A lone number is a page number."""
     numbers = [n for n in numbers if n.rest]
     if numbers and sum(1 for n in numbers if n.mark == ")") >= DOT_SURE * len(numbers):
         return "paren"  # `1) Game Overview`: the body's chapter markers
     numbers = [n for n in numbers if n.mark != ")"]
     dotted = {n.number for n in numbers if n.mark == "."}
+    printed = {n.number for n in numbers}
     if sum(1 for n in numbers if n.mark == ".") <= (1 - DOT_SURE) * len(numbers):
-        return "none"
+        # `119.1c In a Commander game …` then `119.1d. In a two-player Brawl game …`: the
+        # next number, with a dot its level never prints, is still a rule
+        slips = [n for n in numbers if n.mark == "." and predecessor(n) in printed]
+        return "optional" if slips else "none"
     bare = [
         n for n in numbers if not n.mark and n.number not in dotted and predecessor(n) in dotted
     ]
-    return "optional" if len(bare) >= 2 else "required"
+    return "optional" if bare else "required"
 
 
 def width(text: str) -> int:
@@ -278,6 +283,52 @@ def own_level(lines: Sequence[Line], segment: str) -> LevelScheme | None:
     return LevelScheme(kind="", segment="letter", join="", printed="own", dot="required")
 
 
+def chapter_digits(numbers: list[Numbered]) -> int | None:
+    """How many digits of the outermost numbers name a chapter printed on its own line before
+    them: `1. Game Concepts`, then `100. General`, `101. The Magic Golden Rules`, then
+    `2. Parts of a Card`, `200. General` (a section is its chapter's digit and two of its
+    own). None unless most of the longer numbers open with the chapter last printed."""
+    firsts = [n.segments[0][1] for n in numbers if n.segments[0][1].isdigit()]
+    widths = Counter(len(f) for f in firsts)
+    if len(widths) < 2:
+        return None
+    (long, n_long), (short, n_short) = sorted(widths.items(), key=lambda w: -w[1])[:2]
+    if short >= long or n_short < MIN_LEVEL:
+        return None
+    chapter, under = None, 0
+    for first in firsts:
+        if len(first) == short:
+            chapter = first
+        elif len(first) == long:
+            under += chapter is not None and first[:short] == chapter
+    return short if under >= DOT_SURE * n_long else None
+
+
+def split_chapters(
+    levels: list[LevelScheme], numbers: list[Numbered], name: str
+) -> list[LevelScheme]:
+    """The outermost level as two: its chapters (`1.`) and its sections (`100.`, the chapter's
+    digits then the section's own), when the document prints them so (`chapter_digits`)."""
+    digits = chapter_digits(numbers)
+    if digits is None or levels[0].segment != "digits":
+        return levels
+    short = [n for n in numbers if len(n.segments[0][1]) == digits]
+    long = [n for n in numbers if len(n.segments[0][1]) > digits]
+    widths = Counter(len(n.segments[0][1]) for n in long)
+    chapter = LevelScheme(
+        kind=name, width=digits, join=".", dot=level_dot(short), title=level_title(short)
+    )
+    section = levels[0].model_copy(
+        update={
+            "width": widths.most_common(1)[0][0] - digits,
+            "join": "",
+            "dot": level_dot(long),
+            "title": level_title(long),
+        }
+    )
+    return [chapter, section, *levels[1:]]
+
+
 def infer_levels(lines: Sequence[Line], contents: set[int]) -> tuple[list[LevelScheme], str]:
     """The scheme's levels and its skipped letters, from the numbered lines outside the
     contents (`contents`: their line numbers)."""
@@ -310,4 +361,7 @@ def infer_levels(lines: Sequence[Line], contents: set[int]) -> tuple[list[LevelS
     ]
     if own is not None:
         levels.append(own.model_copy(update={"kind": names[-1]}))
-    return levels, skipped_letters(levels, body)
+    skipped = skipped_letters(levels, body)
+    outer = KINDS_BEFORE.index(names[0]) + 1 if names[0] in KINDS_BEFORE else len(KINDS_BEFORE)
+    name = KINDS_BEFORE[outer] if outer < len(KINDS_BEFORE) else "heading0"
+    return split_chapters(levels, [s for s in body if len(s.segments) == 1], name), skipped
