@@ -444,3 +444,23 @@ def test_sections_numbered_in_hundreds_under_their_chapters_are_two_levels(
     assert len(ids) == 3 + 6 + 18 + 54
     assert {"cr:1", "cr:100", "cr:101.2c", "cr:201.3", "cr:201.3a"} <= set(ids)
     assert f"parse with this entry: {len(ids)} records, 0 warnings" in report
+
+
+def test_the_next_number_printed_with_a_mark_the_scheme_does_not_read_is_a_warning(
+    tmp_path: Path,
+) -> None:
+    """With `dot = "none"` declared for subrules, `101.2c.` became text of 101.2b without a
+    word: a reader sees the next rule there. It is kept as text, and a numbering warning
+    (which stages the version) names it."""
+    path = tmp_path / "comet.txt"
+    path.write_text(hundreds_export(), encoding="utf-8")
+    toml, _, _ = scheme_and_parse(path, "comet", tmp_path)
+    registry = tmp_path / "sources.toml"
+    subrules = next(line for line in toml.splitlines() if 'kind = "subrule"' in line)
+    undotted = toml.replace(subrules, subrules.replace('dot = "optional"', 'dot = "none"'))
+    registry.write_text(undotted, encoding="utf-8")
+    code, out, _ = invoke("parse", str(path), "--family", "numbered", "--sources", str(registry))
+    assert code == EXIT_PARSE
+    warnings = json.loads(out)["warnings"]
+    assert [w["code"] for w in warnings] == ["numbering"]
+    assert "101.2c is the next number after 101.2b" in warnings[0]["message"]

@@ -178,8 +178,31 @@ class Reader:
         if draft is None:
             self.warnings.append(unplaced(block.text, at))
             return
+        if start is None and (unread := self.next_number_unread(block.text)):
+            message = (
+                f"{unread} is the next number after {draft.number} but is printed with a mark "
+                "its level's `dot` does not read; kept as text"
+            )
+            self.warnings.append(warn(WarningCode.NUMBERING, message, at))
         self.continue_draft(draft, block.text, at, block.bullet)
         draft.mark(block.highlight)
+
+    def next_number_unread(self, text: str) -> str | None:
+        """The number a reader takes for the next rule (the open record's next sibling or
+        first child) where the line starts with it and a mark the scheme does not read
+        (`119.1d.` where subrules carry no dot, `606.5` where rules carry one)."""
+        current = self.current
+        words = text.split(maxsplit=1)
+        parts = self.numbering.segments(current.number) if current and words else None
+        if not parts:
+            return None
+        level, numbering = len(parts) - 1, self.numbering
+        following = [numbering.join([*parts[:-1], numbering.successor(level, parts[-1])])]
+        if level + 1 < len(numbering.levels):
+            following.append(numbering.join([*parts, numbering.first(level + 1)]))
+        word = words[0]
+        bare = word.rstrip(".)")
+        return bare if bare in following and bare not in self.seen else None
 
     def continue_draft(self, draft: Draft, piece: str, at: Location, bullet: bool = False) -> None:
         """A label opens an example or note, a bullet a list item, a `See rule ...` line goes
