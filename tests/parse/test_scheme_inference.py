@@ -464,3 +464,27 @@ def test_the_next_number_printed_with_a_mark_the_scheme_does_not_read_is_a_warni
     warnings = json.loads(out)["warnings"]
     assert [w["code"] for w in warnings] == ["numbering"]
     assert "101.2c is the next number after 101.2b" in warnings[0]["message"]
+
+
+# a line as wide as a page's column: 40 characters, 80 columns
+FIRST = "自分のターンの間、プレイヤーは手札からカードを一枚プレイし、山札からカードを引き"
+
+
+def test_a_japanese_comma_opening_wrapped_lines_is_no_list_glyph(tmp_path: Path) -> None:
+    """Wrapped Japanese lines that open with the comma `、` made it a list glyph of the
+    entry (a symbol of no Latin sentence, opening three lines); it is a sentence's own
+    punctuation, and the lines are the rest of their rule."""
+    lines = ["ワンダーカードゲーム 総合ルール", "Ver.1.2", ""]
+    for chapter in (1, 2):
+        lines.append(f"{chapter}. 章{chapter}")
+        for rule in (1, 2, 3):
+            lines += [f"{chapter}-{rule}. {FIRST}", "、相手にダメージを与える。"]
+    path = tmp_path / "wonder.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    toml, report, ids = scheme_and_parse(path, "wonder", tmp_path)
+    assert "、" not in tomllib.loads(toml)["source"][0]["scheme"]["bullets"]
+    assert len(ids) == 8 and "0 warnings" in report
+    registry = str(tmp_path / "sources.toml")
+    doc = json.loads(invoke("parse", str(path), "--family", "numbered", "--sources", registry)[1])
+    texts = {r["id"]: r["text"] for r in doc["records"]}
+    assert texts["cr:2-3"] == f"{FIRST}、相手にダメージを与える。"

@@ -29,6 +29,7 @@ from pipeline.parse.numbered.statements import (
     compile_statement,
     read_date,
 )
+from pipeline.parse.scheme_inference.numbering import CJK_ENDS
 
 VERSION = re.compile(r"(?<!\w)(?P<word>ver(?:sion)?\.?)\s*(?P<v>\d+(?:\.\d+)+)(?![\d.]\d)", re.I)
 LABEL = re.compile(r"^(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?:\s*\S")
@@ -204,6 +205,10 @@ def infer_bullets(lines: Sequence[Line], numbering: Numbering) -> list[str]:
     return sorted(g for g in spaced.keys() | glued.keys() if opens_items(g, spaced[g], glued[g]))
 
 
+# The punctuation of a sentence in any script: a line it opens is the rest of a sentence.
+SENTENCE_MARKS = frozenset(".,;:!?") | frozenset(CJK_ENDS)
+
+
 def read_as_word(glyph: str) -> bool:
     """A sign a reader reads as a word, never as a list's mark: `©`, `™`, `%`, `+` (their
     Unicode names end in SIGN), a mathematical symbol such as `∞` or `±` (arrows aside,
@@ -216,9 +221,10 @@ def read_as_word(glyph: str) -> bool:
 def opens_items(glyph: str, spaced: int, glued: int) -> bool:
     """A glyph opens list items: seen often enough, followed by a space at least as often as
     not; one of no sentence's or number's marks (`・`, `●`) glued to its item too
-    (`・5-21. Added`). An opening bracket or quote starts a sentence, not an item, and a
-    sign read as a word opens none."""
-    if glyph in "([{\"'\u201c\u2018" or read_as_word(glyph):
+    (`・5-21. Added`). An opening bracket or quote starts a sentence, not an item; a
+    sentence's own punctuation (`、` at the start of a wrapped Japanese line) and a sign
+    read as a word open none."""
+    if glyph in "([{\"'\u201c\u2018" or glyph in SENTENCE_MARKS or read_as_word(glyph):
         return False
     if spaced >= MIN_ITEMS and spaced >= glued:
         return True
