@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SHARED ?= ../shared/sources
 CORPUS ?= corpus
 
-.PHONY: install bytecode system-deps run test test-fast check bench clean serve faults fuzz docs docs-serve
+.PHONY: install bytecode system-deps run test test-fast check bench clean serve faults fuzz docs docs-serve screenshots
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -96,6 +96,12 @@ fuzz: $(STAMP) bytecode
 DOCS_PORT ?= 8000
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+# The site's screenshots the docs show (docs/img/), taken in headless Chromium of the site
+# built from ../shared/sources.
+screenshots: $(STAMP) bytecode system-deps
+	RULESCORPUS_ARTIFACTS=$(CURDIR)/docs/img $(BIN)/python -m pytest -q \
+		tests/site/test_site_chromium.py -k screenshots
 
 docs-serve: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:$(DOCS_PORT)

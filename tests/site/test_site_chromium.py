@@ -5,13 +5,15 @@ search, each at a phone's width (390 px) and a desktop's (1280 px): no page is w
 the screen. A probe page of the test's own (served beside the site, never written into
 it) loads each page in a frame of that width and reports the frame's document width; the
 search reports the results Pagefind found. Screenshots of a rule page, a changes page and
-a search are written to docs/img/ for the documentation.
+a search are taken for the documentation: into $RULESCORPUS_ARTIFACTS (`make screenshots`
+points it at docs/img/), else the test's tmp; a test run writes nothing in the checkout.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -23,7 +25,6 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from chromium import png_size, run_chromium
-from helpers import ROOT
 from site_support import HOSTILE_RULE, built_site, hostile_archive, run_cli
 
 PROBE = """<!doctype html>
@@ -79,7 +80,6 @@ PAGES = {
     "old number": "mtg/cr/v/2025-02-07/500.5/index.html",
     "changes": "mtg/cr/changes/2025-11-14/index.html",
 }
-SHOTS = ROOT / "docs" / "img"
 # A transparent 1x1 GIF.
 GIF = bytes.fromhex(
     "47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b"
@@ -194,8 +194,9 @@ def test_screenshots_for_the_documentation(
 ) -> None:
     """Taken through the probe page, which finishes loading only once the page has settled
     (a search has shown its results), at the frame's full size."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    target = SHOTS / shot
+    shots = Path(os.environ.get("RULESCORPUS_ARTIFACTS") or tmp_path / "artifacts")
+    shots.mkdir(parents=True, exist_ok=True)
+    target = shots / shot
     target.unlink(missing_ok=True)
     url = f"{server}/__probe.html?page={quote('/' + page, safe='')}&width=1100&height={height}"
     run_chromium(
