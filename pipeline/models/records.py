@@ -210,7 +210,7 @@ class Ruling(Model):
 
 
 class Erratum(Model):
-    """A defect in the publisher's own text, reviewed and listed in parse/errata.py."""
+    """A defect in the publisher's own text, reviewed and listed in parse/errata.toml."""
 
     record: str
     cites: str = Field(

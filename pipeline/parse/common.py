@@ -95,7 +95,7 @@ def check_document(doc: Document, warnings: list[ParseWarning]) -> Document:
     renumbered) and a publisher note, unless the parser may have lost the rule: the cited
     number opens a paragraph of some record (the rule read as text), or the parse warns of
     a rule missing or misplaced (`doubt_citations`); then it is a warning. Defects
-    reviewed in this very text (parse/errata.py) are listed as errata instead."""
+    reviewed in this very text (parse/errata.toml) are listed as errata instead."""
     known = {r.id for r in doc.records} | {g.id for g in doc.glossary}
     own = {ident.split(":", 1)[0] for ident in known}
     found = [(r.id, "text", r.text, ref, r.location) for r in doc.records for ref in r.references]

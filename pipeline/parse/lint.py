@@ -8,7 +8,7 @@ the field and the exact offending text (marked `«…»`, with a little context)
 
 `lint_parsed(doc)` is what the parse entry point (`runner.families.parse_bytes`) runs
 after every parse: a finding a maintainer has reviewed in the publisher's own bytes, in
-this very text of this document (`parse/errata.py`, `ARTEFACTS`), is recorded in
+this very text of this document (`parse/errata.toml`), is recorded in
 `publisher_errata`; an unreviewed one is a publisher note when it is what the publisher
 printed (`PUBLISHERS`: quotation marks, brackets, spaces, a `?` the file holds) and a
 warning otherwise (so the version is staged for review, as any warning stages it).
@@ -184,7 +184,7 @@ def lint_document(doc: Document) -> list[ParseWarning]:
 
 
 def lint_parsed(doc: Document, *, text_file: bool = False) -> Document:
-    """The document with its findings added: reviewed ones (parse/errata.py: this document,
+    """The document with its findings added: reviewed ones (parse/errata.toml: this document,
     the very text reviewed) to `publisher_errata`, the publisher's own (PUBLISHERS') to
     `publisher_notes`, the rest to `warnings`. From a text file (`text_file`), whose bytes
     are the text, what an extraction could have made (EXTRACTED) is the file's own too:
