@@ -24,7 +24,7 @@ from pipeline.extract.yaml_bundle import read_yaml_bundle
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from pipeline.models.records import Document
-from pipeline.parse.nsg.defects import KNOWN_DEFECTS
+from pipeline.parse.errata import SOURCE_DEFECTS
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
 from pipeline.store.canonical import canonical_json
@@ -188,7 +188,7 @@ def test_changelog_becomes_publisher_changes_and_reconciles_with_the_diff() -> N
 def test_reviewed_source_defects_are_errata_and_each_still_occurs() -> None:
     seen = {(e.record, e.cites) for v in VERSIONS for e in real(v).publisher_errata}
     cites = {c for _, c in seen}
-    for defect in KNOWN_DEFECTS:
+    for defect in SOURCE_DEFECTS:
         assert defect.cites in cites, f"{defect.key}: listed but no longer occurs"
     memory = [e for e in real("26.03").publisher_errata if e.cites.startswith("rules:")]
     assert [e.record for e in memory] == ["cr:1.20.2"]

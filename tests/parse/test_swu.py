@@ -169,7 +169,7 @@ def test_listed_slips_still_occur_and_their_readings_exist(doc: Document) -> Non
     by_id = {r.id: r for r in doc.records}
     for slip in KNOWN_SLIPS:
         found = [e for e in doc.publisher_errata if e.cites == slip.printed]
-        assert found, f"{slip.printed} no longer occurs: remove it from swu/defects.py"
+        assert found, f"{slip.printed} no longer occurs: remove it from parse/errata.toml"
         assert f"cr:{slip.reading}" in by_id
         for erratum in found:
             assert f"cr:{slip.reading}" in by_id[erratum.record].references

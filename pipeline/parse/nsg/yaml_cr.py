@@ -29,9 +29,9 @@ from pipeline.models.records import (
     PublisherChange,
     Rule,
 )
+from pipeline.parse.errata import known_source_defect
 from pipeline.parse.nsg.checks import check_records, count_records
 from pipeline.parse.nsg.checks import problem as warn
-from pipeline.parse.nsg.defects import known_defect
 from pipeline.parse.nsg.markup import RefInfo, Rendered, fold_space, record_id, render
 from pipeline.parse.nsg.release import read_release
 from pipeline.parse.nsg.tree import Entry, Problem, build_tree
@@ -181,7 +181,7 @@ def _review(
     errata: list[Erratum] = []
     warnings: list[ParseWarning] = []
     for problem in problems:
-        defect = known_defect(problem.code, problem.key, problem.detail)
+        defect = known_source_defect(problem.code, problem.key, problem.detail)
         location = Location(line=problem.line) if problem.line is not None else None
         if defect is not None and problem.key is not None:
             errata.append(

@@ -2,36 +2,19 @@
 
 A citation the scheme cannot read is never guessed at by the parser. Once a
 maintainer has read the page and confirmed what the publisher meant, the slip
-is listed here: the reference is then read as meant and the slip is recorded
-in `Document.publisher_errata`, so nothing is hidden and a clean parse still
-means zero warnings. A test fails when a listed slip no longer occurs or its
+is listed in parse/errata.toml: the reference is then read as meant and the slip
+is recorded in `Document.publisher_errata`, so nothing is hidden and a clean
+parse still means zero warnings. A test fails when a listed slip no longer occurs or its
 reading names no record.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pipeline.models.records import Document, Erratum
+from pipeline.parse.errata import CITATION_SLIPS
 from pipeline.parse.numbered.references import References
 
-
-@dataclass(frozen=True)
-class Slip:
-    printed: str  # the citation as printed
-    reading: str  # the number the publisher meant
-    reason: str
-
-
-KNOWN_SLIPS: tuple[Slip, ...] = (
-    Slip(
-        "7.6.3A",
-        "7.6.3.a",
-        "7.0 prints 'See 7.6.3A for more on abilities triggering from hidden zones' twice "
-        "(in 1.13.3 and 7.5.19.b); the document letters subrules `a.` under rule 7.6.3, and "
-        "7.6.3.a is 'If a card's ability triggers from a hidden zone, ...'",
-    ),
-)
+KNOWN_SLIPS = tuple(slip for slip in CITATION_SLIPS if slip.document == "swu/cr")
 
 
 def read_as_meant(text: str) -> str:
