@@ -16,56 +16,38 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED, corpus_digest, link_archive
+from helpers import ROOT, corpus_digest
+from real_corpus import MTG, import_real, modules_loaded, rulescorpus
 
 from pipeline.corpus import CorpusReader, open_corpus
 from pipeline.corpus.lookup import find_document
 from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import parse_citation
 from pipeline.diff.renumbering import lookup
-from pipeline.errors import EXIT_OK, UsageError
-from pipeline.jobs.context import Context
+from pipeline.errors import UsageError
 from pipeline.jobs.export import export_sqlite
-from pipeline.jobs.import_archive import import_archive
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow
 
-MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
 OLD, NEW = "2025-07-25", "2025-11-14"
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("readside")
-    manifest = json.loads((SHARED / "manifest.json").read_text())
     wanted = {MTG.format(v) for v in ("20250725", "20251114")}
-    entries = [e for e in manifest if e["path"] in wanted]
-    entries += [
-        e
-        for e in manifest
-        if e["document"] == "rulings-netrunnerdb" and str(e["path"]).endswith(".tar.gz")
-    ]
-    ctx = Context(root / "corpus", root / "cache")
-    assert import_archive(ctx, link_archive(root / "archive", entries)).exit_code == EXIT_OK
-    return root / "corpus"
+    return import_real(
+        tmp_path_factory.mktemp("readside"),
+        lambda e: (
+            e["path"] in wanted
+            or (e["document"] == "rulings-netrunnerdb" and str(e["path"]).endswith(".tar.gz"))
+        ),
+    )
 
 
 @pytest.fixture(scope="module")
 def reader(corpus: Path) -> CorpusReader:
     return open_corpus(corpus)
-
-
-def cli(corpus: Path, *args: str, columns: int = 100) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": str(columns)}
-    code = "from pipeline.cli.app import main; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, "--corpus", str(corpus), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def sqlite_successors(corpus: Path, tmp_path: Path, document: str) -> dict[str, str | None]:
@@ -89,7 +71,7 @@ def test_every_record_of_two_versions_goes_to_the_same_place_every_way(
     old_ids = reader._stored.version(document, OLD).ids()
     rmap = reader.renumbering(document, OLD, NEW)
     # The command prints the very map the API returns.
-    printed = cli(corpus, "renumbering", document, OLD, NEW, "--format", "json")
+    printed = rulescorpus(corpus, "renumbering", document, OLD, NEW, "--format", "json")
     assert printed.returncode == 0, printed.stderr
     assert json.loads(printed.stdout) == rmap.model_dump(mode="json", by_alias=True)
     successors = sqlite_successors(corpus, tmp_path, document)
@@ -143,7 +125,7 @@ def test_a_citation_reads_the_same_in_every_form_people_write(
 ) -> None:
     assert reader.record("mtg/cr", written).id == "cr:702.19c"
     assert reader.show(written).record.id == "cr:702.19c"
-    shown = cli(corpus, "show", written, "--json")
+    shown = rulescorpus(corpus, "show", written, "--json")
     assert shown.returncode == 0, shown.stderr
     assert json.loads(shown.stdout)["record"]["id"] == "cr:702.19c"
     assert reader.history("mtg/cr", written)[-1].citation == "cr:702.19c"
@@ -155,7 +137,7 @@ def test_a_glossary_term_is_found_by_its_name(
 ) -> None:
     term = reader.record("mtg/cr", written)
     assert term.id == "glossary:trample"
-    shown = cli(corpus, "show", written, "--doc", "mtg/cr")
+    shown = rulescorpus(corpus, "show", written, "--doc", "mtg/cr")
     assert shown.returncode == 0 and shown.stdout.startswith("glossary:trample  Trample")
 
 
@@ -165,7 +147,7 @@ def test_a_citation_that_is_no_citation_names_the_accepted_forms(
 ) -> None:
     with pytest.raises(UsageError, match=r"cr:702\.19c, 702\.19c, CR 702\.19c, rule 702\.19c"):
         parse_citation(written)
-    shown = cli(corpus, "show", written, "--doc", "mtg/cr")
+    shown = rulescorpus(corpus, "show", written, "--doc", "mtg/cr")
     assert shown.returncode == 2
     assert "is not a citation" in shown.stderr and "Traceback" not in shown.stderr
     assert "glossary:Trample" in " ".join(shown.stderr.split())
@@ -197,7 +179,7 @@ def test_reading_changes_nothing(corpus: Path, reader: CorpusReader) -> None:
     before = corpus_digest(corpus)
     reader.history("mtg/cr", "cr:702.19c")
     reader.search("trample")
-    assert cli(corpus, "history", "cr:702.19c", "--doc", "mtg/cr").returncode == 0
+    assert rulescorpus(corpus, "history", "cr:702.19c", "--doc", "mtg/cr").returncode == 0
     assert corpus_digest(corpus) == before
 
 
@@ -225,7 +207,7 @@ def test_the_search_page_shows_what_search_prints(corpus: Path) -> None:
     (console,) = doc_blocks("search.md", "console")
     command, _, shown = console.partition("\n")
     args = command.removeprefix("$ rulescorpus ").split()
-    done = cli(corpus, *args, columns=80)  # the page shows an 80-column terminal
+    done = rulescorpus(corpus, *args, columns=80)  # the page shows an 80-column terminal
     assert done.returncode == 0, done.stderr
     strip = [line.rstrip() for line in done.stdout.splitlines()]
     assert strip == [line.rstrip() for line in shown.splitlines()]
@@ -264,30 +246,17 @@ def test_search_covers_rulings_glossary_and_older_versions(
 
 
 def test_search_on_the_command_line_says_when_nothing_matched(corpus: Path) -> None:
-    done = cli(corpus, "search", "trample", "--doc", "mtg/cr", "--json", "--limit", "3")
+    done = rulescorpus(corpus, "search", "trample", "--doc", "mtg/cr", "--json", "--limit", "3")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["query"] == "trample" and len(data["hits"]) == 3
     assert set(data["hits"][0]) == {
         "document", "version", "citation", "kind", "heading", "snippet", "score"
     }  # fmt: skip
-    none = cli(corpus, "search", "xylophonequark")
+    none = rulescorpus(corpus, "search", "xylophonequark")
     assert none.returncode == 1 and "no record holds every word" in none.stdout
-    bad = cli(corpus, "search", "trample", "--version", OLD)
+    bad = rulescorpus(corpus, "search", "trample", "--version", OLD)
     assert bad.returncode == 2 and "needs --doc" in bad.stderr and "Traceback" not in bad.stderr
-
-
-def full(corpus: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The typer command itself, without the quick path in front of it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
-    code = "from pipeline.cli.app import load_app; load_app()()"
-    return subprocess.run(
-        [sys.executable, "-c", code, "--corpus", str(corpus), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 QUICK_CASES = [
@@ -304,7 +273,7 @@ QUICK_CASES = [
 def test_the_quick_paths_say_what_the_full_commands_say(
     corpus: Path, args: tuple[str, ...]
 ) -> None:
-    quick, typer_app = cli(corpus, *args), full(corpus, *args)
+    quick, typer_app = rulescorpus(corpus, *args), rulescorpus(corpus, *args, full=True)
     assert (quick.returncode, quick.stdout) == (typer_app.returncode, typer_app.stdout)
     assert quick.returncode in (0, 1) and quick.stdout
 
@@ -312,17 +281,8 @@ def test_the_quick_paths_say_what_the_full_commands_say(
 @pytest.mark.parametrize("command", ["history cr:702.19c --doc mtg/cr", "search trample"])
 def test_history_and_search_load_none_of_the_heavy_modules(corpus: Path, command: str) -> None:
     argv = ["--corpus", str(corpus), *command.split()]
-    code = (
-        "import sys; from pipeline.cli.quick import try_quick; "
-        f"code = try_quick({argv!r}); "
-        "heavy = [m for m in ('typer', 'rich', 'pydantic', 'pipeline.models.records') "
-        "if m in sys.modules]; print(code, heavy)"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
-    )
-    assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
+    loaded = modules_loaded(argv, ("typer", "rich", "pydantic", "pipeline.models.records"))
+    assert loaded.endswith("0 []"), loaded
 
 
 def with_split(corpus: Path, tmp_path: Path, old_id: str, new_ids: list[str]) -> Path:

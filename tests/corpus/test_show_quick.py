@@ -3,49 +3,33 @@ the full command says: the same JSON, the same text; anything else falls back to
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED, link_archive
+from helpers import ROOT
+from real_corpus import MTG, import_real, modules_loaded, rulescorpus
 
 from pipeline.corpus import open_corpus
-from pipeline.errors import EXIT_OK
-from pipeline.jobs.context import Context
-from pipeline.jobs.import_archive import import_archive
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow
 
-MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
-
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("quick")
-    manifest = json.loads((SHARED / "manifest.json").read_text())
     wanted = {MTG.format(v) for v in ("20250725", "20251114")}
-    entries = [e for e in manifest if e["path"] in wanted]
-    entries += [e for e in manifest if e["path"].endswith("2024-01-15.tar.gz")]
-    ctx = Context(root / "corpus", root / "cache")
-    assert import_archive(ctx, link_archive(root / "archive", entries)).exit_code == EXIT_OK
-    return root / "corpus"
+    return import_real(
+        tmp_path_factory.mktemp("quick"),
+        lambda e: e["path"] in wanted or e["path"].endswith("2024-01-15.tar.gz"),
+    )
 
 
 def run(corpus: Path, *args: str, quick: bool = True) -> subprocess.CompletedProcess[str]:
-    code = (
-        "import sys; from pipeline.cli.app import main; main()"
-        if quick
-        else "import sys; from pipeline.cli.app import load_app; load_app()()"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
-    argv = ["--corpus", str(corpus), "show", *args]
-    return subprocess.run(
-        [sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True
-    )
+    """`rulescorpus show ARGS`, through the plain path (`quick`) or the typer app alone."""
+    return rulescorpus(corpus, "show", *args, full=not quick)
 
 
 CASES = [
@@ -88,15 +72,10 @@ def test_a_ruling_is_shown_with_its_cards(corpus: Path) -> None:
 
 
 def test_the_quick_path_loads_none_of_the_heavy_modules(corpus: Path) -> None:
-    code = (
-        "import sys; from pipeline.cli.quick import try_quick; "
-        f"code = try_quick(['--corpus', {str(corpus)!r}, 'show', 'cr:702.19c', '--doc', 'mtg/cr']);"
-        "heavy = [m for m in ('typer', 'rich', 'pydantic', 'pipeline.models.records', "
-        "'pdfplumber', 'pypdfium2', 'bs4', 'yaml') if m in sys.modules]; print(code, heavy)"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
+    argv = ["--corpus", str(corpus), "show", "cr:702.19c", "--doc", "mtg/cr"]
+    heavy = ("typer", "rich", "pydantic", "pipeline.models.records", "pdfplumber", "pypdfium2")
+    loaded = modules_loaded(argv, (*heavy, "bs4", "yaml"))
+    assert loaded.endswith("0 []"), loaded
 
 
 @pytest.mark.parametrize(
