@@ -21,8 +21,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared" / "sources"
+try:  # pytest puts tests/support on sys.path; `python -m tests.faults` runs from the checkout
+    from helpers import ROOT, SHARED, registry_text
+except ImportError:
+    from tests.support.helpers import ROOT, SHARED, registry_text
+
 MANIFEST = SHARED / "manifest.json"
 MINI_TXT = ROOT / "tests" / "parse" / "fixtures" / "mtg" / "mini.txt"
 MTG_OLD = "mtg/comprehensive-rules/20250725/MagicCompRules 20250725.txt"
@@ -49,26 +52,9 @@ def manifest_entry(path: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- registries
 
 
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, Mapping):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return json.dumps(value)
-
-
 def write_registry(path: Path, sources: Iterable[Mapping[str, Any]]) -> Path:
-    lines: list[str] = []
-    for source in sources:
-        lines.append("[[source]]")
-        lines.extend(f"{key} = {_toml(value)}" for key, value in source.items())
-        lines.append("")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines), encoding="utf-8")
+    path.write_text(registry_text(sources), encoding="utf-8")
     return path
 
 

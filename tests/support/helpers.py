@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,22 +30,28 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return json.dumps(value)
 
 
-def registry_file(folder: Path, sources: list[dict[str, Any]]) -> Path:
-    """Write a sources.toml with the given [[source]] tables."""
+def registry_text(sources: Iterable[Mapping[str, Any]]) -> str:
+    """A registry's TOML: one [[source]] table per mapping, its values as given (a test may
+    write what the loader must refuse)."""
     lines = []
     for source in sources:
         lines.append("[[source]]")
         lines.extend(f"{key} = {_toml_value(value)}" for key, value in source.items())
         lines.append("")
+    return "\n".join(lines)
+
+
+def registry_file(folder: Path, sources: list[dict[str, Any]]) -> Path:
+    """Write a sources.toml with the given [[source]] tables."""
     path = folder / "sources.toml"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    path.write_text(registry_text(sources), encoding="utf-8")
     return path
 
 
