@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     load_at_start = _load()
     console.print(f"rulescorpus bench: {machine()}; load average {load_at_start} at the start")
     if args.archive_only:
-        return _archive_only(args, console, load_at_start)
+        return _archive_only(args, console, load_at_start, argv)
     target, verdicts = target_rows(shared, args.runs)
     console.print(target)
     for verdict in verdicts:
@@ -399,22 +399,14 @@ def main(argv: list[str] | None = None) -> int:
     console.print(table)
     for verdict in archived:
         console.print(verdict)
-    load_at_end = _load()
-    console.print(f"load average {load_at_end} at the end (other work on the machine shows here)")
-    if args.page is not None:
-        body = [
-            f"Load average {load_at_start} at the start and {load_at_end} at the end (other "
-            "work on the machine shows here). Compare ratios, not seconds, across runs.",
-            rich_table_markdown(target),
-            "\n".join(f"- {_plain(verdict)}" for verdict in [*verdicts, *archived]),
-            rich_table_markdown(table),
-        ]
-        command = "python -m tests.bench " + " ".join(argv if argv is not None else sys.argv[1:])
-        write_page(args.page, "Benchmark", command.strip(), "\n\n".join(body))
-    return 0
+    listed = "\n".join(f"- {_plain(verdict)}" for verdict in [*verdicts, *archived])
+    parts = [rich_table_markdown(target), listed, rich_table_markdown(table)]
+    return _end(console, args, load_at_start, argv, parts)
 
 
-def _archive_only(args: argparse.Namespace, console: Console, load_at_start: str) -> int:
+def _archive_only(
+    args: argparse.Namespace, console: Console, load_at_start: str, argv: list[str] | None
+) -> int:
     """The archive row alone: its table and verdicts, and the page when asked."""
     table = Table(title=f"the archive row; medians of {args.runs}")
     for column in ("what", "rulescorpus", "reference", "ratio"):
@@ -424,17 +416,28 @@ def _archive_only(args: argparse.Namespace, console: Console, load_at_start: str
     console.print(table)
     for verdict in verdicts:
         console.print(verdict)
+    listed = "\n".join(f"- {_plain(verdict)}" for verdict in verdicts)
+    return _end(console, args, load_at_start, argv, [listed, rich_table_markdown(table)])
+
+
+def _end(
+    console: Console,
+    args: argparse.Namespace,
+    load_at_start: str,
+    argv: list[str] | None,
+    parts: list[str],
+) -> int:
+    """The load at the end on the console; with --page, the page of `parts` (tables and
+    verdicts as Markdown) under the load at the start and the end."""
     load_at_end = _load()
     console.print(f"load average {load_at_end} at the end (other work on the machine shows here)")
     if args.page is not None:
-        body = [
+        load = (
             f"Load average {load_at_start} at the start and {load_at_end} at the end (other "
-            "work on the machine shows here). Compare ratios, not seconds, across runs.",
-            "\n".join(f"- {_plain(verdict)}" for verdict in verdicts),
-            rich_table_markdown(table),
-        ]
-        command = "python -m tests.bench " + " ".join(sys.argv[1:])
-        write_page(args.page, "Benchmark", command.strip(), "\n\n".join(body))
+            "work on the machine shows here). Compare ratios, not seconds, across runs."
+        )
+        command = "python -m tests.bench " + " ".join(argv if argv is not None else sys.argv[1:])
+        write_page(args.page, "Benchmark", command.strip(), "\n\n".join([load, *parts]))
     return 0
 
 
