@@ -362,8 +362,8 @@ def test_the_report_names_the_furniture_the_parse_drops_and_no_copyright_line_is
 ) -> None:
     """The report found only copyright lines (not a bare site name, not page numbers), and
     learnt list glyphs from every line, so `©` opening each page's copyright line became a
-    bullet of the entry. Furniture is now what the parse itself drops, and the labels and
-    glyphs are learnt from the rest."""
+    bullet of the entry, and the site line after the last rule its back matter's heading.
+    Furniture is now what the parse itself drops, and the rest is read without it."""
     path = tmp_path / "lantern.txt"
     path.write_text(furnished_export(), encoding="utf-8")
     toml, report, ids = scheme_and_parse(path, "lantern", tmp_path)
@@ -371,6 +371,8 @@ def test_the_report_names_the_furniture_the_parse_drops_and_no_copyright_line_is
     assert "©" not in scheme["bullets"]
     for text in ("#", "lanternduel.example", "© Lantern Games"):
         assert f"furniture: {text!r} on 4 pages" in report
+    # nor is the site line after the last rule the back matter's heading
+    assert "back matter" not in report
     assert len(ids) == 16
     assert "parse with this entry: 16 records, 0 warnings" in report
 

@@ -137,7 +137,8 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
     bullets = infer_bullets(body, engine.numbering) or scheme.bullets
     scheme = scheme.model_copy(update={"example": examples, "note": notes, "bullets": bullets})
     engine = Engine(scheme)
-    blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(lines)
+    # as the parse reads them: a page number or a site line is never the back matter's heading
+    blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(body)
     share = check_numbered(engine, blocks, what)
     start = next(i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text))
     front = infer_front(blocks[:start])
