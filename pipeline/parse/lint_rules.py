@@ -181,12 +181,14 @@ PUBLISHERS = frozenset(
 
 
 # What an extraction from a PDF or a page can make: from a text file, whose bytes are read
-# as they are, each of these is what the file holds.
+# as they are, each of these is what the file holds (a text export of a PDF keeps the
+# PDF's zero-width spaces, which the PDF engines drop).
 EXTRACTED = frozenset(
     {
         WarningCode.LINT_TEX_ANGLE,
         WarningCode.LINT_MARKUP,
         WarningCode.LINT_SPACE_BEFORE_PUNCTUATION,
         WarningCode.LINT_EMPTY_OPERAND,
+        WarningCode.LINT_ZERO_WIDTH,
     }
 )

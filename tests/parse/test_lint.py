@@ -454,3 +454,16 @@ def test_html_elements_are_still_markup() -> None:
         ("lint-markup", "</span>"),
         ("lint-markup", "<br/>"),
     ]
+
+
+def test_a_zero_width_space_a_text_file_holds_is_a_note_and_one_a_pdf_gave_a_warning() -> None:
+    """A text export of a PDF keeps the PDF's zero-width spaces (1,650 in NISEI's CR 1.4 by
+    pdftotext), and each was a warning: the version could never publish unattended, though
+    the parser read the file as it is. From a text file it is the file's own, a note."""
+    doc = doc_of("A clean rule before it.", "The Runner\u200b draws a card.")
+    from_text = lint_parsed(doc, text_file=True)
+    assert from_text.warnings == []
+    assert [(str(n.code), n.text) for n in from_text.publisher_notes] == [
+        ("lint-zero-width", "\u200b")
+    ]
+    assert [str(w.code) for w in lint_parsed(doc).warnings] == ["lint-zero-width"]
