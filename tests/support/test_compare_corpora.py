@@ -55,3 +55,15 @@ def test_anything_else_is_reported() -> None:
     assert any("counts[records] 2 -> 3" in p for p in problems)
     assert any("warning orphan" in p for p in problems)
     assert any(".records[cr:100].text" in p for p in problems)
+
+
+def test_two_corpora_of_one_schema_differ_in_nothing_when_their_documents_are_equal() -> None:
+    """Between two corpora that both state `schema_version`, every version was reported as
+    `schema_version: 4 -> <absent>`: the pop meant for schema 1 corpora took it from NEW
+    alone."""
+    assert compare_documents(new_document(), new_document(), "mtg/cr/x") == []
+    later = new_document()
+    later["schema_version"] = 3
+    assert compare_documents(new_document(), later, "mtg/cr/x") == [
+        "mtg/cr/x: .schema_version: 2 -> 3"
+    ]
