@@ -89,7 +89,7 @@ faults: $(STAMP) bytecode
 FUZZ_SECONDS ?= 600
 fuzz: $(STAMP) bytecode
 	@$(BIN)/python -c "import atheris" 2>/dev/null || $(BIN)/pip install --quiet -e '.[fuzz]'
-	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_PAGE=docs/measured/fuzz.md $(BIN)/python -m tests.fuzz $(FUZZ_HARNESSES)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_PAGE=docs/measured/fuzz.md $(BIN)/python -m tests.faults.fuzz $(FUZZ_HARNESSES)
 
 # The documentation site (MkDocs, Material theme) in .cache/site. --strict turns every
 # broken link or page missing from the nav into an error; the build needs no network.

@@ -131,7 +131,7 @@ def test_every_cheap_fuzz_harness_runs_its_seeds_cleanly() -> None:
     # The harnesses without atheris: each target on each seed ends normally or in the
     # project's own error (PDF harnesses and the ones whose seeds need a PDF extraction
     # are left to make fuzz).
-    from fuzz.harnesses import HARNESSES
+    from faults.fuzz.harnesses import HARNESSES
 
     from pipeline.errors import RulesCorpusError
 
@@ -151,7 +151,7 @@ def test_regression_fuzz_reports_only_this_runs_findings(tmp_path: Path) -> None
     # Now an earlier finding's input is replayed and reported only if it still fails.
     import importlib
 
-    runner = importlib.import_module("fuzz.__main__")  # tests/ is on the path (conftest)
+    runner = importlib.import_module("faults.fuzz.__main__")  # tests/ is on the path (conftest)
     findings = tmp_path / "findings"
     findings.mkdir()
     old = '{"signature": "exception: ValueError at x.py:1", "input": "input-ab12"}\n'
@@ -171,7 +171,7 @@ def test_regression_fuzz_too_few_seconds_is_an_error_not_a_clean_run(seconds: st
     # `make fuzz FUZZ_SECONDS=4` started no harness (one is started only with 5 s left)
     # and printed 0 executions and 0 findings a harness, exit 0: a pass that fuzzed nothing.
     done = subprocess.run(
-        [sys.executable, "-m", "tests.fuzz", "manifest"],
+        [sys.executable, "-m", "tests.faults.fuzz", "manifest"],
         capture_output=True,
         text=True,
         cwd=ROOT,

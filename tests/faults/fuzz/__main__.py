@@ -1,4 +1,4 @@
-"""`python -m tests.fuzz [HARNESS ...]`: every harness (or the named ones) for FUZZ_SECONDS
+"""`python -m tests.faults.fuzz [HARNESS ...]`: every harness (or the named ones) for FUZZ_SECONDS
 each (default 600), one process per harness, restarted when libFuzzer stops at a hang
 or a crash until its time is spent. Prints executions and findings per harness; exits 1
 when anything was found. Work (corpora, findings, inputs) goes to FUZZ_WORK (default a
@@ -22,7 +22,7 @@ from rich.table import Table
 
 from tests.support.measured import rich_table_markdown, write_page
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MAX_RESTARTS = 8
 # A harness is (re)started only while this many seconds are left: less would be spent
 # instrumenting and seeding, not fuzzing.
@@ -68,7 +68,7 @@ def run_harness(name: str, seconds: int, work: Path, room: int, console: Console
             break
         before = set(findings.glob("*-*")) if findings.exists() else set()
         proc = subprocess.run(
-            [sys.executable, "-m", "tests.fuzz.run_one", name, str(left), str(folder)],
+            [sys.executable, "-m", "tests.faults.fuzz.run_one", name, str(left), str(folder)],
             cwd=Path.cwd(),
             env=env,
             capture_output=True,
@@ -179,7 +179,7 @@ def main(argv: list[str]) -> int:
     if page:
         findings = [f"- `{r.name}`: {f}" for r in results for f in r.findings]
         body = rich_table_markdown(table) + ("\n" + "\n".join(findings) if findings else "")
-        command = f"FUZZ_SECONDS={seconds} python -m tests.fuzz {' '.join(argv)}"
+        command = f"FUZZ_SECONDS={seconds} python -m tests.faults.fuzz {' '.join(argv)}"
         write_page(Path(page), "Fuzzing", command.strip(), body)
     work.mkdir(parents=True, exist_ok=True)
     (work / "summary.json").write_text(

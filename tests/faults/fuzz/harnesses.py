@@ -4,7 +4,6 @@ every pipeline module they reach reports coverage."""
 
 from __future__ import annotations
 
-import importlib
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -246,13 +245,7 @@ def _tars(game: str, document: str) -> Callable[[Path], list[bytes]]:
 
 
 def _pdf_seeds(_work: Path) -> list[bytes]:
-    # The fault campaign's mini MTG PDF; its package is `tests.faults` or, under pytest
-    # (tests/ on the path), `faults`.
-    parent = (__package__ or "fuzz").rpartition(".")[0]
-    materials = importlib.import_module(
-        f"{parent}.faults.materials" if parent else "faults.materials"
-    )
-    mini_pdf: Callable[[], bytes] = materials.mini_pdf
+    from ..materials import mini_pdf  # the fault campaign's mini MTG PDF
 
     small = [
         S.SHARED

@@ -11,6 +11,6 @@ project's own fixtures.
 A finding is any exception other than the project's own errors (RulesCorpusError
 subclasses), any input slower than the per-input timeout (a hang), any MemoryError
 within the parse memory budget, any process crash, and for the manifest reader any
-path that escapes its folder. `python -m tests.fuzz [HARNESS ...]`, FUZZ_SECONDS per
+path that escapes its folder. `python -m tests.faults.fuzz [HARNESS ...]`, FUZZ_SECONDS per
 harness (default 600).
 """

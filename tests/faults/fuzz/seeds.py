@@ -16,7 +16,7 @@ import tarfile
 from collections.abc import Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SHARED = ROOT.parent / "shared" / "sources"
 FAQ_PAGES_DIR = ROOT / "tests" / "parse" / "fixtures" / "faq"
 WIKI_ANSWERS = ROOT / "tests" / "fetch" / "fixtures" / "wiki"

@@ -1,6 +1,6 @@
-"""One harness under atheris: `python -m tests.fuzz.run_one NAME SECONDS WORK`.
+"""One harness under atheris: `python -m tests.faults.fuzz.run_one NAME SECONDS WORK`.
 
-Run in its own process by `python -m tests.fuzz` (which restarts it when libFuzzer
+Run in its own process by `python -m tests.faults.fuzz` (which restarts it when libFuzzer
 stops at a hang or a crash). The target is wrapped so that a project error is an
 ordinary outcome and any other exception is recorded as a finding (once per
 signature: exception type and the innermost pipeline frame) without stopping the
