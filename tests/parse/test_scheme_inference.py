@@ -490,3 +490,20 @@ def test_a_japanese_comma_opening_wrapped_lines_is_no_list_glyph(tmp_path: Path)
     doc = json.loads(invoke("parse", str(path), "--family", "numbered", "--sources", registry)[1])
     texts = {r["id"]: r["text"] for r in doc["records"]}
     assert texts["cr:2-3"] == f"{FIRST}、相手にダメージを与える。"
+
+
+def test_chapters_are_found_where_a_glossary_numbers_more_senses_than_there_are_sections() -> None:
+    """The chapter digits were looked for between the two widths in order of how many
+    numbers print them, so more one-digit numbers (a glossary's numbered senses) than
+    three-digit sections hid the chapters."""
+    from pipeline.models.content import Line
+    from pipeline.parse.scheme_inference.numbering import chapter_digits, read_starts
+
+    body = ["1. Concepts", "100. General", "101. Golden Rules", "2. Cards", "200. General"]
+    senses = [f"{n}. A sense of a glossary term." for n in (1, 2, 3)] * 5
+    lines = [Line(text=text, line=n) for n, text in enumerate(body + senses, 1)]
+    assert chapter_digits(read_starts(lines)) == 1
+    # chapters 9 and 10 are one level, whatever list items `1.` stand before them
+    chapters = [f"{n}. Chapter {n}" for n in range(1, 17)] + ["1. An item."] * 4
+    lines = [Line(text=text, line=n) for n, text in enumerate(chapters, 1)]
+    assert chapter_digits(read_starts(lines)) is None

@@ -292,8 +292,12 @@ def chapter_digits(numbers: list[Numbered]) -> int | None:
     widths = Counter(len(f) for f in firsts)
     if len(widths) < 2:
         return None
-    (long, n_long), (short, n_short) = sorted(widths.items(), key=lambda w: -w[1])[:2]
-    if short >= long or n_short < MIN_LEVEL:
+    # the two widths most numbers print (a glossary's numbered senses may outnumber either)
+    short, long = sorted(width for width, _ in widths.most_common(2))
+    n_long = widths[long]
+    # a section adds two digits at least to its chapter's (`1.` and `100.`); chapters
+    # `9.` and `10.` are one level
+    if widths[short] < MIN_LEVEL or long - short < 2:
         return None
     chapter, under = None, 0
     for first in firsts:
@@ -362,6 +366,14 @@ def infer_levels(lines: Sequence[Line], contents: set[int]) -> tuple[list[LevelS
     if own is not None:
         levels.append(own.model_copy(update={"kind": names[-1]}))
     skipped = skipped_letters(levels, body)
-    outer = KINDS_BEFORE.index(names[0]) + 1 if names[0] in KINDS_BEFORE else len(KINDS_BEFORE)
-    name = KINDS_BEFORE[outer] if outer < len(KINDS_BEFORE) else "heading0"
-    return split_chapters(levels, [s for s in body if len(s.segments) == 1], name), skipped
+    outermost = [s for s in body if len(s.segments) == 1]
+    return split_chapters(levels, outermost, outer_kind(names[0])), skipped
+
+
+def outer_kind(name: str) -> str:
+    """The name of a level around the one named `name`: a section's is the chapter, a
+    chapter's the part; around rules, chapters."""
+    if name not in KINDS_BEFORE:
+        return KINDS_BEFORE[1]
+    at = KINDS_BEFORE.index(name) + 1
+    return KINDS_BEFORE[at] if at < len(KINDS_BEFORE) else f"{name}-group"
