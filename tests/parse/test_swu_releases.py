@@ -16,7 +16,7 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.swu import cr
-from pipeline.parse.swu.layout import pair_section_numbers
+from pipeline.parse.swu.pages import pair_section_numbers
 
 PDF = "swu/comprehensive-rules/7.0/SWU-comprehensive-rules.pdf"
 OPTIONS = ParseOptions(document="swu/cr", rendition="pdf")

@@ -10,7 +10,8 @@ is typesetting rather than numbering:
   so `i.` after `h.` is a subrule letter at the subrule indentation, never a roman
   numeral, and a wrap that begins `8.1. Aspect Penalties` is a wrap;
 - a section's number (`1.`, 11 pt) is set on its own line just below and left of
-  its title (`GENERAL`), so the two arrive in the wrong order and are paired here;
+  its title (`GENERAL`), so the two arrive in the wrong order and are paired
+  (`swu.pages`);
 - examples are paragraphs set at an indentation of their own under their entry
   (`For example, ...`), not labelled `Example:`; a paragraph gap separates two;
 - icons (aspects, resources) are composite glyphs from a private-use font: the
@@ -34,22 +35,22 @@ from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.layout import mode
 from pipeline.parse.numbered.numbers import SEGMENT
 from pipeline.parse.swu.depth import LABEL_START, deeper_level
-from pipeline.parse.swu.pages import align_facing_pages, drop_footers
+from pipeline.parse.swu.pages import (
+    CHAPTER_RE,
+    HEADING_STEP,
+    INDENT_TOLERANCE,
+    align_facing_pages,
+    drop_footers,
+    pair_section_numbers,
+    split_front,
+)
 
 Role = Literal["chapter", "entry", "text", "example", "bullet", "back"]
 
-# Two x positions closer than this are one indentation: numbers are right-aligned, so
-# `10.` starts 3 pt left of `1.`.
-INDENT_TOLERANCE = 4.5
 # A continuation line this far from every indentation its entry knows is not placed.
 MAX_DRIFT = 6.0
 # A vertical step this many times the usual leading is a paragraph gap.
 GAP_FACTOR = 1.25
-# Headings (chapters, INTRODUCTION, CONTENTS) are set this much larger than rule numbers.
-HEADING_STEP = 1.5
-SECTION_NUMBER_RE = re.compile(r"^(\d+)\.$")
-CHAPTER_RE = re.compile(r"^(\d+)\.\s+(\S.*)$")
-TOC_ENTRY_RE = re.compile(r"^\d+\.\s+\S.*\s\d+$")
 
 
 def is_private_use(char: str) -> bool:
@@ -249,52 +250,6 @@ class Reading:
             if found is not None:
                 self.bands.examples[lv] = found
         self.bands.bullet_wrap = mode(bullet_wraps)
-
-
-def pair_section_numbers(lines: list[Line]) -> tuple[list[Line], set[int]]:
-    """A section number (`1.` alone, set below and left of its title) joined to its title
-    line as `1. GENERAL`, at the title's place and the number's indentation; and the line
-    numbers of the sections so made."""
-    out: list[Line] = []
-    sections: set[int] = set()
-    for line in lines:
-        match = SECTION_NUMBER_RE.match(line.text.strip())
-        title = out[-1] if out else None
-        if (
-            match is not None
-            and title is not None
-            and title.page == line.page
-            and abs((title.top or 0.0) - (line.top or 0.0)) <= INDENT_TOLERANCE
-            and (title.x0 or 0.0) > (line.x0 or 0.0)
-        ):
-            text = f"{match.group(1)}. {title.text.strip()}"
-            out[-1] = title.model_copy(update={"text": text, "x0": line.x0, "size": line.size})
-            sections.add(title.line)
-            continue
-        out.append(line)
-    return out, sections
-
-
-def split_front(lines: list[Line], reading_size: float) -> tuple[list[Line], list[Line], int]:
-    """(front matter, body, table-of-contents lines dropped): the body starts at the first
-    chapter heading; the contents is the heading before it whose lines are `N. TITLE page`."""
-    start = next(
-        (
-            i
-            for i, ln in enumerate(lines)
-            if (ln.size or 0.0) > reading_size + HEADING_STEP
-            and CHAPTER_RE.match(ln.text.strip())
-            and not TOC_ENTRY_RE.match(ln.text.strip())
-        ),
-        len(lines),
-    )
-    front = lines[:start]
-    toc = [i for i, ln in enumerate(front) if TOC_ENTRY_RE.match(ln.text.strip())]
-    if not toc:
-        return front, lines[start:], 0
-    heading = toc[0] - 1  # the CONTENTS heading itself
-    kept = front[:heading] if heading >= 0 else []
-    return kept, lines[start:], len(front) - len(kept)
 
 
 def read_layout(scheme: NumberedScheme, lines: list[Line]) -> Layout:

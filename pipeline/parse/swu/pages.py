@@ -1,6 +1,7 @@
-"""What is the page's and not the outline's: the footer on every page, and facing pages
-set with mirrored margins (left-hand pages brought into the right-hand pages' frame before
-the outline levels are learnt from their indentations).
+"""What is the page's and not the outline's: the footer on every page, facing pages set
+with mirrored margins (left-hand pages brought into the right-hand pages' frame before
+the outline levels are learnt from their indentations), a section's number set beside
+its title, and the front matter and contents before the first chapter.
 
 Which outline level a label is shows only in its indentation (`swu.layout`), learnt as the
 most common x of each level's labels. A book set with mirrored margins moves every line of
@@ -19,6 +20,15 @@ from collections import Counter
 from collections.abc import Iterable
 
 from pipeline.models.content import Line
+
+# Two x positions closer than this are one indentation: numbers are right-aligned, so
+# `10.` starts 3 pt left of `1.`.
+INDENT_TOLERANCE = 4.5
+# Headings (chapters, INTRODUCTION, CONTENTS) are set this much larger than rule numbers.
+HEADING_STEP = 1.5
+SECTION_NUMBER_RE = re.compile(r"^(\d+)\.$")
+CHAPTER_RE = re.compile(r"^(\d+)\.\s+(\S.*)$")
+TOC_ENTRY_RE = re.compile(r"^\d+\.\s+\S.*\s\d+$")
 
 
 def _pages(lines: Iterable[Line]) -> dict[int | None, list[Line]]:
@@ -88,3 +98,49 @@ def align_facing_pages(lines: list[Line]) -> tuple[list[Line], int]:
         else line
         for line in lines
     ], shift
+
+
+def pair_section_numbers(lines: list[Line]) -> tuple[list[Line], set[int]]:
+    """A section number (`1.` alone, set below and left of its title) joined to its title
+    line as `1. GENERAL`, at the title's place and the number's indentation; and the line
+    numbers of the sections so made."""
+    out: list[Line] = []
+    sections: set[int] = set()
+    for line in lines:
+        match = SECTION_NUMBER_RE.match(line.text.strip())
+        title = out[-1] if out else None
+        if (
+            match is not None
+            and title is not None
+            and title.page == line.page
+            and abs((title.top or 0.0) - (line.top or 0.0)) <= INDENT_TOLERANCE
+            and (title.x0 or 0.0) > (line.x0 or 0.0)
+        ):
+            text = f"{match.group(1)}. {title.text.strip()}"
+            out[-1] = title.model_copy(update={"text": text, "x0": line.x0, "size": line.size})
+            sections.add(title.line)
+            continue
+        out.append(line)
+    return out, sections
+
+
+def split_front(lines: list[Line], reading_size: float) -> tuple[list[Line], list[Line], int]:
+    """(front matter, body, table-of-contents lines dropped): the body starts at the first
+    chapter heading; the contents is the heading before it whose lines are `N. TITLE page`."""
+    start = next(
+        (
+            i
+            for i, ln in enumerate(lines)
+            if (ln.size or 0.0) > reading_size + HEADING_STEP
+            and CHAPTER_RE.match(ln.text.strip())
+            and not TOC_ENTRY_RE.match(ln.text.strip())
+        ),
+        len(lines),
+    )
+    front = lines[:start]
+    toc = [i for i, ln in enumerate(front) if TOC_ENTRY_RE.match(ln.text.strip())]
+    if not toc:
+        return front, lines[start:], 0
+    heading = toc[0] - 1  # the CONTENTS heading itself
+    kept = front[:heading] if heading >= 0 else []
+    return kept, lines[start:], len(front) - len(kept)
