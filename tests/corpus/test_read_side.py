@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, corpus_digest
-from real_corpus import MTG, import_real, modules_loaded, rulescorpus
+from mtg_sources import MTG
+from real_corpus import import_real, modules_loaded, rulescorpus
 
 from pipeline.corpus import CorpusReader, open_corpus
 from pipeline.corpus.lookup import find_document

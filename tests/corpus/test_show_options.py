@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_corpus import MTG, import_real, modules_loaded, rulescorpus
+from mtg_sources import MTG
+from real_corpus import import_real, modules_loaded, rulescorpus
 
 from pipeline.cli.quick import Fallback, read_request
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
-from real_corpus import MTG, import_real, modules_loaded, rulescorpus
+from mtg_sources import MTG
+from real_corpus import import_real, modules_loaded, rulescorpus
 
 from pipeline.corpus import open_corpus
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
 
 import pytest
+from helpers import SHARED
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents, filter_changes
 from pipeline.diff.models import DocumentDiff
@@ -16,9 +16,6 @@ from pipeline.extract.text import extract_text_lines
 from pipeline.models.records import Document, GlossaryTerm, Location, ParseOptions, ParserInfo, Rule
 from pipeline.models.text import fold_typography
 from pipeline.parse.mtg import cr as mtg
-
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-
 
 # --------------------------------------------------------------------------- builders
 
@@ -414,7 +411,7 @@ def test_typography_folding_and_citation_masking() -> None:
 
 @cache
 def mtg_version(version: str) -> Document:
-    folder = SOURCES / "mtg" / "comprehensive-rules" / version
+    folder = SHARED / "mtg" / "comprehensive-rules" / version
     path = next(folder.glob("*.txt"))
     return mtg.parse(
         extract_text_lines(path.read_bytes()), {}, ParseOptions("mtg/cr", "txt", version)

@@ -17,9 +17,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 import pytest
+from helpers import SHARED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +36,6 @@ from pipeline.report.markdown import render_markdown
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
 REAL = {
     "mtg": ("mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt", mtg.parse, "20251114"),
     "fab": ("fab/comprehensive-rules/2.14.0/en-fab-cr.txt", fab.parse, "2.14.0"),
@@ -74,7 +73,7 @@ PROPERTY = settings(
 @cache
 def real_document(name: str) -> Document:
     path, parse, version = REAL[name]
-    lines = extract_text_lines((SOURCES / path).read_bytes())
+    lines = extract_text_lines((SHARED / path).read_bytes())
     return parse(lines, {}, ParseOptions(f"{name}/cr", "txt", version))
 
 

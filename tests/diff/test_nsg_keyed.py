@@ -15,9 +15,9 @@ being improved and may pair more of the rewritten ones, never fewer key pairs.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
+from helpers import SHARED
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.keyed import compare_with_alignment, content_pairing, key_pairs
@@ -28,8 +28,7 @@ from pipeline.runner.request import ParseRequest
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"
+BUNDLES = SHARED / "netrunner" / "comprehensive-rules-yaml-source"
 
 
 @cache

@@ -9,13 +9,14 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from helpers import SHARED
+
 from pipeline.diff.rulings import diff_rulings
 from pipeline.extract.tarball import read_tar_members
 from pipeline.models.records import Document, ParseOptions, Ruling
 from pipeline.parse import rulings
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-RULINGS = SOURCES / "netrunner" / "rulings-netrunnerdb"
+RULINGS = SHARED / "netrunner" / "rulings-netrunnerdb"
 
 
 def tarball(version: str) -> Path:

@@ -27,6 +27,7 @@ from typing import Any
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pytest
+from helpers import SHARED
 from twocolumn import make_two_column_pdf
 
 from pipeline.errors import ExtractError, UsageError
@@ -39,8 +40,7 @@ from pipeline.runner.families import engine_neutral, parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.request import request_for
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-MANIFEST = SOURCES / "manifest.json"
+MANIFEST = SHARED / "manifest.json"
 DIFFERENCES = Path(__file__).parent / "fixtures" / "pdf-engine-differences.toml"
 # One unit of the two-place rounding, and a hair for the float arithmetic of the check.
 ROUNDING = 0.01 + 1e-9
@@ -72,7 +72,7 @@ def sampled_pages(path: str) -> list[int] | None:
     newest = max(releases, key=lambda e: (e.get("date") or "", e["path"]))
     if newest["path"] == path:
         return None
-    count = len(pdfium.PdfDocument(SOURCES / path))
+    count = len(pdfium.PdfDocument(SHARED / path))
     return sorted({0, 1, 2, count - 1, *range(0, count, 7)})
 
 
@@ -87,7 +87,7 @@ def sample_pdf(data: bytes, pages: list[int]) -> bytes:
 
 @functools.cache
 def extracted(path: str, engine: str) -> PdfText:
-    data = (SOURCES / path).read_bytes()
+    data = (SHARED / path).read_bytes()
     pages = sampled_pages(path)
     if pages is None:
         return extract_pdf_lines(data, what=path, engine=engine)
@@ -175,7 +175,7 @@ def test_both_engines_read_the_same_lines_and_documents(path: str) -> None:
     source = pdf_source(path)
     if source is None or pages is not None:
         return  # no family parses this document
-    data = (SOURCES / path).read_bytes()
+    data = (SHARED / path).read_bytes()
     request = request_for(source, what=path)
     by_plumber = replace(request, options={**request.options, "engine": "pdfplumber"})
     by_plumber_doc, by_pdfium_doc = parse_bytes(data, by_plumber), parse_bytes(data, request)

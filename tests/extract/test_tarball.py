@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import io
 import tarfile
-from pathlib import Path
 
 import pytest
+from helpers import SHARED
 
 from pipeline.errors import ExtractError
 from pipeline.extract.tarball import read_archive_commit, read_tar_members
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-RULINGS = SOURCES / "netrunner" / "rulings-netrunnerdb"
+RULINGS = SHARED / "netrunner" / "rulings-netrunnerdb"
 SNAPSHOT_2023 = RULINGS / "2023-03-12" / "netrunnerdb-v2-rulings-2023-03-12.tar.gz"
 
 

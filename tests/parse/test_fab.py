@@ -7,14 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import SHARED
 
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-CR_2_14 = SOURCES / "fab" / "comprehensive-rules" / "2.14.0" / "en-fab-cr.txt"
-CR_2_10 = SOURCES / "fab" / "comprehensive-rules" / "2.10.1" / "en-fab-cr-2.10.1-20250519212741.txt"
+CR_2_14 = SHARED / "fab" / "comprehensive-rules" / "2.14.0" / "en-fab-cr.txt"
+CR_2_10 = SHARED / "fab" / "comprehensive-rules" / "2.10.1" / "en-fab-cr-2.10.1-20250519212741.txt"
 FIXTURE = Path(__file__).parent / "fixtures" / "fab" / "small-cr.txt"
 
 # Independent of the parser's own patterns: a plain grep of the raw text.

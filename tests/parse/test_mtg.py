@@ -8,13 +8,13 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from helpers import SHARED
 
 from pipeline.extract.text import decode_text, extract_text_lines
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.mtg import cr as mtg
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-MTG = SOURCES / "mtg" / "comprehensive-rules"
+MTG = SHARED / "mtg" / "comprehensive-rules"
 ALL_VERSIONS = sorted(p.name for p in MTG.iterdir() if any(p.glob("*.txt")))
 # The exports since the July 2009 rewrite: nine chapters, "These rules are effective as of".
 # The older ones (tests/store/test_version_order.py) say "current as of" and have fewer chapters.

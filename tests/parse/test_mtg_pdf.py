@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import SHARED
 
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.pdflines import PdfText
@@ -21,8 +22,7 @@ from pipeline.parse.mtg import cr as mtg
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs
 from pipeline.verify.checks import compare_renditions
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-MTG = SOURCES / "mtg" / "comprehensive-rules"
+MTG = SHARED / "mtg" / "comprehensive-rules"
 PDF_VERSIONS = ["20230414", "20250725", "20251114"]
 DIFFERENCES = Path(__file__).parent / "fixtures" / "mtg-rendition-differences.toml"
 

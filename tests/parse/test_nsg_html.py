@@ -11,6 +11,7 @@ record: the cross-rendition check `update` runs when both renditions are fetched
 
 from __future__ import annotations
 
+import calendar
 import re
 import string
 from functools import cache
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import SHARED
 from server import Reply, ScriptedServer
 
 from pipeline.errors import DiscoveryError, ExtractError
@@ -34,22 +36,7 @@ from pipeline.runner.request import ParseRequest
 from pipeline.store.blobs import BlobStore
 from pipeline.verify.checks import compare_renditions
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+BUNDLES = SHARED / "netrunner" / "comprehensive-rules-yaml-source"
 LETTERS = string.ascii_lowercase[:14]
 SYMBOLS = [
     ("[c]", "credit"),
@@ -208,7 +195,7 @@ class Generator:
 
     def page(self) -> str:
         year, month, day = self.date.split("-")
-        effective = f"{day} {MONTHS[int(month) - 1]} {year}"
+        effective = f"{day} {calendar.month_name[int(month)]} {year}"
         out = (
             '<?xml encoding="utf-8" ?><!DOCTYPE html><html><head><link rel="stylesheet" '
             f'href="rules.css"><title>Netrunner Comprehensive Rules (v{self.version})</title>'

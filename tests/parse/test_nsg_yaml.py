@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import link_archive
+from helpers import SHARED, link_archive
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -33,8 +33,7 @@ from pipeline.store.corpus import Corpus
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-BUNDLES = SOURCES / "netrunner" / "comprehensive-rules-yaml-source"
+BUNDLES = SHARED / "netrunner" / "comprehensive-rules-yaml-source"
 VERSIONS = ("22.12", "25.04", "26.03")
 
 
@@ -302,7 +301,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) ->
     root = tmp_path_factory.mktemp("nsg-import")
     wanted = {("comprehensive-rules", "1.4")}
     wanted |= {("comprehensive-rules-yaml-source", v) for v in VERSIONS}
-    manifest = json.loads((SOURCES / "manifest.json").read_text())
+    manifest = json.loads((SHARED / "manifest.json").read_text())
     entries = [
         e for e in manifest if e["game"] == "netrunner" and (e["document"], e["version"]) in wanted
     ]

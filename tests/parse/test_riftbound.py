@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from helpers import SHARED
 from twocolumn import make_two_column_pdf
 
 from pipeline.extract.pdf import extract_pdf_lines
@@ -24,9 +25,7 @@ def match_number(text: str) -> tuple[str, str] | None:
     return (start.number, start.rest) if start else None
 
 
-SOURCES = (
-    Path(__file__).resolve().parents[2].parent / "shared" / "sources" / "riftbound" / "core-rules"
-)
+SOURCES = SHARED / "riftbound" / "core-rules"
 CLEAN = {
     "2025-10-01": SOURCES / "2025-10-01" / "CR-v1.1.txt",
     "2025-12-01": SOURCES / "2025-12-01" / "CR-v1.2.txt",

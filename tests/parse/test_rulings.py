@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from helpers import SHARED
 
 from pipeline.errors import ParseError
 from pipeline.extract.tarball import read_tar_members
@@ -14,8 +15,7 @@ from pipeline.models.records import Document, ParseOptions, Ruling
 from pipeline.parse import rulings
 from pipeline.parse.rulings import render_markdown, ruling_id
 
-SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "sources"
-RULINGS = SOURCES / "netrunner" / "rulings-netrunnerdb"
+RULINGS = SHARED / "netrunner" / "rulings-netrunnerdb"
 SNAPSHOTS = ("2023-03-12", "2024-01-15")
 
 

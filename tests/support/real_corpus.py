@@ -17,8 +17,6 @@ from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 
-MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
-
 
 def import_real(root: Path, wanted: Callable[[dict[str, Any]], bool]) -> Path:
     """root/corpus: the manifest's entries `wanted` picks, imported from ../shared/sources."""
