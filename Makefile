@@ -45,20 +45,23 @@ run: $(STAMP) bytecode
 		$(BIN)/rulescorpus --corpus $(CORPUS) update; \
 	fi; rc=$$?; if [ $$rc -eq 0 ] || [ $$rc -eq 10 ]; then exit 0; else exit $$rc; fi
 
-# Two pytest processes at once, one per core (tests/support/shards.py says why not xdist).
+# One pytest-xdist worker per core; a test file stays whole in one worker (its module
+# fixtures are built once), and the real documents' session fixtures are built once for
+# both (tests/support/built_once.py).
+XDIST := -n 2 --dist loadfile
 test: $(STAMP) bytecode system-deps
-	$(BIN)/python -m tests.support.shards
+	$(BIN)/python -m pytest $(XDIST)
 
 # The inner loop: no browser, no kill campaign, no second PDF engine, no real documents
 # of ../shared/sources (the markers are in pyproject.toml; tests/conftest.py sets them).
 test-fast: $(STAMP) bytecode
-	$(BIN)/python -m tests.support.shards -m "not slow and not browser and not campaign and not second_engine"
+	$(BIN)/python -m pytest $(XDIST) -m "not slow and not browser and not campaign and not second_engine"
 
 check: $(STAMP) bytecode system-deps
 	$(BIN)/ruff check pipeline tests
 	$(BIN)/ruff format --check pipeline tests
 	$(BIN)/mypy
-	$(BIN)/python -m tests.support.shards
+	$(BIN)/python -m pytest $(XDIST)
 
 # The corpus's web UI and JSON API: export ./corpus to SQLite and serve it with Datasette
 # (the `serve` extra) on 127.0.0.1. `make run` first fills ./corpus.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -67,16 +66,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.campaign)
         if item.path.name.endswith("_chromium.py"):
             item.add_marker(pytest.mark.browser)
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """With RULESCORPUS_TEST_TIMINGS naming a file, each phase's seconds are appended to it
-    as they end, a line `test id<TAB>seconds` each (`python -m tests.support.shards --weigh`
-    sums them into WEIGHTS), so a run that is stopped still leaves what it measured."""
-    timings = os.environ.get("RULESCORPUS_TEST_TIMINGS")
-    if timings:
-        with open(timings, "a", encoding="utf-8") as out:
-            out.write(f"{report.nodeid}\t{report.duration:.3f}\n")
 
 
 @pytest.fixture(scope="session")

@@ -1,13 +1,13 @@
-"""Session fixtures built once per `make test`, whichever of its processes asks first.
+"""Session fixtures built once per `make test`, whichever pytest-xdist worker asks first.
 
-`make test` runs two pytest processes (tests/support/shards.py). Each used to build the
-real documents' corpora for itself, or every file using them had to run in one process,
-which left the other core idle. With RULESCORPUS_TEST_BUILDS naming a folder (shards.py
-makes one per run), a fixture's folder is built there by the first process that asks,
-under a file lock, and the other process waits for it and reads the same folder. A build
-that failed half-way leaves no mark of completion, so the next process to ask builds it
-again. Without the variable (a plain `pytest`), each fixture is built in the session's
-own temporary folder, as any session fixture is.
+`make test` runs the suite in two pytest-xdist workers, one per core. Each would build the
+real documents' corpora for itself; instead, a fixture's folder is built in the folder all
+workers of one run share (the parent of each worker's base temporary folder, as
+pytest-xdist documents for session fixtures), under a file lock, by the first worker that
+asks, and the other waits for it and reads the same folder. A build that failed half-way
+leaves no mark of completion, so the next worker to ask builds it again. In a plain
+`pytest` (no workers), each fixture is built in the session's own temporary folder, as any
+session fixture is.
 """
 
 from __future__ import annotations
@@ -20,20 +20,26 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-BUILDS = "RULESCORPUS_TEST_BUILDS"
 DONE = ".built"
+
+
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The folder every worker of this run shares, or None outside pytest-xdist."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return None
+    return tmp_path_factory.getbasetemp().parent
 
 
 def build_once(
     name: str, tmp_path_factory: pytest.TempPathFactory, build: Callable[[Path], None]
 ) -> Path:
     """The folder `name`, built by `build(folder)` once per run of the whole suite."""
-    base = os.environ.get(BUILDS)
-    if not base:
+    base = run_folder(tmp_path_factory)
+    if base is None:
         folder = tmp_path_factory.mktemp(name)
         build(folder)
         return folder
-    folder = Path(base) / name
+    folder = base / name
     with FileLock(f"{folder}.lock"):
         if not (folder / DONE).exists():
             shutil.rmtree(folder, ignore_errors=True)
@@ -44,11 +50,11 @@ def build_once(
 
 
 def shared_folder(name: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder both processes write to and read from (the parse cache: its files are
+    """A folder every worker writes to and reads from (the parse cache: its files are
     written atomically and named for what they hold)."""
-    base = os.environ.get(BUILDS)
-    if not base:
+    base = run_folder(tmp_path_factory)
+    if base is None:
         return tmp_path_factory.mktemp(name)
-    folder = Path(base) / name
+    folder = base / name
     folder.mkdir(parents=True, exist_ok=True)
     return folder
