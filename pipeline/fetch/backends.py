@@ -1,8 +1,8 @@
 """Where a run gets each source's bytes: the publisher (live), or an offline mirror.
 
 A mirror is a folder or a server holding files and a `manifest.json` in the
-format of ../shared/sources (game, document, version, date, format, url,
-bytes, sha256, path). Each source is answered with the newest file the
+archive format (docs/operations.md, "Archives and mirrors": game, document,
+version, date, format, url, bytes, sha256, path). Each source is answered with the newest file the
 manifest lists for it, matched by URL where the manifest has one, else by the
 source's manifest key (game, document, format). The manifest's SHA-256 is a
 published hash: a file that does not match it is a verification failure.
@@ -131,7 +131,7 @@ class LiveBackend:
 
 
 class MirrorDirBackend:
-    """A local folder laid out like ../shared/sources."""
+    """A local folder holding files and their archive `manifest.json`."""
 
     def __init__(self, root: Path, blobs: BlobStore) -> None:
         self.root = root

@@ -1,6 +1,6 @@
 """Archive folders and their manifest: which entries stand for a source, read safely.
 
-An archive folder (../shared/sources, a mirror, a backup) holds files and a
+An archive folder (a mirror, a backup, a folder of past releases) holds files and a
 `manifest.json` listing each one (game, document, version, date, format, url,
 bytes, sha256, path). A manifest is input like any other: every path must stay
 inside the folder and every file within its source's size limit, both checked

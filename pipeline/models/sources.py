@@ -20,7 +20,7 @@ class Discovery(Model):
 
 
 class ManifestKey(Model):
-    """The entries of an archive manifest (shared/sources format) that are this source."""
+    """The entries of an archive manifest that are this source."""
 
     game: str
     document: str

@@ -3,7 +3,7 @@
 An import holds whole Documents (the MTG CR is 37,000 objects the collector tracks)
 while it diffs each version against the last, and CPython 3.11's default thresholds
 (700, 10, 10) ran a full collection over that heap 30 times in an import of
-../shared/sources, each walking every object it holds. Fewer, later young collections
+the whole test archive, each walking every object it holds. Fewer, later young collections
 (10,000 allocations apart) leave one full collection. Objects freed by
 their reference counts are freed at once whatever the thresholds; only cyclic
 garbage waits, and the parse sandbox's limits bound what a child can hold.
