@@ -51,6 +51,7 @@ def check_attestations(ctx: Context, document: str) -> list[Outcome]:
     sources = [s for s in ctx.registry() if s.document == document and s.attestation_pages]
     if not sources:
         return []
+    from pipeline.extract.web_page import read_web_page
     from pipeline.jobs.update import open_fetcher
     from pipeline.store.ordering import version_key
     from pipeline.verify.attestations import Verdict, check_attestation
@@ -73,7 +74,9 @@ def check_attestations(ctx: Context, document: str) -> list[Outcome]:
                     record = fetcher.fetch(
                         f"{source.id}-attestation-{number}", page_url, expect="html"
                     )
-                    page = ctx.blobs.read(record.sha256)
+                    page = read_web_page(
+                        ctx.blobs.read(record.sha256), record.content_type, what=page_url
+                    )
                 except RulesCorpusError as exc:
                     outcomes.append(failed(document, exc, [source.id]))
                     continue
@@ -85,7 +88,6 @@ def check_attestations(ctx: Context, document: str) -> list[Outcome]:
                         url,
                         pin.sha256,
                         rendition=source.rendition,
-                        content_type=record.content_type,
                     )
                     outcome, code = verdicts[check.verdict]
                     outcomes.append(

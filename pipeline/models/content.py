@@ -34,6 +34,25 @@ class HtmlText:
 
 
 @dataclass(frozen=True)
+class PageRun:
+    """A run of a web page's text, or a link's target, with the ids of the elements it
+    sits in, outermost first (two runs share the blocks their paths share)."""
+
+    kind: Literal["text", "link"]
+    value: str
+    path: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class WebPage:
+    """A web page read for what it publishes: an HTML page as runs, a plain-text page as
+    its text."""
+
+    runs: tuple[PageRun, ...] = ()
+    text: str | None = None
+
+
+@dataclass(frozen=True)
 class QAItem:
     """A question found on an FAQ page, with its answer and the card or section it concerns."""
 

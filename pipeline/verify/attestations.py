@@ -10,7 +10,8 @@ the URL it is printed with, so each digest is paired with the nearest URL *in th
 block* (the innermost element, or blank-line paragraph of a text page, that holds
 both), never simply taken as the first hex string on the page.
 
-Pure: bytes or text in, findings out. Fetching the pages is the caller's job.
+Pure: a page as extract/web_page.py reads it in, findings out. Fetching and reading
+the pages is the caller's job.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from html.parser import HTMLParser
 from urllib.parse import unquote, urljoin, urlsplit
+
+from pipeline.models.content import PageRun, WebPage
 
 _HEX64 = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{64})(?![0-9A-Za-z])")
 _URL = re.compile(r"""https?://[^\s<>"'`]+""")
@@ -29,24 +31,6 @@ _RENDITION_WORDS = dict(
     pdf="pdf", txt="txt", text="txt", html="html", json="json", zip="zip",
     tar="tar.gz", tarball="tar.gz", gz="tar.gz",
 )  # fmt: skip
-
-
-def _names(spaced: str) -> frozenset[str]:
-    return frozenset(spaced.split())
-
-
-_VOID = _names("area base br col embed hr img input link meta source track wbr")
-_SKIPPED = frozenset({"script", "style", "template"})
-# Opening one of these closes an open element of the same kind (HTML's implied end tags).
-_SELF_CLOSING_SIBLINGS = {
-    "p": {"p"}, "li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"},
-    "tr": {"tr"}, "td": {"td", "th"}, "th": {"td", "th"},
-}  # fmt: skip
-# Elements that start a new line of text (a digest's label is the line before it).
-_BLOCK_TAGS = _names(
-    "address article aside blockquote br dd details div dl dt figcaption figure footer form "
-    "h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul"
-)
 
 
 @dataclass(frozen=True)
@@ -153,77 +137,22 @@ def scan_text(text: str, since: str = "") -> tuple[list[tuple[str, str, str]], s
     return tokens, (since + text[position:])[-200:]
 
 
-class _PageReader(HTMLParser):
-    """Walks an HTML page keeping the stack of open elements, so every URL and digest
-    knows which blocks it sits in."""
-
-    def __init__(self, base_url: str | None) -> None:
-        super().__init__(convert_charrefs=True)
-        self.base_url = base_url
-        self.stack: list[tuple[str, int]] = []
-        self.tokens: list[_Token] = []
-        self.since = ""  # text since the last token: the next digest's label
-        self.next_id = 1
-        self.skipping = 0
-
-    def _add(self, kind: str, value: str, label: str = "") -> None:
-        path = tuple(node for _, node in self.stack)
-        self.tokens.append(_Token(kind, value, path, len(self.tokens), label))
-        self.since = ""
-
-    def _close(self, tag: str) -> None:
-        for depth in range(len(self.stack) - 1, -1, -1):
-            if self.stack[depth][0] == tag:
-                del self.stack[depth:]
-                return
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIPPED:
-            self.skipping += 1
-            return
-        if tag in _BLOCK_TAGS:
-            self.since += "\n"
-        closes = _SELF_CLOSING_SIBLINGS.get(tag)
-        if closes and self.stack and self.stack[-1][0] in closes:
-            self.stack.pop()
-        if tag not in _VOID:
-            self.stack.append((tag, self.next_id))
-            self.next_id += 1
-        href = dict(attrs).get("href") if tag == "a" else None
-        if href:
-            url = urljoin(self.base_url, href) if self.base_url else href
+def _run_tokens(runs: tuple[PageRun, ...], base_url: str | None) -> list[_Token]:
+    """An HTML page's runs: a block is an element, and a token's path the elements it
+    sits in."""
+    tokens: list[_Token] = []
+    since = ""  # text since the last token: the next digest's label
+    for run in runs:
+        if run.kind == "link":
+            url = urljoin(base_url, run.value) if base_url else run.value
             if urlsplit(url).scheme in ("http", "https"):
-                since = self.since
-                self._add("url", url)
-                self.since = since  # the link's own text follows; the label goes on
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        if tag not in _VOID:
-            self._close(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIPPED:
-            self.skipping = max(0, self.skipping - 1)
-            return
-        if tag in _BLOCK_TAGS:
-            self.since += "\n"
-        self._close(tag)
-
-    def handle_data(self, data: str) -> None:
-        if self.skipping:
-            return
-        tokens, rest = scan_text(data, self.since)
-        for kind, value, label in tokens:
-            self._add(kind, value, label)
-        self.since = rest
-
-
-def _looks_like_html(text: str, content_type: str | None) -> bool:
-    if content_type and "html" in content_type.lower():
-        return True
-    head = text.lstrip()[:512].lower()
-    return head.startswith("<") and ("<html" in head or "<!doctype" in head or "<body" in head)
+                # the link's own text follows; the label goes on
+                tokens.append(_Token("url", url, run.path, len(tokens)))
+            continue
+        found, since = scan_text(run.value, since)
+        for kind, value, label in found:
+            tokens.append(_Token(kind, value, run.path, len(tokens), label))
+    return tokens
 
 
 def _text_tokens(text: str) -> list[_Token]:
@@ -239,19 +168,6 @@ def _text_tokens(text: str) -> list[_Token]:
         for kind, value, label in found:
             tokens.append(_Token(kind, value, (paragraph,), len(tokens), label))
     return tokens
-
-
-def _decode(page: bytes | str, content_type: str | None) -> str:
-    if isinstance(page, str):
-        return page
-    charset = "utf-8"
-    match = re.search(r"charset=([\w-]+)", content_type or "", re.I)
-    if match:
-        charset = match.group(1)
-    try:
-        return page.decode(charset, errors="replace")
-    except LookupError:
-        return page.decode("utf-8", errors="replace")
 
 
 def _common_depth(a: tuple[int, ...], b: tuple[int, ...]) -> int:
@@ -280,18 +196,9 @@ def _pair(digest: _Token, urls: list[_Token]) -> str | None:
     return max(urls, key=rank).value
 
 
-def read_attestations(
-    page: bytes | str, page_url: str | None = None, content_type: str | None = None
-) -> list[AttestedDigest]:
+def read_attestations(page: WebPage, page_url: str | None = None) -> list[AttestedDigest]:
     """Every SHA-256 on the page, each with the URL it is printed with, in page order."""
-    text = _decode(page, content_type)
-    if _looks_like_html(text, content_type):
-        reader = _PageReader(page_url)
-        reader.feed(text)
-        reader.close()
-        tokens = reader.tokens
-    else:
-        tokens = _text_tokens(text)
+    tokens = _text_tokens(page.text) if page.text is not None else _run_tokens(page.runs, page_url)
     urls = [t for t in tokens if t.kind == "url"]
     return [AttestedDigest(t.value, _pair(t, urls), t.label) for t in tokens if t.kind == "digest"]
 
@@ -323,13 +230,12 @@ def _registrable(host: str) -> str:
 
 
 def check_attestation(
-    page: bytes | str,
+    page: WebPage,
     page_url: str,
     document_url: str,
     sha256: str,
     *,
     rendition: str | None = None,
-    content_type: str | None = None,
 ) -> AttestationCheck:
     """Compare the digest(s) a page publishes for `document_url` with `sha256`.
 
@@ -338,7 +244,7 @@ def check_attestation(
     (a page may list the digests a URL served over time); others alone are a mismatch."""
     wanted = normalise_url(document_url)
     published = []
-    for found in read_attestations(page, page_url, content_type):
+    for found in read_attestations(page, page_url):
         if found.url is None or normalise_url(found.url) != wanted:
             continue
         named = _rendition_named(found.label)

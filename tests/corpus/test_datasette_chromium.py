@@ -24,6 +24,7 @@ from chromium import png_size, run_chromium
 from datasette.utils import tilde_encode
 
 from pipeline.corpus.datasette.serve import datasette_command
+from pipeline.extract.web_page import read_web_page
 from pipeline.jobs.export import export_sqlite
 from pipeline.verify.attestations import check_attestation
 
@@ -104,7 +105,7 @@ def test_a_rules_page_shows_its_text_and_source_block(
     assert f"TXT SHA-256 {MTG_SHA} (962,951 bytes)" in block
     assert f"Check it yourself: download {MTG_TXT} and run sha256sum on the file" in block
     # The block is itself an attestation page in the shape `verify --published` reads.
-    check = check_attestation(dom, url, MTG_TXT, MTG_SHA, rendition="txt")
+    check = check_attestation(read_web_page(dom, what=url), url, MTG_TXT, MTG_SHA, rendition="txt")
     assert check.verdict.value == "match" and check.published == (MTG_SHA,)
 
     shot = artifacts / "datasette-rule-702.19c.png"

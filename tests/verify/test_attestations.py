@@ -14,10 +14,12 @@ from helpers import SHARED, link_archive, registry_file
 from server import Reply, ScriptedServer
 
 from pipeline.errors import EXIT_FETCH, EXIT_OK, EXIT_VERIFY
+from pipeline.extract.web_page import read_web_page
 from pipeline.jobs import import_archive as archive
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import Outcome
+from pipeline.models.content import WebPage
 from pipeline.verify.attestations import (
     Verdict,
     check_attestation,
@@ -31,6 +33,10 @@ FAB_SHA = "10e3fb55eb0dd3c1fb22b4f415db6d14e5e329d118a2a9204355fda4d8c98a05"
 MTG_URL = "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt"
 MTG_SHA = "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85"
 OTHER = "ab" * 32
+
+
+def read(data: bytes | str) -> WebPage:
+    return read_web_page(data, what="a test page")
 
 
 def source_block(url: str, sha: str, kind: str = "TXT") -> str:
@@ -60,13 +66,15 @@ def test_each_digest_is_paired_with_the_url_of_its_own_block() -> None:
         + "</article>",
         "<article><h2>1.0.1</h2>" + source_block(FAB_URL, FAB_SHA) + "</article>",
     )
-    found = read_attestations(html, "https://rules.example/702.19c")
+    found = read_attestations(read(html), "https://rules.example/702.19c")
     assert [(f.sha256, f.url, f.label) for f in found] == [
         (MTG_SHA, MTG_URL, "TXT SHA-256"),
         (FAB_SHA, FAB_URL, "TXT SHA-256"),
     ]
     # Never just the first hex string: the FaB URL gets the FaB digest.
-    check = check_attestation(html, "https://rules.example/x", FAB_URL, FAB_SHA, rendition="txt")
+    check = check_attestation(
+        read(html), "https://rules.example/x", FAB_URL, FAB_SHA, rendition="txt"
+    )
     assert check.verdict is Verdict.MATCH and check.published == (FAB_SHA,)
 
 
@@ -83,13 +91,13 @@ def test_a_table_of_several_documents_and_a_text_page() -> None:
         )
     )
     html = page(f"<table>{rows}</table>")
-    pairs = {f.url: f.sha256 for f in read_attestations(html)}
+    pairs = {f.url: f.sha256 for f in read_attestations(read(html))}
     assert pairs["https://nisei.net/files/Comprehensive_Rules.pdf"] == "11" * 32
     text = (
         f"Retrieved from {FAB_URL}\nTXT SHA-256 {FAB_SHA}\n\nRetrieved from {MTG_URL}.\n"
         f"TXT SHA-256 {MTG_SHA}\n"
     )
-    assert [(f.url, f.sha256) for f in read_attestations(text.encode())] == [
+    assert [(f.url, f.sha256) for f in read_attestations(read(text.encode()))] == [
         (FAB_URL, FAB_SHA),
         (MTG_URL, MTG_SHA),  # the full stop after the URL is not part of it
     ]
@@ -101,16 +109,16 @@ def test_a_digest_labelled_for_another_rendition_is_not_about_these_bytes() -> N
         f"<p>JSON SHA-256 <code>{OTHER}</code></p><p>TXT SHA-256 <code>{FAB_SHA}</code></p>"
         "</div>"
     )
-    check = check_attestation(html, "https://x.example/", FAB_URL, FAB_SHA, rendition="txt")
+    check = check_attestation(read(html), "https://x.example/", FAB_URL, FAB_SHA, rendition="txt")
     assert check.verdict is Verdict.MATCH and check.published == (FAB_SHA,)
-    wrong = check_attestation(html, "https://x.example/", FAB_URL, "cd" * 32, rendition="txt")
+    wrong = check_attestation(read(html), "https://x.example/", FAB_URL, "cd" * 32, rendition="txt")
     assert wrong.verdict is Verdict.MISMATCH and wrong.published == (FAB_SHA,)
     assert "cd" * 32 in wrong.message and FAB_SHA in wrong.message
 
 
 def test_a_page_with_no_digest_for_the_url_publishes_none() -> None:
     html = page("<p>Rules are at " + FAB_URL + "</p>", source_block(MTG_URL, MTG_SHA))
-    check = check_attestation(html, "https://x.example/", FAB_URL, FAB_SHA)
+    check = check_attestation(read(html), "https://x.example/", FAB_URL, FAB_SHA)
     assert check.verdict is Verdict.NONE and check.published == ()
     assert check.message.startswith("none published")
 
