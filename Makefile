@@ -70,7 +70,7 @@ PORT ?= 8001
 serve: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[serve]'
 	$(BIN)/rulescorpus --corpus $(CORPUS) export sqlite $(SQLITE)
-	$(BIN)/python -m pipeline.corpus.datasette $(SQLITE) --host 127.0.0.1 --port $(PORT)
+	$(BIN)/python -m pipeline.export.datasette $(SQLITE) --host 127.0.0.1 --port $(PORT)
 
 # Writes its tables to docs/measured/bench.md too (BENCH_ARGS="--quick --runs 1" for a
 # short run).

@@ -34,7 +34,7 @@ def export_sqlite_cmd(
     metadata beside it (PATH's stem + .metadata.json). PATH is replaced whole when it is
     absent or a database this command made; anything else needs --force; never a file
     inside the corpus."""
-    from pipeline.jobs.export import export_sqlite
+    from pipeline.export.sqlite import export_sqlite
 
     ctx = make_context(corpus, cache, sources)
     done = run_job(lambda: export_sqlite(ctx.corpus_dir, path, force=force))
@@ -54,7 +54,7 @@ def refresh_sqlite(ctx: Context, path: Path | None, summary: RunSummary) -> None
     well (0 or 10). A failed export is one more outcome, so its exit code is the run's."""
     if path is None or summary.exit_code not in (EXIT_OK, EXIT_CHANGED):
         return
-    from pipeline.jobs.export import export_sqlite
+    from pipeline.export.sqlite import export_sqlite
 
     try:
         done = export_sqlite(ctx.corpus_dir, path)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.jobs.cite_files import TextFile, read_bytes, shown
-from pipeline.jobs.temp_files import exclusive_temp
+from pipeline.store.temp_files import exclusive_temp
 
 FixState = Literal["changed", "skipped", "failed"]
 

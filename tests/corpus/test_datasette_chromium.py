@@ -2,7 +2,7 @@
 page with its text and its Source block, and a full-text search that returns the rule.
 
 Datasette runs on 127.0.0.1 on a free port with the packaged plugin, template and
-metadata (`pipeline.corpus.datasette.serve`), exactly as `make serve` runs it.
+metadata (`pipeline.export.datasette.serve`), exactly as `make serve` runs it.
 Screenshots go to tmp's artifacts folder (RULESCORPUS_ARTIFACTS overrides it)."""
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import pytest
 from chromium import png_size, run_chromium
 from datasette.utils import tilde_encode
 
-from pipeline.corpus.datasette.serve import datasette_command
+from pipeline.export.datasette.serve import datasette_command
+from pipeline.export.sqlite import export_sqlite
 from pipeline.extract.web_page import read_web_page
-from pipeline.jobs.export import export_sqlite
 from pipeline.verify.attestations import check_attestation
 
 MTG_TXT = "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt"

@@ -26,7 +26,7 @@ from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import parse_citation
 from pipeline.diff.renumbering import lookup
 from pipeline.errors import UsageError
-from pipeline.jobs.export import export_sqlite
+from pipeline.export.sqlite import export_sqlite
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

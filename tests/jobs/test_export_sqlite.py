@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.corpus import open_corpus
-from pipeline.corpus.datasette.metadata import QUERIES
-from pipeline.jobs.export import Exported, export_sqlite
+from pipeline.export.datasette.metadata import QUERIES
+from pipeline.export.sqlite import Exported, export_sqlite
 
 
 @pytest.fixture(scope="module")

@@ -19,10 +19,10 @@ from helpers import SHARED, corpus_digest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.corpus.datasette.metadata import QUERIES
-from pipeline.corpus.sqlite_schema import APPLICATION_ID, MARK_TABLE
+from pipeline.export.datasette.metadata import QUERIES
+from pipeline.export.schema import APPLICATION_ID, MARK_TABLE
+from pipeline.export.sqlite import export_sqlite
 from pipeline.jobs.context import Context
-from pipeline.jobs.export import export_sqlite
 from pipeline.jobs.import_archive import import_archive
 
 # --------------------------------------------------------------- never replace what is not yours
@@ -174,7 +174,7 @@ def _peak_export_mib(corpus: Path, target: Path) -> int:
     """The export's peak resident memory, measured in a process of its own."""
     code = (
         "import resource, sys; from pathlib import Path; "
-        "from pipeline.jobs.export import export_sqlite; "
+        "from pipeline.export.sqlite import export_sqlite; "
         "export_sqlite(Path(sys.argv[1]), Path(sys.argv[2])); "
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)"
     )

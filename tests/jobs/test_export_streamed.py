@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from pipeline.corpus import open_corpus
-from pipeline.corpus.sqlite_schema import flatten
-from pipeline.jobs.export import export_sqlite
-from pipeline.jobs.export_records import filled
+from pipeline.export.records import filled
+from pipeline.export.schema import flatten
+from pipeline.export.sqlite import export_sqlite
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.store.canonical import canonical_json
 

@@ -11,10 +11,10 @@ Deterministic: rows are inserted in corpus order (documents by id, versions olde
 first, records in document order) and nothing about the export itself (no time, no
 path) is stored, so the same corpus gives the same rows. Versions are streamed: one is
 read, its rows written in bulk, and it is let go, so memory does not grow with their
-number: `jobs.export_records` reads each version's stored JSON once and makes its rows,
-`jobs.export_lineages` links them to their lineages before they are written. Every
+number: `export.records` reads each version's stored JSON once and makes its rows,
+`export.lineages` links them to their lineages before they are written. Every
 table, index and view exists with its columns even when no row fills it.
-Where PATH may be written, and how it is replaced, is `jobs.export_target`'s.
+Where PATH may be written, and how it is replaced, is `export.target`'s.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.corpus.answers import VersionInfo
-from pipeline.corpus.datasette.metadata import build_metadata, metadata_path
 from pipeline.corpus.reader import CorpusReader
-from pipeline.corpus.sqlite_schema import Row, flatten, to_json
 from pipeline.corpus.stored import StoredCorpus
-from pipeline.jobs.export_citations import citation_form_rows
-from pipeline.jobs.export_lineages import Linker
-from pipeline.jobs.export_records import LISTS, StoredRows, read_version, record_rows
-from pipeline.jobs.export_target import check_name, check_target, replacing, write_atomically
-from pipeline.jobs.export_writer import Keys, Tables, Writer
+from pipeline.export.citations import citation_form_rows
+from pipeline.export.datasette.metadata import build_metadata, metadata_path
+from pipeline.export.lineages import Linker
+from pipeline.export.records import LISTS, StoredRows, read_version, record_rows
+from pipeline.export.schema import Row, flatten, to_json
+from pipeline.export.target import check_name, check_target, replacing, write_atomically
+from pipeline.export.writer import Keys, Tables, Writer
 from pipeline.store.canonical import canonical_json
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.jobs.export_writer import Keys, Tables
+from pipeline.export.writer import Keys, Tables
 
 
 def written_forms(kind: str, record: dict[str, Any]) -> list[str]:

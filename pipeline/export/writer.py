@@ -1,6 +1,6 @@
 """The SQLite export's writer: the tables of every record, created with their columns
 before any row and filled version by version in bulk; the small tables, indexes,
-full-text indexes, views and the export's mark at the end (`jobs.export` makes the rows)."""
+full-text indexes, views and the export's mark at the end (`export.sqlite` makes the rows)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from pipeline.corpus.sqlite_schema import (
+from pipeline.export.schema import (
     APPLICATION_ID,
     BASE_COLUMNS,
     EXPORT_FORMAT,

@@ -1,6 +1,6 @@
 """The shape of the SQLite export: tables in creation order, keys, foreign keys, full-text
 indexes, indexes and views, and how a model's JSON becomes a row's columns.
-`pipeline.jobs.export` builds the rows and writes them.
+`pipeline.export.sqlite` builds the rows and writes them.
 
 Keys are readable text: a version is `document@version` (`mtg/cr@2025-11-14`), a record
 `document@version#citation` (`mtg/cr@2025-11-14#cr:702.19c`), so a row's URL in Datasette

@@ -1,4 +1,4 @@
-"""`python -m pipeline.corpus.datasette DATABASE [--host H] [--port N]`: serve an export."""
+"""`python -m pipeline.export.datasette DATABASE [--host H] [--port N]`: serve an export."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import argparse
 import os
 from pathlib import Path
 
-from pipeline.corpus.datasette.serve import datasette_command
+from pipeline.export.datasette.serve import datasette_command
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.corpus.datasette")
+    parser = argparse.ArgumentParser(prog="python -m pipeline.export.datasette")
     parser.add_argument("database", type=Path, help="a database `rulescorpus export sqlite` wrote")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)

@@ -2,7 +2,7 @@
 (document and version, published date, citation, the URL the bytes were retrieved from,
 their SHA-256, and the invitation to hash the file yourself).
 
-Loaded with `--plugins-dir` (see `pipeline.corpus.datasette.serve`); the block itself is
+Loaded with `--plugins-dir` (see `pipeline.export.datasette.serve`); the block itself is
 drawn by the packaged template `row.html`."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datasette import hookimpl
 from datasette.utils import tilde_encode, urlsafe_components
 from markupsafe import Markup, escape
 
-# The tables whose rows are records of a document version (see pipeline.corpus.sqlite_schema).
+# The tables whose rows are records of a document version (see pipeline.export.schema).
 RECORD_TABLES = ("records", "glossary", "rulings")
 SOURCE_SQL = """select r.*, d.title as document_title, v.published as version_published,
   v.effective as version_effective, v.source_url, v.source_sha256, v.source_bytes,

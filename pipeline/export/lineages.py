@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.corpus.lineage import Step
-from pipeline.corpus.sqlite_schema import Row
+from pipeline.export.schema import Row
 
 
 def _before(step: Step | None, citation: str, previous: dict[str, str]) -> str | None:

@@ -18,9 +18,9 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from pipeline.corpus.sqlite_schema import flatten
 from pipeline.corpus.stored import StoredCorpus
-from pipeline.jobs.export_writer import Keys, Tables
+from pipeline.export.schema import flatten
+from pipeline.export.writer import Keys, Tables
 from pipeline.models.base import Model
 from pipeline.models.records import Document, GlossaryTerm, Passage, Rule, Ruling
 from pipeline.store.canonical import canonical_json

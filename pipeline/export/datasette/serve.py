@@ -1,6 +1,6 @@
 """Run Datasette over an exported corpus with the packaged plugin, template and metadata.
 
-    python -m pipeline.corpus.datasette DATABASE [--host 127.0.0.1] [--port 8001]
+    python -m pipeline.export.datasette DATABASE [--host 127.0.0.1] [--port 8001]
 
 Needs the `serve` extra (pip install 'rulescorpus[serve]'); `make serve` exports
 ./corpus first and runs this."""
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pipeline.corpus.datasette.metadata import metadata_path
+from pipeline.export.datasette.metadata import metadata_path
 
 PACKAGE = Path(__file__).resolve().parent
 TEMPLATES = PACKAGE / "templates"

@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pipeline.corpus.datasette.metadata import metadata_path
-from pipeline.corpus.sqlite_schema import APPLICATION_ID, MARK_TABLE, TABLE_ORDER
 from pipeline.errors import StorageIOError, UsageError, shorten
-from pipeline.jobs.temp_files import exclusive_temp
+from pipeline.export.datasette.metadata import metadata_path
+from pipeline.export.schema import APPLICATION_ID, MARK_TABLE, TABLE_ORDER
+from pipeline.store.temp_files import exclusive_temp
 
 TEMP_SUFFIX = ".rulescorpus-export"
 EXPORT_ADVICE = "it was left as it was. Free space or fix the permissions of that folder"
