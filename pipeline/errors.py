@@ -16,16 +16,40 @@ EXIT_USAGE = 2
 EXIT_BUG = 70  # sysexits EX_SOFTWARE: an internal error, never a traceback (cli.app.main)
 
 
-# Control characters (C0 but tab and line feed, DEL, C1): an ANSI escape sequence echoed from a
-# user's argument would otherwise drive their terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# What drives a terminal instead of printing: C0 but tab and line feed, DEL, C1 (CSI, OSC and
+# the other 8-bit escapes), the bidirectional marks, embeddings, overrides and isolates that
+# reorder what follows them on screen, and the line and paragraph separators. An ANSI sequence
+# echoed from a document, a manifest or a file name would otherwise drive the reader's terminal.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+_BREAKS = re.compile("[\t\n]")
 MESSAGE_LINE = 400  # characters of one message line before its middle is left out
+NAME_LENGTH = 200  # a file name, a query, a manifest value: one line of a report
 
 
-def shorten(text: str, limit: int = MESSAGE_LINE) -> str:
-    """Text fit to print back to a user: control characters escaped (ESC as `\\x1b`), each line
-    longer than `limit` cut in its middle, saying how much was left out."""
-    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shorten(text: str, limit: int | None = MESSAGE_LINE, *, one_line: bool = False) -> str:
+    """Text fit to print on a terminal: the one escape of every line that shows content or a
+    name a user gave. Control characters become visible escapes (ESC as `\\x1b`, a
+    right-to-left override as `\\u202e`); `one_line` escapes line feeds and tabs too, for a
+    value inside a line. Each line longer than `limit` is cut in its middle, saying how much
+    was left out (None: never cut, for a rule's own text)."""
+    text = _CONTROL.sub(_visible, text)
+    if one_line:
+        text = _BREAKS.sub(_visible, text)
+    if limit is None:
+        return text
     lines = text.split("\n")
     for n, line in enumerate(lines):
         if len(line) > limit:
