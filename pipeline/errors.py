@@ -69,11 +69,12 @@ class RulesCorpusError(Exception):
     """Base of every error the pipeline raises on purpose."""
 
     exit_code = EXIT_USAGE
+    line_limit = MESSAGE_LINE  # a message that lists names it bounds itself may say more
 
     def __init__(self, message: str) -> None:
         # Messages quote what the user gave (paths, citations, registry values): never
         # echo it raw.
-        message = shorten(message)
+        message = shorten(message, self.line_limit)
         super().__init__(message)
         self.message = message
 
@@ -250,3 +251,28 @@ class NotFound(UsageError):
     def __init__(self, what: str, hint: str = "") -> None:
         self.what = what
         super().__init__(f"{what} not found" + (f"; {hint}" if hint else ""))
+
+
+class NothingMatched(UsageError):
+    """An archive or mirror none of whose files any registry source takes: a run that would
+    store nothing and exit 0 while the user expects their documents stored."""
+
+    line_limit = 3 * MESSAGE_LINE  # a bounded list: each name cut, at most two of each
+
+    def __init__(self, where: str, files: list[str], tried: list[str]) -> None:
+        self.where = where
+        self.files = files
+        self.tried = tried
+        where = shorten(where, NAME_LENGTH, one_line=True)
+        files = [shorten(f, NAME_LENGTH, one_line=True) for f in files]
+        super().__init__(
+            f"{where}: no registry source takes any of its {len(files)} files "
+            f"({_some(files, 2)}); tried {_some(tried, 2)}. Pass with --sources an entry whose "
+            "manifest key is the files' game, document and format (`rulescorpus scheme FILE`; "
+            "docs/adding-a-game.md)"
+        )
+
+
+def _some(items: list[str], shown: int = 4) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more if items else "none"
