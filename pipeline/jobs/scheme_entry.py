@@ -98,7 +98,6 @@ def build_source(
         title=scheme.title or document,
         family="numbered",
         rendition=rendition,
-        url=PLACEHOLDER_URL,
         primary=True,
         manifest=key,
         # No URL is known from a file: an archive source until the publisher's URL is set.
@@ -189,7 +188,13 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
     parsed = parse_file(path, "numbered", document=document, rendition=rendition, registry=[entry])
     counts = json.loads(parsed.json)["counts"]
     report = describe(inference, counts, [w.code.value for w in parsed.warnings])
-    text = entry_toml(source, entry_comments(path, report, where))
+    url = [
+        "The publisher's https address of this file, stated by no file: write it in place of",
+        "the placeholder and uncomment the line, then delete archive_only so `update` fetches",
+        "it. Until then `import` and `update --mirror` read the file from an archive only.",
+        f'url = "{PLACEHOLDER_URL}"',
+    ]
+    text = entry_toml(source, entry_comments(path, report, where), before={"primary": url})
     return SchemeEntry(text, report)
 
 
@@ -204,9 +209,7 @@ def entry_comments(path: Path, report: list[str], where: list[str]) -> list[str]
         "- title, version and date: `rulescorpus parse FILE --family numbered --sources "
         "THIS.toml` prints them; each must be the document's own.",
         "- a warning in the parse above names a rule read wrong: fix the scheme, never the text.",
-        "- url: a placeholder. Write the publisher's https address of this file, then delete "
-        "archive_only so `update` fetches it; until then `import` and `update --mirror` read "
-        "it from an archive folder only.",
+        "- url: commented out, a placeholder; see the comment above it.",
         *(f"- {line}" for line in where),
         "",
     ]

@@ -44,13 +44,21 @@ def scheme_table(scheme: NumberedScheme) -> dict[str, Any]:
     return table
 
 
-def entry_toml(source: Source, comments: list[str] | None = None) -> str:
+def entry_toml(
+    source: Source,
+    comments: list[str] | None = None,
+    before: dict[str, list[str]] | None = None,
+) -> str:
     """The entry as a `[[source]]` table (after `comments`, each a `#` line) with its
-    `[source.scheme]`."""
+    `[source.scheme]`; `before` puts comment lines above the first line of a key."""
     fields = source.model_dump(mode="json", exclude={"scheme"}, exclude_defaults=True)
     for key in ("id", "game", "document", "title", "family", "rendition"):
         fields.setdefault(key, getattr(source, key))
     if source.scheme is not None:
         fields["scheme"] = scheme_table(source.scheme)
+    body = tomli_w.dumps({"source": [fields]}).split("\n")
+    for key, notes in (before or {}).items():
+        at = next(i for i, line in enumerate(body) if line.startswith(f"{key} = "))
+        body[at:at] = comment_lines(notes)
     lines = comment_lines(comments or [])
-    return "\n".join(lines) + ("\n" if lines else "") + tomli_w.dumps({"source": [fields]})
+    return "\n".join(lines) + ("\n" if lines else "") + "\n".join(body)

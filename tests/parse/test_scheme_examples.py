@@ -1,7 +1,7 @@
 """`rulescorpus scheme FILE` on the documents of the three numbered games of the packaged
-registry writes their entries: the same TOML data (the publisher's URL and the archive's
-manifest names aside, which no file states), and pasted into a registry the same records
-as the reviewed entry.
+registry writes their entries: the same TOML data (the publisher's URL aside, which no file
+states; the manifest names are those of the file's entry in the archive's manifest.json),
+and pasted into a registry the same records as the reviewed entry.
 
 Beside them, small documents made here in the forms other publishers print: statement
 forms named from the engine's table, the title as the first heading, a deep level that few
@@ -31,7 +31,7 @@ EXAMPLES = {
     ),
     "fow": ("fow/comprehensive-rules/7.0/fow-cr-7.0.txt", "fow", "fow/cr"),
 }
-NOT_IN_A_FILE = ("url", "manifest")
+NOT_IN_A_FILE = ("url",)
 
 
 def scheme_of(path: Path, *options: str) -> tuple[str, str]:
