@@ -16,16 +16,40 @@ EXIT_USAGE = 2
 EXIT_BUG = 70  # sysexits EX_SOFTWARE: an internal error, never a traceback (cli.app.main)
 
 
-# Control characters (C0 but tab and line feed, DEL, C1): an ANSI escape sequence echoed from a
-# user's argument would otherwise drive their terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# What drives a terminal instead of printing: C0 but tab and line feed, DEL, C1 (CSI, OSC and
+# the other 8-bit escapes), the bidirectional marks, embeddings, overrides and isolates that
+# reorder what follows them on screen, and the line and paragraph separators. An ANSI sequence
+# echoed from a document, a manifest or a file name would otherwise drive the reader's terminal.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+_BREAKS = re.compile("[\t\n]")
 MESSAGE_LINE = 400  # characters of one message line before its middle is left out
+NAME_LENGTH = 200  # a file name, a query, a manifest value: one line of a report
 
 
-def shorten(text: str, limit: int = MESSAGE_LINE) -> str:
-    """Text fit to print back to a user: control characters escaped (ESC as `\\x1b`), each line
-    longer than `limit` cut in its middle, saying how much was left out."""
-    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shorten(text: str, limit: int | None = MESSAGE_LINE, *, one_line: bool = False) -> str:
+    """Text fit to print on a terminal: the one escape of every line that shows content or a
+    name a user gave. Control characters become visible escapes (ESC as `\\x1b`, a
+    right-to-left override as `\\u202e`); `one_line` escapes line feeds and tabs too, for a
+    value inside a line. Each line longer than `limit` is cut in its middle, saying how much
+    was left out (None: never cut, for a rule's own text)."""
+    text = _CONTROL.sub(_visible, text)
+    if one_line:
+        text = _BREAKS.sub(_visible, text)
+    if limit is None:
+        return text
     lines = text.split("\n")
     for n, line in enumerate(lines):
         if len(line) > limit:
@@ -45,11 +69,12 @@ class RulesCorpusError(Exception):
     """Base of every error the pipeline raises on purpose."""
 
     exit_code = EXIT_USAGE
+    line_limit = MESSAGE_LINE  # a message that lists names it bounds itself may say more
 
     def __init__(self, message: str) -> None:
         # Messages quote what the user gave (paths, citations, registry values): never
         # echo it raw.
-        message = shorten(message)
+        message = shorten(message, self.line_limit)
         super().__init__(message)
         self.message = message
 
@@ -226,3 +251,28 @@ class NotFound(UsageError):
     def __init__(self, what: str, hint: str = "") -> None:
         self.what = what
         super().__init__(f"{what} not found" + (f"; {hint}" if hint else ""))
+
+
+class NothingMatched(UsageError):
+    """An archive or mirror none of whose files any registry source takes: a run that would
+    store nothing and exit 0 while the user expects their documents stored."""
+
+    line_limit = 3 * MESSAGE_LINE  # a bounded list: each name cut, at most two of each
+
+    def __init__(self, where: str, files: list[str], tried: list[str]) -> None:
+        self.where = where
+        self.files = files
+        self.tried = tried
+        where = shorten(where, NAME_LENGTH, one_line=True)
+        files = [shorten(f, NAME_LENGTH, one_line=True) for f in files]
+        super().__init__(
+            f"{where}: no registry source takes any of its {len(files)} files "
+            f"({_some(files, 2)}); tried {_some(tried, 2)}. Pass with --sources an entry whose "
+            "manifest key is the files' game, document and format (`rulescorpus scheme FILE`; "
+            "docs/adding-a-game.md)"
+        )
+
+
+def _some(items: list[str], shown: int = 4) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more if items else "none"

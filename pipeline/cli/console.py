@@ -11,6 +11,7 @@ from rich.text import Text
 
 from pipeline.cli.show_text import format_history, format_hits, format_shown
 from pipeline.corpus import HistoryStep, Hit
+from pipeline.errors import MESSAGE_LINE, NAME_LENGTH, shorten
 from pipeline.jobs.outcomes import Outcome, RunSummary
 
 STYLES = {
@@ -33,7 +34,10 @@ def print_table(
     styles: Sequence[str] | None = None,
 ) -> None:
     """A table that fits the terminal; without one (cron, CI, a pipe) plain lines, one per
-    row, cells two spaces apart and never wrapped, so a log stays one line per row."""
+    row, cells two spaces apart and never wrapped, so a log stays one line per row. Cells
+    hold names from registries and manifests: each is escaped and cut (`shorten`), and never
+    read as rich markup."""
+    rows = [tuple(shorten(cell, NAME_LENGTH, one_line=True) for cell in row) for row in rows]
     if not console.is_terminal:
         console.print(title, markup=False, highlight=False, soft_wrap=True)
         for row in [columns, *rows]:
@@ -48,7 +52,7 @@ def print_table(
         table.add_column(column, justify="right" if column == "records" else "left")
     for i, row in enumerate(rows):
         style = styles[i] if styles else ""
-        table.add_row(*row, style=style or None)
+        table.add_row(*(Text(cell) for cell in row), style=style or None)
     console.print(table)
 
 
@@ -74,11 +78,12 @@ def print_summary(console: Console, summary: RunSummary) -> None:
         if not o.message or o.outcome in ("fetched", "imported"):
             continue
         style = "dim" if o.outcome == "skipped" else ""
-        line = Text(f"{o.document} {o.version or ''}: {o.message}", style=style)
-        console.print(line, soft_wrap=not console.is_terminal)
+        said = shorten(f"{o.document} {o.version or ''}: {o.message}", MESSAGE_LINE, one_line=True)
+        console.print(Text(said, style=style), soft_wrap=not console.is_terminal)
     for o in summary.outcomes:
         for note in o.notes:
-            line = Text(f"{o.document} {o.version or ''}: publisher note: {note}")
+            said = f"{o.document} {o.version or ''}: publisher note: {note}"
+            line = Text(shorten(said, MESSAGE_LINE, one_line=True))
             console.print(line, soft_wrap=not console.is_terminal)
     console.print(f"exit code {summary.exit_code}")
 

@@ -15,7 +15,7 @@ from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.cli.read_arguments import check_family
 from pipeline.cli.shared import PdfEngine, Rendition, err, make_context, out
 from pipeline.cli.site_commands import SiteOpt, refresh_site_after
-from pipeline.errors import EXIT_PARSE
+from pipeline.errors import EXIT_PARSE, shorten
 from pipeline.runner.limits import RUN_DEADLINE
 
 # The jobs are imported inside each command: `--help`, `sources` and the read commands
@@ -98,7 +98,8 @@ def parse_cmd(
     sys.stdout.buffer.write(parsed.json)
     for warning in parsed.warnings:
         where = f" line {warning.location.line}" if warning.location else ""
-        err.print(f"warning [{warning.code}]{where}: {warning.message}", markup=False)
+        said = shorten(f"warning [{warning.code}]{where}: {warning.message}", one_line=True)
+        err.print(said, markup=False, highlight=False, soft_wrap=True)
     for erratum in parsed.publisher_errata:
         # A reviewed lint finding names the offending text; any other erratum, what it cites.
         what = (
@@ -106,13 +107,12 @@ def parse_cmd(
             if erratum.code
             else f"cites {erratum.cites}"
         )
-        err.print(
-            f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}",
-            markup=False,
-        )
+        said = f"note: reviewed publisher defect: {erratum.record} {what}: {erratum.reason}"
+        err.print(shorten(said, one_line=True), markup=False, highlight=False, soft_wrap=True)
     for note in parsed.publisher_notes:
         where = f" line {note.location.line}" if note.location else ""
-        err.print(f"publisher note [{note.code}]{where}: {note.message}", markup=False)
+        said = shorten(f"publisher note [{note.code}]{where}: {note.message}", one_line=True)
+        err.print(said, markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_PARSE if parsed.warnings else 0)
 
 
@@ -155,7 +155,7 @@ def update_cmd(
 
         problem = send_summary(notify, summary, ctx.policy)
         if problem:
-            err.print(f"warning: {problem}", markup=False)
+            err.print(f"warning: {shorten(problem, one_line=True)}", markup=False, highlight=False)
     finish(summary, report, as_json)
 
 

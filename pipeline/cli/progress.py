@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.text import Text
+
+from pipeline.errors import NAME_LENGTH, shorten
 
 if TYPE_CHECKING:  # imported with the first bar: most commands draw none
     from rich.progress import Progress, TaskID
@@ -19,8 +22,10 @@ class TerminalProgress:
         self.task: TaskID | None = None
 
     def __call__(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        # Progress names documents and versions read from manifests: escaped, never markup.
+        message = shorten(message, NAME_LENGTH, one_line=True)
         if total is None or done is None:
-            self.console.print(f"[dim]{message}[/dim]", highlight=False)
+            self.console.print(Text(message, style="dim"), highlight=False)
             return
         if self.bar is None:
             from rich.progress import (
@@ -32,7 +37,7 @@ class TerminalProgress:
             )
 
             self.bar = Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),

@@ -29,7 +29,7 @@ from pipeline.cli.read_arguments import (
 )
 from pipeline.cli.shared import err, make_context, out
 from pipeline.cli.show_text import provenance_lines
-from pipeline.errors import EXIT_VERIFY
+from pipeline.errors import EXIT_VERIFY, MESSAGE_LINE, shorten
 from pipeline.jobs.context import Context
 
 
@@ -131,9 +131,8 @@ def show_cmd(
     else:
         print_shown(out, shown.as_json())
         if shown.now is not None:
-            out.print(
-                f"\n{where_now_line(shown.record.id, shown.now)}", markup=False, soft_wrap=True
-            )
+            line = shorten(where_now_line(shown.record.id, shown.now), None, one_line=True)
+            out.print(f"\n{line}", markup=False, highlight=False, soft_wrap=True)
         if details:
             print_record_provenance(details.as_dict())
 
@@ -153,7 +152,8 @@ def print_record_provenance(p: dict[str, Any]) -> None:
     out.print("")
     out.print("Provenance", style="bold")
     for label, value in provenance_lines(p):
-        out.print(f"  {label + ':':<15}{value}", markup=False, highlight=False, soft_wrap=True)
+        line = f"  {label + ':':<15}{shorten(value, MESSAGE_LINE, one_line=True)}"
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def where_now_line(citation: str, now: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ from pipeline.cli.common import CacheOpt, CorpusOpt, JsonOpt, SourcesOpt, app, r
 from pipeline.cli.read_arguments import check_document, check_version
 from pipeline.cli.shared import err, make_context
 from pipeline.cli.shared import out as console
+from pipeline.errors import NAME_LENGTH, shorten
 from pipeline.jobs.context import Context
 
 
@@ -138,13 +139,17 @@ def cite_check_cmd(
 
     report = run_job(check)
     for note in report.notes:
-        err.print(f"note: {note}", markup=False, highlight=False, soft_wrap=True)
+        err.print(
+            f"note: {shorten(note, one_line=True)}", markup=False, highlight=False, soft_wrap=True
+        )
     if as_json:
         print(json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
     else:
         for c in report.citations:
             console.print(
-                f"{c.file}:{c.line}:{c.column}  {c.written}  {_describe(c)}",
+                shorten(
+                    f"{c.file}:{c.line}:{c.column}  {c.written}  {_describe(c)}", one_line=True
+                ),
                 markup=False,
                 highlight=False,
                 soft_wrap=True,
@@ -165,12 +170,14 @@ def cite_check_cmd(
         if yes:
             results = cite_fixes.write_fixes(fixes, break_hard_links=break_hard_links)
             for result in results:
-                err.print(result.line(), markup=False, highlight=False, soft_wrap=True)
+                said = shorten(result.line(), one_line=True)
+                err.print(said, markup=False, highlight=False, soft_wrap=True)
             if not fixes:
                 err.print("nothing to fix", markup=False)
             for file, version in sorted(cc.left_for_a_person(report, fixes).items()):
                 err.print(
-                    f"{file} keeps citations for a person to check; check it again with "
+                    f"{shorten(str(file), NAME_LENGTH, one_line=True)} keeps citations for a "
+                    f"person to check; check it again with "
                     f"--as-of {version} (it now mixes old and new numbers)",
                     markup=False,
                     highlight=False,

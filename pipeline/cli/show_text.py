@@ -11,6 +11,8 @@ import os
 import textwrap
 from typing import Any
 
+from pipeline.errors import NAME_LENGTH, shorten
+
 
 def _columns() -> int:
     """The terminal's width (COLUMNS first), 100 when there is none."""
@@ -118,14 +120,15 @@ def format_shown(data: dict[str, Any], width: int | None = None) -> str:
         f"above prints {p['sha256']}."
     )
     out += _wrap(f"Check it yourself: {check}", 2, width)
-    return "\n".join(out) + "\n"
+    return shorten("\n".join(out), None) + "\n"
 
 
 def format_history(citation: str, document: str, steps: list[Any], width: int | None = None) -> str:
     """The text of `history`: each version, the record's id there and how it changed, and
     its text where it differs from the version before (`corpus.lineage.HistoryStep`s)."""
     width = width or max(60, min(_columns(), 120))
-    out = [f"history of {citation} in {document}"]
+    asked = shorten(citation, NAME_LENGTH, one_line=True)
+    out = [f"history of {asked} in {shorten(document, NAME_LENGTH, one_line=True)}"]
     previous: str | None = None
     for step in steps:
         label = ", ".join(step.citations) or step.citation or "(absent)"
@@ -134,7 +137,7 @@ def format_history(citation: str, document: str, steps: list[Any], width: int | 
             continue
         out += ["  (text unchanged)"] if step.text == previous else _wrap(step.text, 2, width)
         previous = step.text
-    return "\n".join(out) + "\n"
+    return shorten("\n".join(out), None) + "\n"
 
 
 def format_hits(query: str, hits: list[Any], width: int | None = None) -> str:
@@ -142,13 +145,13 @@ def format_hits(query: str, hits: list[Any], width: int | None = None) -> str:
     (`corpus.search.Hit`s, best first)."""
     width = width or max(60, min(_columns(), 120))
     if not hits:
-        return f"no record holds every word of {query!r}\n"
+        return f"no record holds every word of {shorten(repr(query), NAME_LENGTH)}\n"
     out: list[str] = []
     for hit in hits:
         heading = f"  {hit.heading}" if hit.heading else ""
         out.append(f"{hit.citation}{heading}  ({hit.document} {hit.version}, {hit.kind})")
         out += _wrap(hit.snippet, 2, width)
-    return "\n".join(out) + "\n"
+    return shorten("\n".join(out), None) + "\n"
 
 
 def _range(word: str, first: Any, last: Any) -> str:

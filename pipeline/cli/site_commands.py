@@ -9,6 +9,7 @@ import typer
 
 from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
 from pipeline.cli.shared import err, make_context, out
+from pipeline.errors import shorten
 from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import RunSummary
 
@@ -46,11 +47,15 @@ def site_cmd(
         lambda: write_site(ctx, out_dir, document or [], base_url=base_url, force=force)
     )
     out.print(
-        f"wrote {built.root}: {built.pages} pages of {', '.join(built.documents)}; "
-        f"{len(built.written)} files changed, {len(built.removed)} removed, "
-        f"{built.bytes:,} bytes",
+        shorten(
+            f"wrote {built.root}: {built.pages} pages of {', '.join(built.documents)}; "
+            f"{len(built.written)} files changed, {len(built.removed)} removed, "
+            f"{built.bytes:,} bytes",
+            one_line=True,
+        ),
         markup=False,
         highlight=False,
+        soft_wrap=True,
     )
 
 
@@ -61,7 +66,11 @@ def refresh_site_after(ctx: Context, path: Path | None, summary: RunSummary) -> 
     built = refresh_site(ctx, path, summary)
     if built is not None:
         err.print(
-            f"site {built.root}: {len(built.written)} files changed, {len(built.removed)} removed",
+            shorten(
+                f"site {built.root}: {len(built.written)} files changed, "
+                f"{len(built.removed)} removed",
+                one_line=True,
+            ),
             markup=False,
             highlight=False,
         )

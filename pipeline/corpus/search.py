@@ -50,7 +50,9 @@ def fold(text: str) -> str:
 
 
 def words_of(query: str) -> list[str]:
-    words = _WORD.findall(fold(query))
+    """The query's words, folded, each once: a word asked twice is found by one look, so
+    the time of a search grows with the words it names, not with how often they repeat."""
+    words = list(dict.fromkeys(_WORD.findall(fold(query))))
     if not words:
         raise UsageError(f"search {query!r}: give at least one word to look for")
     return words
@@ -100,8 +102,8 @@ def score_record(
         if not found:
             return None
         score += found
-    heading = " ".join(_WORD.findall(next((f for n, _, f in fields if n in HEADINGS), "")))
-    if heading == " ".join(words):  # the record is named exactly what was asked for
+    heading = _WORD.findall(next((f for n, _, f in fields if n in HEADINGS), ""))
+    if list(dict.fromkeys(heading)) == words:  # the record is named exactly what was asked for
         score += EXACT
     if first is None:  # matched only in the heading: the text's start says what it is
         body = next((t for n, t, _ in fields if n not in HEADINGS), "")

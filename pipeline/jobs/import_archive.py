@@ -31,7 +31,7 @@ from pipeline.fetch.manifest import (
     versions_of,
 )
 from pipeline.jobs.context import Context
-from pipeline.jobs.leftovers import report_leftovers
+from pipeline.jobs.leftovers import check_something_taken, report_leftovers
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
@@ -226,6 +226,7 @@ def import_archive(ctx: Context, root: Path) -> RunSummary:
         raise UsageError(f"{root}: no manifest.json; an archive folder lists its files there")
     entries = parse_manifest(manifest.read_bytes(), str(manifest))
     groups, rest = plan_import(ctx.registry(), entries)
+    check_something_taken(ctx.registry(), entries, bool(groups), f"archive {root}")
     summary = RunSummary("import")
     with ctx.run_lock() as recovered:
         if recovered:

@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from pipeline.errors import RulesCorpusError
+from pipeline.errors import NothingMatched, RulesCorpusError
 from pipeline.extract.tarball import read_tar_members
 from pipeline.fetch.manifest import ManifestEntry, read_checked
 from pipeline.jobs.outcomes import Outcome
@@ -87,3 +87,20 @@ def report_leftovers(
         )
         for (document, kind), names in sorted(kinds.items())
     ]
+
+
+def check_something_taken(
+    sources: list[Source], entries: list[ManifestEntry], taken: bool, where: str
+) -> None:
+    """Refuse an archive or mirror with files none of which `sources` takes (NothingMatched):
+    the run would store nothing and say 0."""
+    if taken or not entries:
+        return
+    files = [f"{e.path} ({e.game}/{e.document}, {e.format})" for e in entries]
+    tried = [
+        f"{s.id} ({s.manifest.game}/{s.manifest.document}, {s.manifest.format})"
+        if s.manifest is not None
+        else f"{s.id} (by its url only)"
+        for s in sources
+    ]
+    raise NothingMatched(where, files, tried)

@@ -9,6 +9,7 @@ report counts is what pasting the entry gives.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -17,8 +18,9 @@ from pathlib import Path
 from pipeline.errors import ParseError, SchemeError, UsageError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
+from pipeline.fetch.manifest import ManifestEntry, parse_manifest
 from pipeline.models.content import Line
-from pipeline.models.sources import Source
+from pipeline.models.sources import ManifestKey, Source
 from pipeline.parse.common import slugify
 from pipeline.parse.scheme_inference import Inference, infer_scheme
 from pipeline.registry.entry_toml import entry_toml
@@ -28,6 +30,10 @@ from pipeline.runner.local_file import SUFFIXES, parse_file
 
 READABLE = ("txt", "pdf")
 SHOWN_FURNITURE = 5
+# Where the publisher's file lives is stated by no file: a reserved name (RFC 2606) that
+# never resolves, until a person writes the real one.
+PLACEHOLDER_URL = "https://publisher.invalid/the-rules-file"
+MANIFEST_DEPTH = 4  # folders above the file searched for the archive's manifest.json
 
 
 @dataclass(frozen=True)
@@ -38,18 +44,22 @@ class SchemeEntry:
     report: list[str]
 
 
-def read_lines(path: Path, rendition: str) -> list[Line]:
-    """The file's lines as `parse` extracts them; a file that cannot be read, or is no PDF,
-    is named with what is wrong."""
+def read_file(path: Path) -> bytes:
+    """The file's bytes; one that cannot be read is named with what is wrong."""
     limit = Source.model_fields["max_bytes"].default  # what `parse` reads at most
     try:
         if path.stat().st_size > limit:
             raise UsageError(
                 f"{path}: over {limit} bytes, more than any rules document parse reads"
             )
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
+
+
+def read_lines(path: Path, data: bytes, rendition: str) -> list[Line]:
+    """The file's lines as `parse` extracts them; a file that is no PDF is named with what
+    is wrong."""
     try:
         if rendition == "pdf":
             return extract_pdf_lines(data, what=str(path)).lines
@@ -59,7 +69,27 @@ def read_lines(path: Path, rendition: str) -> list[Line]:
         raise SchemeError(str(path), f"{problem}; not a numbered rules document") from exc
 
 
-def build_source(inference: Inference, game: str, document: str, rendition: str) -> Source:
+def find_in_manifest(path: Path, data: bytes) -> tuple[Path, ManifestEntry] | None:
+    """The archive manifest entry that lists these bytes (a `manifest.json` in the file's
+    folder or one above it, the entry of the same SHA-256), or None."""
+    digest = hashlib.sha256(data).hexdigest()
+    for folder in list(path.resolve().parents)[:MANIFEST_DEPTH]:
+        manifest = folder / "manifest.json"
+        if not manifest.is_file():
+            continue
+        try:
+            entries = parse_manifest(manifest.read_bytes(), str(manifest))
+        except (OSError, UsageError):
+            continue  # a manifest it cannot read only means no names are taken from it
+        for entry in entries:
+            if entry.sha256 == digest:
+                return manifest, entry
+    return None
+
+
+def build_source(
+    inference: Inference, game: str, document: str, rendition: str, key: ManifestKey
+) -> Source:
     scheme = inference.scheme
     return Source(
         id=f"{game}-{document.split('/')[-1]}-{rendition}".replace("/", "-"),
@@ -69,10 +99,32 @@ def build_source(inference: Inference, game: str, document: str, rendition: str)
         family="numbered",
         rendition=rendition,
         primary=True,
+        manifest=key,
         # No URL is known from a file: an archive source until the publisher's URL is set.
         options={"archive_only": "true"},
         scheme=scheme,
     )
+
+
+def manifest_key(
+    path: Path, data: bytes, game: str, document: str, rendition: str
+) -> tuple[ManifestKey, list[str]]:
+    """The manifest names `import` and `update --mirror` match a file by, and comments saying
+    where they came from and what to check."""
+    found = find_in_manifest(path, data)
+    if found is not None:
+        manifest, entry = found
+        key = ManifestKey(game=entry.game, document=entry.document, format=entry.format)
+        return key, [
+            f"manifest: the names of this file's entry ({entry.path}) in {manifest}; `import` "
+            "and `update --mirror` take every entry with the same game, document and format.",
+        ]
+    key = ManifestKey(game=game, document=document.split("/")[-1], format=rendition)
+    return key, [
+        "manifest: no archive manifest.json above the file lists it. `import` and `update "
+        "--mirror` take the entries of an archive's manifest.json whose game, document and "
+        "format are these: write them so in the entry of each version of this file.",
+    ]
 
 
 def describe(inference: Inference, counts: dict[str, int], warnings: list[str]) -> list[str]:
@@ -120,7 +172,8 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
     rendition = SUFFIXES.get(path.suffix.lower())
     if rendition not in READABLE:
         raise UsageError(f"{path}: scheme reads a PDF (.pdf) or a text file (.txt)")
-    lines = read_lines(path, rendition)
+    data = read_file(path)
+    lines = read_lines(path, data, rendition)
     game = slugify(game or path.stem.split("_")[0])
     document = document or f"{game}/cr"
     if "/" not in document:
@@ -129,12 +182,34 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
         inference = infer_scheme(lines, rendition, str(path))
     except ParseError as exc:
         raise SchemeError(exc.what, exc.problem) from exc
-    source = build_source(inference, game, document, rendition)
-    comments = [
-        f"Inferred by `rulescorpus scheme` from {path.name}; review it, then set the url.",
-    ]
-    text = entry_toml(source, comments)
-    (entry,) = parse_registry(text, f"the entry inferred from {path}", NAMES)
+    key, where = manifest_key(path, data, game, document, rendition)
+    source = build_source(inference, game, document, rendition, key)
+    (entry,) = parse_registry(entry_toml(source), f"the entry inferred from {path}", NAMES)
     parsed = parse_file(path, "numbered", document=document, rendition=rendition, registry=[entry])
     counts = json.loads(parsed.json)["counts"]
-    return SchemeEntry(text, describe(inference, counts, [w.code.value for w in parsed.warnings]))
+    report = describe(inference, counts, [w.code.value for w in parsed.warnings])
+    url = [
+        "The publisher's https address of this file, stated by no file: write it in place of",
+        "the placeholder and uncomment the line, then delete archive_only so `update` fetches",
+        "it. Until then `import` and `update --mirror` read the file from an archive only.",
+        f'url = "{PLACEHOLDER_URL}"',
+    ]
+    text = entry_toml(source, entry_comments(path, report, where), before={"primary": url})
+    return SchemeEntry(text, report)
+
+
+def entry_comments(path: Path, report: list[str], where: list[str]) -> list[str]:
+    """What was inferred (the report) and what a person checks before using the entry."""
+    return [
+        f"Inferred by `rulescorpus scheme` from {path.name}.",
+        "What it found:",
+        *(f"  {line}" for line in report),
+        "",
+        "Check before use (docs/adding-a-game.md):",
+        "- title, version and date: `rulescorpus parse FILE --family numbered --sources "
+        "THIS.toml` prints them; each must be the document's own.",
+        "- a warning in the parse above names a rule read wrong: fix the scheme, never the text.",
+        "- url: commented out, a placeholder; see the comment above it.",
+        *(f"- {line}" for line in where),
+        "",
+    ]

@@ -25,10 +25,12 @@ from pipeline.errors import (
 )
 from pipeline.extract.fab_html import list_site_pages
 from pipeline.extract.html import list_links
-from pipeline.fetch.backends import Backend, MirrorDirBackend, open_backend
+from pipeline.fetch.backends import Backend, MirrorDirBackend, MirrorUrlBackend, open_backend
 from pipeline.fetch.discover import PageReaders
 from pipeline.fetch.http import Fetcher
+from pipeline.fetch.manifest import versions_of
 from pipeline.jobs.context import Context
+from pipeline.jobs.leftovers import check_something_taken
 from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
@@ -295,6 +297,9 @@ def update(
         except FetchError as exc:
             summary.outcomes.append(failed("*", exc))
             return summary
+        if isinstance(backend, MirrorDirBackend | MirrorUrlBackend) and not wanted:
+            taken = any(versions_of(s, backend.entries) for s in sources)
+            check_something_taken(sources, backend.entries, taken, f"mirror {mirror}")
         for document, group in documents_of(sources).items():
             if time.monotonic() >= deadline_at:
                 summary.outcomes.append(not_reached(document, group, deadline))

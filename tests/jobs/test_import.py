@@ -82,7 +82,7 @@ def test_stored_files_validate_against_the_published_schemas(ctx: Context) -> No
 def test_importing_again_changes_nothing(ctx: Context) -> None:
     before = corpus_digest(ctx.corpus_dir)
     again = archive.import_archive(ctx, ctx.corpus_dir.parent / "archive")
-    # `skipped`: files of games the packaged registry does not take (examples/registries).
+    # `skipped`: files the packaged registry does not take.
     assert {o.outcome for o in again.outcomes} <= {"unchanged", "side-file", "copy", "skipped"}
     assert corpus_digest(ctx.corpus_dir) == before
 

@@ -24,6 +24,7 @@ from pipeline.errors import (
     EXIT_IO,
     EXIT_OK,
     EXIT_PARSE,
+    EXIT_USAGE,
     EXIT_VERIFY,
 )
 from pipeline.fetch.policy import FetchPolicy
@@ -248,3 +249,32 @@ def test_a_pax_header_bomb_served_to_update_is_handled(lab: Lab) -> None:
     `update`."""
     outcome = cases_network.pax_header_bomb(lab)
     assert outcome.handled, f"{outcome.problems}\n{outcome.output}"
+
+
+@pytest.mark.parametrize("command", ["import", "update"])
+def test_an_archive_no_registry_entry_takes_is_an_error_not_0(tmp_path: Path, command: str) -> None:
+    """`import` and `update --mirror` of an archive whose files no registry source takes
+    stored nothing and exited 0, as if the new game had been stored."""
+    import hashlib
+
+    data = b"Verse Rules\nVersion 1.0\n1. Basics\n1-1. Two players play.\n"
+    (tmp_path / "archive" / "verse").mkdir(parents=True)
+    (tmp_path / "archive" / "verse" / "rules.txt").write_bytes(data)
+    entry = {"game": "verse", "document": "rules", "version": "1.0", "format": "txt",
+             "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+             "path": "verse/rules.txt"}  # fmt: skip
+    (tmp_path / "archive" / "manifest.json").write_text(json.dumps([entry]))
+    where = str(tmp_path / "archive")
+    args = [where] if command == "import" else ["--mirror", where]
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "--corpus", str(tmp_path / "corpus"), "--cache",
+         str(tmp_path / "cache"), command, *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == EXIT_USAGE, done.stdout + done.stderr
+    (line,) = done.stderr.splitlines()
+    assert (
+        "no registry source takes any of its 1 files (verse/rules.txt (verse/rules, txt))" in line
+    )
+    assert "tried fab-cr-txt (fab/comprehensive-rules, txt)" in line and "--sources" in line
+    assert not (tmp_path / "corpus" / "index.json").exists()

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLE_REGISTRIES, ROOT
+from helpers import ROOT
 from reportlab.pdfgen import canvas
 
 from pipeline.errors import EXIT_PARSE
@@ -37,8 +37,7 @@ INPUTS = {
 def test_no_rules_document_is_one_line_and_exit_40(tmp_path: Path, name: str, game: str) -> None:
     path = tmp_path / name
     path.write_bytes(INPUTS[name])
-    registry = EXAMPLE_REGISTRIES / f"{game}.toml"
-    command = [sys.executable, "-m", "pipeline", "--sources", str(registry), "parse", str(path),
+    command = [sys.executable, "-m", "pipeline", "parse", str(path),
                "--family", "numbered", "--document", f"{game}/cr"]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == EXIT_PARSE == 40

@@ -1,6 +1,7 @@
-"""`rulescorpus scheme FILE` on the three documents of examples/registries/ writes their
-entries: the same TOML data (the publisher's URL and the archive's manifest names aside,
-which no file states), and pasted into a registry the same records as the reviewed entry.
+"""`rulescorpus scheme FILE` on the documents of the three numbered games of the packaged
+registry writes their entries: the same TOML data (the publisher's URL aside, which no file
+states; the manifest names are those of the file's entry in the archive's manifest.json),
+and pasted into a registry the same records as the reviewed entry.
 
 Beside them, small documents made here in the forms other publishers print: statement
 forms named from the engine's table, the title as the first heading, a deep level that few
@@ -14,7 +15,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLE_REGISTRIES, SHARED, parse_example
+from helpers import NUMBERED_GAMES, ROOT, SHARED, parse_example
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -30,7 +31,7 @@ EXAMPLES = {
     ),
     "fow": ("fow/comprehensive-rules/7.0/fow-cr-7.0.txt", "fow", "fow/cr"),
 }
-NOT_IN_A_FILE = ("url", "manifest")
+NOT_IN_A_FILE = ("url",)
 
 
 def scheme_of(path: Path, *options: str) -> tuple[str, str]:
@@ -45,7 +46,8 @@ def test_scheme_writes_the_example_entry(name: str, tmp_path: Path) -> None:
     relative, game, document = EXAMPLES[name]
     toml, _ = scheme_of(SHARED / relative, "--game", game, "--document", document)
     (inferred,) = tomllib.loads(toml)["source"]
-    (reviewed,) = tomllib.loads((EXAMPLE_REGISTRIES / f"{name}.toml").read_text())["source"]
+    packaged = tomllib.loads((ROOT / "pipeline" / "registry" / "sources.toml").read_text())
+    (reviewed,) = [s for s in packaged["source"] if s["id"] == NUMBERED_GAMES[name]]
     assert inferred == {k: v for k, v in reviewed.items() if k not in NOT_IN_A_FILE}
     # the entry pasted as it is gives the records of the reviewed entry, field for field
     registry = tmp_path / "sources.toml"

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+import tomli_w
 from helpers import SHARED
 from typer.testing import CliRunner
 
@@ -251,7 +252,54 @@ def test_the_entry_toml_loads_back_to_the_same_source(tmp_path: Path) -> None:
     code, toml, _ = invoke("scheme", str(path), "--game", "verse")
     assert code == 0
     (source,) = parse_registry(toml, "inferred", NAMES)
-    assert entry_toml(source, [toml.splitlines()[0][2:]]) == toml
+    written = "\n".join(line for line in toml.splitlines() if not line.startswith("#"))
+    assert entry_toml(source) == written[written.index("[[source]]") :] + "\n"
+
+
+def test_scheme_writes_no_file_name_raw_into_a_toml_comment(tmp_path: Path) -> None:
+    """A line feed in the file's name ended the comment that named it, and the rest of the
+    name became TOML: a second source, or keys of the entry."""
+    path = tmp_path / 'verse\n[[source]]\nid = "planted"\n\x1b[2J.txt'
+    path.write_text(VERSE, encoding="utf-8")
+    code, toml, _ = invoke("scheme", str(path), "--game", "verse")
+    assert code == 0
+    (source,) = tomllib.loads(toml)["source"]
+    assert source["id"] == "verse-cr-txt"
+    assert "\x1b" not in toml and all(
+        line.startswith("#") for line in toml[: toml.index("[[source]]")].splitlines()
+    )
+    assert '# Inferred by `rulescorpus scheme` from verse\\n[[source]]\\nid = "planted"' in toml
+
+
+def test_scheme_writes_every_key_update_mirror_and_import_need(tmp_path: Path) -> None:
+    """The entry `scheme` wrote had no manifest key, so `update --mirror` and `import` took
+    no file for a new game (and said nothing)."""
+    import hashlib
+
+    archive = tmp_path / "archive"
+    file = archive / "verse" / "rules" / "1.2.0" / "verse.txt"
+    file.parent.mkdir(parents=True)
+    file.write_text(VERSE, encoding="utf-8")
+    data = file.read_bytes()
+    entry = {"game": "verse", "document": "rules", "version": "1.2.0", "format": "txt",
+             "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+             "path": "verse/rules/1.2.0/verse.txt"}  # fmt: skip
+    (archive / "manifest.json").write_text(json.dumps([entry]))
+    code, toml, _ = invoke("scheme", str(file), "--game", "verse")
+    assert code == 0
+    (source,) = tomllib.loads(toml)["source"]
+    assert source["manifest"] == {"game": "verse", "document": "rules", "format": "txt"}
+    assert "url" not in source  # no address is stored until a person writes the real one
+    assert '\n# url = "https://publisher.invalid/' in toml
+    registry = tmp_path / "sources.toml"
+    registry.write_text(toml, encoding="utf-8")
+    for command in (["update", "--mirror", str(archive)], ["import", str(archive)]):
+        corpus = tmp_path / f"corpus-{command[0]}"
+        code, out, err = invoke("--corpus", str(corpus), "--cache", str(tmp_path / "cache"),
+                                "--sources", str(registry), *command)  # fmt: skip
+        assert code == 10 if command[0] == "update" else code == 0, out + err
+        index = json.loads((corpus / "index.json").read_text())
+        assert "verse/cr" in index["documents"], out + err
 
 
 def blank_pdf() -> bytes:
@@ -458,9 +506,11 @@ def test_the_next_number_printed_with_a_mark_the_scheme_does_not_read_is_a_warni
     path.write_text(hundreds_export(), encoding="utf-8")
     toml, _, _ = scheme_and_parse(path, "comet", tmp_path)
     registry = tmp_path / "sources.toml"
-    subrules = next(line for line in toml.splitlines() if 'kind = "subrule"' in line)
-    undotted = toml.replace(subrules, subrules.replace('dot = "optional"', 'dot = "none"'))
-    registry.write_text(undotted, encoding="utf-8")
+    entry = tomllib.loads(toml)
+    (subrules,) = [lv for lv in entry["source"][0]["scheme"]["levels"] if lv["kind"] == "subrule"]
+    assert subrules["dot"] == "optional"
+    subrules["dot"] = "none"
+    registry.write_text(tomli_w.dumps(entry), encoding="utf-8")
     code, out, _ = invoke("parse", str(path), "--family", "numbered", "--sources", str(registry))
     assert code == EXIT_PARSE
     warnings = json.loads(out)["warnings"]

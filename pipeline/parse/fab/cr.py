@@ -50,7 +50,7 @@ SCHEME = NumberedScheme(
 )  # fmt: skip
 ENGINE = Engine(SCHEME)
 CHAPTER, SECTION, RULE, SUBRULE = range(4)
-GLOSSARY_ENTRY_RE = re.compile(r"^\d+\.-1\.\d+ (\S.*)$")
+GLOSSARY_ENTRY_RE = re.compile(r"^[0-9]+\.-1\.[0-9]+ (\S.*)$")
 TITLE_RE = re.compile(r"comprehensive\s+rules", re.IGNORECASE)
 # A release's version on its title page: `2.14.0`, and the next major's `3.0` too.
 VERSION_RE = re.compile(r"(?<![\d.])(\d+\.\d+(?:\.\d+)*)(?![\d.])")

@@ -55,7 +55,7 @@ from pipeline.parse.common import (
 FAMILY = "fab-html"
 PARSER_VERSION = "1.0"
 
-RULE_ANCHOR = re.compile(r"^cr(\d+(?:\.\d+){0,2}[a-z]?)$")
+RULE_ANCHOR = re.compile(r"^cr([0-9]+(?:\.[0-9]+){0,2}[a-z]?)$")
 LABEL_RE = re.compile(r"^(Example|Note):\s?(.*)$", re.DOTALL)
 # depth of each kind of number, and the heading level the site sets it in
 _KINDS = {1: ("chapter", 1), 2: ("section", 2), 3: ("rule", 3), 4: ("subrule", 4)}

@@ -16,9 +16,9 @@ from pipeline.parse.numbered.layout import Block, drop_page_numbers, join_glued
 
 # Lines that always begin a paragraph: a heading or glossary sense (`100. General`,
 # `2. An activated...`), `Example:`, and a rule number (checked for order, below).
-_HEADING_START = re.compile(r"^\d{1,3}\.\s")
-_RULE_START = re.compile(r"^(\d{3})\.(\d+)([a-z]?)\.?(?:\s|(?=[A-Z]))")
-_SECTION_HEADING = re.compile(r"^(\d{3})\.\s")
+_HEADING_START = re.compile(r"^[0-9]{1,3}\.\s")
+_RULE_START = re.compile(r"^([0-9]{3})\.([0-9]+)([a-z]?)\.?(?:\s|(?=[A-Z]))")
+_SECTION_HEADING = re.compile(r"^([0-9]{3})\.\s")
 # Paragraphs are separated by about two line pitches, wrapped lines by one.
 _GAP_FACTOR = 1.5
 # A rule's second paragraph starts further right than its wrapped lines, which

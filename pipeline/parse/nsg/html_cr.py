@@ -35,12 +35,12 @@ from pipeline.parse.numbered.statements import read_date
 
 FAMILY = "nsg-html"
 PARSER_VERSION = "1.0"
-_VERSION = re.compile(r"\(\s*v\s*(\d+(?:\.\d+)+)\s*\)", re.I)
+_VERSION = re.compile(r"\(\s*v\s*([0-9]+(?:\.[0-9]+)+)\s*\)", re.I)
 _EFFECTIVE = re.compile(r"document\s+is\s+effective\s+(?:on\s+|as\s+of\s+)?(.+?)\s*\.?\s*$", re.I)
 _PRINTED = {
-    "chapter": re.compile(r"^(\d+)\.$"),
-    "section": re.compile(r"^(\d+\.\d+)\.$"),
-    "rule": re.compile(r"^(\d+\.\d+\.\d+)\.$"),
+    "chapter": re.compile(r"^([0-9]+)\.$"),
+    "section": re.compile(r"^([0-9]+\.[0-9]+)\.$"),
+    "rule": re.compile(r"^([0-9]+\.[0-9]+\.[0-9]+)\.$"),
     "subrule": re.compile(r"^([a-z])\.$"),
 }
 _ICON = re.compile(r"\{img:([^{}]*)\}")

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 
 SEGMENT = {
-    "digits": r"\d+",
+    "digits": r"[0-9]+",
     "letter": r"[a-z]",
     "roman": r"[ivxlcdm]+",
     "upper": r"[A-Z]",
-    "digits-or-upper": r"(?:\d+|[A-Z])",
+    "digits-or-upper": r"(?:[0-9]+|[A-Z])",
 }
 _ONES = ["", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"]
 ROMANS = [tens + ones for tens in ("", "x", "xx", "xxx") for ones in _ONES][1:]
@@ -39,12 +39,12 @@ class NumberStart:
 
 def _plain(regex: str) -> str:
     """The regex without its named groups, to embed in a larger one."""
-    return re.sub(r"\(\?P<s\d+>", "(?:", regex)
+    return re.sub(r"\(\?P<s[0-9]+>", "(?:", regex)
 
 
 def _segment(level: LevelScheme) -> str:
     if level.segment == "digits" and level.width:
-        return rf"\d{{{level.width}}}"
+        return rf"[0-9]{{{level.width}}}"
     return SEGMENT[level.segment]
 
 

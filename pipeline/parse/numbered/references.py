@@ -16,8 +16,8 @@ from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.numbers import Numbering
 
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+", re.IGNORECASE)
-_LETTER = re.compile(r"[a-z]\b(?!\.\d)")
-_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[a-z]\b(?!\.[0-9])")
+_DIGIT = re.compile(r"[0-9]")
 
 
 class References:
@@ -26,17 +26,17 @@ class References:
     def __init__(self, scheme: NumberedScheme, numbering: Numbering) -> None:
         self.scheme, self.numbering = scheme, numbering
         cited = numbering.cited()
-        tail = rf"(?:[\u2013\u2014-](?P<tail>{cited}|\d+|[a-z]))?" if scheme.ranges else ""
-        self.item = re.compile(rf"(?<![\d.])(?P<n>{cited}){tail}(?![A-Za-z0-9])")
+        tail = rf"(?:[\u2013\u2014-](?P<tail>{cited}|[0-9]+|[a-z]))?" if scheme.ranges else ""
+        self.item = re.compile(rf"(?<![0-9.])(?P<n>{cited}){tail}(?![A-Za-z0-9])")
         self.bracket = re.compile(rf"\[(?:{cited})(?:\s*,\s*(?:{cited}))*\]")
         # Where every number starts with a digit, a text without one cites nothing (most
         # texts, and the search is a third of a parse), and a bare number is looked for
         # only where a digit stands: the lookbehind and the alternatives of `dotted`
         # cost more than one character class at every position.
         self.needs_digit = scheme.levels[0].segment == "digits"
-        lead = r"(?=\d)" if self.needs_digit else ""
+        lead = r"(?=[0-9])" if self.needs_digit else ""
         dotted = numbering.dotted()
-        self.bare = re.compile(rf"{lead}(?<![\d.])(?={dotted})") if dotted else None
+        self.bare = re.compile(rf"{lead}(?<![0-9.])(?={dotted})") if dotted else None
         words = "|".join(re.escape(k) for k in sorted(scheme.keywords, key=len, reverse=True))
         self.keyword = re.compile(rf"\b(?:{words})s?\s+", re.IGNORECASE) if words else None
 

@@ -27,7 +27,7 @@ from pipeline.models.content import Line
 
 # `1. Game Overview`, `1) Game Overview`, `1-1. Number of Players`, `100. Overview`,
 # `9.攻击和战斗`: a number, its mark, a title.
-_ENTRY = re.compile(r"^(?P<number>\d+(?:[.\-]\d+)*[a-z]?)(?:[.)]\s*|\s+)(?P<title>\S.*)$")
+_ENTRY = re.compile(r"^(?P<number>[0-9]+(?:[.\-][0-9]+)*[a-z]?)(?:[.)]\s*|\s+)(?P<title>\S.*)$")
 # `Game Overview ........ 1`, `Game Overview … 1`: dot leaders and a page number.
 _LEADER = re.compile(r"^(?P<title>.*?\S)\s*(?:(?:[.．·・･]\s*){3,}|[…‥]+|_{3,})\s*\d{1,4}$")
 # A page number standing alone: `12`, `- 12 -`, `Page 12`, `12 / 40`.

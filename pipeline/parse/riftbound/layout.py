@@ -32,7 +32,7 @@ from pipeline.parse.numbered.layout import Block
 from pipeline.parse.numbered.numbers import Numbering, NumberStart
 from pipeline.parse.numbered.records import line_at
 
-NUMBER_COLUMN_RE = re.compile(r"^(?P<n>\d{3}(?:\.(?:\d+|[a-z]))*)\.(?=\s|$)")
+NUMBER_COLUMN_RE = re.compile(r"^(?P<n>[0-9]{3}(?:\.(?:[0-9]+|[a-z]))*)\.(?=\s|$)")
 # Columns in the dump that differ by less than this belong to the same paragraph.
 INDENT_TOLERANCE = 2
 # Columns of slack in the fit test: pdftotext spaces proportional text only roughly.

@@ -26,7 +26,7 @@ from pipeline.parse.numbered.numbers import ROMANS
 # joins, then a dot or the `)` of a body's chapter marker (such a level: `dot = "paren"`).
 # Split by a scan of the word, not one regex of optional joins, which backtracks
 # exponentially on a long word that is no number.
-SEGMENT = re.compile(r"([.\-]?)(\d+|[a-z]+|[A-Z]+)")
+SEGMENT = re.compile(r"([.\-]?)([0-9]+|[a-z]+|[A-Z]+)")
 MARKS = ".)"
 MARK = {"required": ".", "paren": ")"}
 # Chinese and Japanese end sentences with full-width marks and write no spaces between words

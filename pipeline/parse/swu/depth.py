@@ -21,7 +21,7 @@ from pipeline.parse.numbered.layout import mode
 from pipeline.parse.numbered.numbers import SEGMENT
 
 # A line that starts like an outline label of any style (`1.`, `A.`, `a.`, `ii.`).
-LABEL_START = re.compile(r"^(?P<label>\d+|[A-Za-z]|[ivx]+)\.\s+\S")
+LABEL_START = re.compile(r"^(?P<label>[0-9]+|[A-Za-z]|[ivx]+)\.\s+\S")
 _FIRSTS = {"1", "A", "a", "i"}
 # Tried in this order: `i.` alone is read as roman only when no letter fits all labels.
 _SEGMENTS = ("digits", "upper", "letter", "roman")

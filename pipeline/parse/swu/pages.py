@@ -26,9 +26,9 @@ from pipeline.models.content import Line
 INDENT_TOLERANCE = 4.5
 # Headings (chapters, INTRODUCTION, CONTENTS) are set this much larger than rule numbers.
 HEADING_STEP = 1.5
-SECTION_NUMBER_RE = re.compile(r"^(\d+)\.$")
-CHAPTER_RE = re.compile(r"^(\d+)\.\s+(\S.*)$")
-TOC_ENTRY_RE = re.compile(r"^\d+\.\s+\S.*\s\d+$")
+SECTION_NUMBER_RE = re.compile(r"^([0-9]+)\.$")
+CHAPTER_RE = re.compile(r"^([0-9]+)\.\s+(\S.*)$")
+TOC_ENTRY_RE = re.compile(r"^[0-9]+\.\s+\S.*\s[0-9]+$")
 
 
 def _pages(lines: Iterable[Line]) -> dict[int | None, list[Line]]:
@@ -47,7 +47,8 @@ def drop_footers(lines: list[Line]) -> tuple[list[Line], int]:
     dropped = {
         id(line)
         for line in lasts
-        if bands[round(line.top or 0.0)] * 2 >= len(pages) and re.search(r"\d+$", line.text.strip())
+        if bands[round(line.top or 0.0)] * 2 >= len(pages)
+        and re.search(r"[0-9]+$", line.text.strip())
     }
     return [line for line in lines if id(line) not in dropped], len(dropped)
 

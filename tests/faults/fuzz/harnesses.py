@@ -4,12 +4,14 @@ every pipeline module they reach reports coverage."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.corpus.stored import StoredCorpus
 from pipeline.extract.html import list_links
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.tarball import check_tar_headers, read_archive_commit, read_tar_members
@@ -171,6 +173,58 @@ def registry_seeds(_work: Path) -> list[bytes]:
     return [(S.ROOT / "pipeline" / "registry" / "sources.toml").read_bytes()]
 
 
+class Unescaped(Exception):
+    """A terminal control reached `search`'s printed text: a finding, not an input error."""
+
+
+# What `errors.shorten` makes visible: none of it may stand raw in a printed line.
+_RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_SEARCH_ROOT = Path(tempfile.gettempdir()) / "rulescorpus-fuzz-search"
+_FOW = "fow/comprehensive-rules/7.0/fow-cr-7.0.txt"
+
+
+def _search_corpus() -> StoredCorpus:
+    """A corpus of the Force of Will rules (imported once, reused by every run)."""
+    corpus = _SEARCH_ROOT / "corpus"
+    if not (corpus / "index.json").exists():
+        import json
+        import shutil
+
+        from pipeline.jobs.context import Context
+        from pipeline.jobs.import_archive import import_archive
+
+        shutil.rmtree(_SEARCH_ROOT, ignore_errors=True)
+        archive = _SEARCH_ROOT / "archive"
+        (archive / _FOW).parent.mkdir(parents=True)
+        shutil.copyfile(S.SHARED / _FOW, archive / _FOW)
+        entries = [e for e in S.manifest() if e["path"] == _FOW]
+        (archive / "manifest.json").write_text(json.dumps(entries))
+        import_archive(Context(corpus, _SEARCH_ROOT / "cache"), archive)
+    return StoredCorpus(corpus)
+
+
+def search(data: bytes) -> None:
+    """`search WORDS` over a real document, and the text it prints: the time must not grow
+    with how the words repeat, and no control character may print raw."""
+    from pipeline.cli.show_text import format_hits
+    from pipeline.corpus.search import search_corpus
+
+    query = data.decode("utf-8", "replace")
+    hits = search_corpus(_search_corpus(), query, limit=20)
+    printed = format_hits(query, hits)
+    if _RAW_CONTROL.search(printed):
+        raise Unescaped(repr(printed[:200]))
+
+
+def search_seeds(_work: Path) -> list[bytes]:
+    return [
+        b"draw a card",
+        b"judgment " * 2000,
+        "chase \x1b[2J \u202ezone\u202c \x9b".encode(),
+        b"resolve" + b"x" * 120_000,
+    ]
+
+
 def discovery(data: bytes) -> None:
     find_link(
         data,
@@ -300,5 +354,6 @@ HARNESSES: dict[str, Harness] = {
         Harness("manifest", manifest, manifest_seeds),
         Harness("registry", registry, registry_seeds),
         Harness("discovery", discovery, discovery_seeds),
+        Harness("search", search, search_seeds, max_len=160 * 1024, timeout=10),
     ]
 }  # fmt: skip
