@@ -20,14 +20,13 @@ from pipeline.errors import (
     HashMismatch,
     ParseError,
     RulesCorpusError,
-    UsageError,
     VerificationError,
 )
 from pipeline.fetch.manifest import (
     ManifestEntry,
     manifest_version,
-    parse_manifest,
     read_archive_files,
+    read_manifest,
     versions_of,
 )
 from pipeline.jobs.context import Context
@@ -221,10 +220,7 @@ def warm_parses(ctx: Context, root: Path, groups: list[tuple[Group, list[Member]
 
 
 def import_archive(ctx: Context, root: Path) -> RunSummary:
-    manifest = root / "manifest.json"
-    if not manifest.exists():
-        raise UsageError(f"{root}: no manifest.json; an archive folder lists its files there")
-    entries = parse_manifest(manifest.read_bytes(), str(manifest))
+    entries = read_manifest(root)
     groups, rest = plan_import(ctx.registry(), entries)
     summary = RunSummary("import")
     with ctx.run_lock() as recovered:

@@ -24,7 +24,7 @@ from pipeline.parse.scheme_inference import Inference, infer_scheme
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry
 from pipeline.runner.family_names import NAMES
-from pipeline.runner.local_file import SUFFIXES, parse_file
+from pipeline.runner.local_file import SUFFIXES, parse_file, read_document
 
 READABLE = ("txt", "pdf")
 SHOWN_FURNITURE = 5
@@ -41,15 +41,7 @@ class SchemeEntry:
 def read_lines(path: Path, rendition: str) -> list[Line]:
     """The file's lines as `parse` extracts them; a file that cannot be read, or is no PDF,
     is named with what is wrong."""
-    limit = Source.model_fields["max_bytes"].default  # what `parse` reads at most
-    try:
-        if path.stat().st_size > limit:
-            raise UsageError(
-                f"{path}: over {limit} bytes, more than any rules document parse reads"
-            )
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
+    data = read_document(path, Source.model_fields["max_bytes"].default)
     try:
         if rendition == "pdf":
             return extract_pdf_lines(data, what=str(path)).lines

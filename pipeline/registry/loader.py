@@ -6,7 +6,6 @@ import tomllib
 from collections import defaultdict
 from collections.abc import Collection
 from importlib import resources
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
@@ -20,25 +19,17 @@ from pipeline.registry.patterns import backtracking_problem, compile_problem
 PACKAGED = "sources.toml"
 
 
-def load_registry(
-    path: Path | None = None, families: Collection[str] | None = None
-) -> list[Source]:
-    """Load and validate the registry; every problem names the file and the entry.
+def load_registry(families: Collection[str] | None = None) -> list[Source]:
+    """The packaged registry, validated. A user's registry (`--sources FILE`) is read by
+    the jobs' one reader of input files and given to `parse_registry`.
 
     `families` are the family names the caller can parse (jobs passes its table's
     names; the registry cannot import jobs): a source naming another is an error."""
-    if path is None:
-        name = f"pipeline/registry/{PACKAGED} (packaged)"
-        text = resources.files("pipeline.registry").joinpath(PACKAGED).read_text(encoding="utf-8")
-    else:
-        name = str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RegistryError(name, f"cannot read it: {exc.strerror}") from exc
+    name = f"pipeline/registry/{PACKAGED} (packaged)"
+    text = resources.files("pipeline.registry").joinpath(PACKAGED).read_text(encoding="utf-8")
     # The packaged registry's patterns are the project's own, probed by its tests; a user's
     # are probed at every load.
-    return parse_registry(text, name, families, probe=path is not None)
+    return parse_registry(text, name, families, probe=False)
 
 
 def parse_registry(

@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_USAGE, ParseError, RegistryError, UnsafeName
 from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.jobs.context import load_sources
 from pipeline.models.records import Document
 from pipeline.models.sources import Source
-from pipeline.registry.loader import load_registry
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.limits import ParseLimits
@@ -87,7 +87,7 @@ def parse(entry: Source, data: bytes) -> Document:
 
 
 def test_a_registry_entry_alone_adds_the_game(tmp_path: Path) -> None:
-    (entry,) = load_registry(registry_file(tmp_path, [source()]), NAMES)
+    (entry,) = load_sources(registry_file(tmp_path, [source()]), NAMES)
     assert entry.scheme is not None and entry.scheme.prefix == "sf"
     doc = parse(entry, STARFALL.encode())
     assert doc.warnings == []
@@ -135,7 +135,7 @@ def test_a_registry_entry_alone_adds_the_game(tmp_path: Path) -> None:
 
 
 def test_the_engine_warns_what_the_scheme_cannot_place(tmp_path: Path) -> None:
-    (entry,) = load_registry(registry_file(tmp_path, [source()]), NAMES)
+    (entry,) = load_sources(registry_file(tmp_path, [source()]), NAMES)
     text = STARFALL.replace("effective 2 March 2026", "effective 31 February 2026")
     text = text.replace("See rule 2.1.", "See rule 9.9.")
     doc = parse(entry, text.encode())
@@ -214,7 +214,7 @@ def test_a_pdf_by_a_registry_entry_alone(tmp_path: Path) -> None:
 def test_an_unknown_family_is_refused_at_load_with_the_file_and_entry(tmp_path: Path) -> None:
     path = registry_file(tmp_path, [source(family="numberd")])
     with pytest.raises(RegistryError) as caught:
-        load_registry(path, NAMES)
+        load_sources(path, NAMES)
     assert str(path) in str(caught.value) and "starfall-cr-txt" in str(caught.value)
     assert "unknown family 'numberd'" in str(caught.value)
     result = CliRunner().invoke(app, ["--sources", str(path), "--corpus", str(tmp_path / "c"),
@@ -228,7 +228,7 @@ def test_numbered_without_a_scheme_is_refused(tmp_path: Path) -> None:
     entry = source()
     del entry["scheme"]
     with pytest.raises(RegistryError, match="scheme"):
-        load_registry(registry_file(tmp_path, [entry]), NAMES)
+        load_sources(registry_file(tmp_path, [entry]), NAMES)
 
 
 def test_the_documented_example_is_this_game(tmp_path: Path) -> None:
@@ -239,7 +239,7 @@ def test_the_documented_example_is_this_game(tmp_path: Path) -> None:
     example = section.split("```toml\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "sources.toml"
     path.write_text(example, encoding="utf-8")
-    (entry,) = load_registry(path, NAMES)
+    (entry,) = load_sources(path, NAMES)
     assert entry.scheme == Source.model_validate(source()).scheme
     assert [r.id for r in parse(entry, STARFALL.encode()).records][:3] == [
         "sf:1",
@@ -255,7 +255,7 @@ def _refused(tmp_path: Path, entry: dict[str, object], *words: str) -> str:
     path = registry_file(tmp_path, [entry])
     began = time.monotonic()
     with pytest.raises(RegistryError) as caught:
-        load_registry(path, NAMES)
+        load_sources(path, NAMES)
     message = str(caught.value)
     assert str(path) in message and "starfall-cr-txt" in message, message
     assert all(w in message for w in words), message
@@ -288,7 +288,7 @@ def test_a_version_read_through_the_pattern_with_dotdot_is_a_warning_not_a_path(
     """A version read through `version_pattern` could hold `../` and become a path. A
     stated version that cannot name a file is a parse warning; the version is not taken."""
     scheme = {**STARFALL_SCHEME, "version_pattern": r"[\w./]+"}
-    (entry,) = load_registry(registry_file(tmp_path, [source(scheme=scheme)]), NAMES)
+    (entry,) = load_sources(registry_file(tmp_path, [source(scheme=scheme)]), NAMES)
     doc = parse(entry, STARFALL.replace("VERSION 3.1,", "VERSION ../../x,").encode())
     assert doc.version is None
     assert [w.code for w in doc.warnings] == ["no-version", "no-version"]

@@ -78,12 +78,12 @@ def parse_example(name: str) -> tuple[Any, bytes]:
     """The real document that `examples/registries/<name>.toml` describes, parsed through
     that entry alone: (Document, the document's bytes)."""
     from pipeline.fetch.manifest import parse_manifest, versions_of
-    from pipeline.registry.loader import load_registry
+    from pipeline.jobs.context import load_sources
     from pipeline.runner.families import parse_bytes
     from pipeline.runner.family_names import NAMES
     from pipeline.runner.request import request_for
 
-    (entry,) = load_registry(EXAMPLE_REGISTRIES / f"{name}.toml", NAMES)
+    (entry,) = load_sources(EXAMPLE_REGISTRIES / f"{name}.toml", NAMES)
     entries = parse_manifest((SHARED / "manifest.json").read_bytes(), "manifest.json")
     ((file,),) = versions_of(entry, entries)
     data = (SHARED / file.path).read_bytes()
