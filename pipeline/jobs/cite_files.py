@@ -180,7 +180,7 @@ def read_text_file(path: Path) -> TextFile | str:
     except OSError as exc:
         return f"skipped {shown(path)}: cannot read it ({exc.strerror or exc})"
     encoding, skip = sniff_encoding(data)
-    if skip and encoding.startswith("utf-16"):
+    if skip and encoding.startswith(("utf-16", "utf-32")):
         try:
             text = codecs.decode(data[skip:], encoding)
         except UnicodeDecodeError:
