@@ -19,7 +19,9 @@ from pipeline.errors import EXIT_USAGE, ParseError, RegistryError, UnsafeName
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.jobs.context import load_sources
 from pipeline.models.records import Document
+from pipeline.models.scheme import STATEMENT_FORMS
 from pipeline.models.sources import Source
+from pipeline.parse.numbered.statements import FORMS
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.limits import ParseLimits
@@ -309,6 +311,9 @@ def test_a_version_read_through_the_pattern_with_dotdot_is_a_warning_not_a_path(
         ({"levels": [{"kind": "rule", "width": -1}]}, ["width", "-1"]),
         ({"levels": [{"kind": "rule", "width": 10**9}]}, ["width"]),
         ({"levels": [{"kind": "rule"}] * 2000}, ["at most 12 levels"]),
+        ({"ends": ["Credits {version} {version}"]}, ["scheme.ends", "{version} more than once"]),
+        ({"version_pattern": r"(\d)\1"}, ["scheme.version_pattern", "back-references"]),
+        ({"statement_forms": ["ver", "vers"]}, ["scheme.statement_forms", "'vers'"]),
         # these wait out the probe's time bound
         pytest.param(
             {"version_pattern": "(a+)+$"}, ["backtracks catastrophically"], marks=pytest.mark.slow
@@ -356,3 +361,35 @@ def test_update_deadline_bounds_the_parse_child() -> None:
     with pytest.raises(ParseError, match="the run's deadline"):
         parse_isolated(data, request, limits)
     assert time.monotonic() - began < 10
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        ({"ends": ["Credits {version} {version}"]}, "scheme.ends"),
+        ({"version_pattern": r"(\d+)\.\1"}, "scheme.version_pattern"),
+        ({"statement_forms": ["no-such-form"]}, "scheme.statement_forms"),
+    ],
+)
+def test_registry_values_that_pass_load_and_fail_at_parse(
+    tmp_path: Path, change: dict[str, object], key: str
+) -> None:
+    """`ends` with a slot twice, a back-referencing `version_pattern` and an unknown
+    `statement_forms` name loaded, then failed inside the parse as an internal error (a
+    regex group defined twice or referring to the wrong group, a KeyError). The scheme's
+    model checks each at load: the command line says the file, the entry and the key,
+    exit 2, and no traceback."""
+    path = registry_file(tmp_path, [source(scheme={**STARFALL_SCHEME, **change})])
+    story = tmp_path / "starfall.txt"
+    story.write_text(STARFALL, encoding="utf-8")
+    result = CliRunner().invoke(
+        app, ["--sources", str(path), "parse", str(story), "--family", "numbered"]
+    )
+    out = result.output + result.stderr
+    assert result.exit_code == EXIT_USAGE, out
+    assert str(path) in out and "starfall-cr-txt" in out and key in out, out
+    assert "Traceback" not in out and "internal error" not in out
+
+
+def test_the_statement_forms_a_registry_may_name_are_the_engine_s() -> None:
+    assert tuple(FORMS) == STATEMENT_FORMS
