@@ -98,6 +98,19 @@ class RegistryError(UsageError):
         super().__init__(f"registry {path}: {problem}")
 
 
+class UnreadableInput(UsageError):
+    """A file the tool was given (or an archive lists) that it will not read: not a regular
+    file (a FIFO, a device, a socket, a folder), over the size cap for its use, or refused
+    by the operating system. Exit 2; callers for whom it means more (an archive's file,
+    exit 30) wrap it."""
+
+    def __init__(self, path: str, problem: str, hint: str = "") -> None:
+        self.path = path
+        self.problem = problem
+        self.hint = hint
+        super().__init__(f"{path}: {problem}" + (f"; {hint}" if hint else ""))
+
+
 class MisorderedCorpus(UsageError):
     """A corpus stored by a build that ordered versions by an archive's labels: writing to
     it would build on the wrong current version, so it is refused until rebuilt."""

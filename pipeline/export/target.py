@@ -18,9 +18,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pipeline.errors import StorageIOError, UsageError, shorten
+from pipeline.errors import StorageIOError, UnreadableInput, UsageError, shorten
 from pipeline.export.datasette.metadata import metadata_path
 from pipeline.export.schema import APPLICATION_ID, MARK_TABLE, TABLE_ORDER
+from pipeline.store.files import SIDE_FILE_BYTES, read_input
 from pipeline.store.temp_files import exclusive_temp
 
 TEMP_SUFFIX = ".rulescorpus-export"
@@ -63,10 +64,10 @@ def check_target(corpus_dir: Path, path: Path, *, force: bool) -> Path:
                 f"{_shown(path)} {problem}; refusing to replace it (give another path, or "
                 "--force to replace it anyway)"
             )
-    if metadata.exists() and not force and not _our_metadata(metadata):
+    problem = None if force else _metadata_problem(metadata)
+    if problem is not None:
         raise UsageError(
-            f"{_shown(metadata)} exists and is not metadata this export wrote; refusing to "
-            "replace it (move it, or --force)"
+            f"{_shown(metadata)} {problem}; refusing to replace it (move it, or --force)"
         )
     return target
 
@@ -94,12 +95,21 @@ def _not_ours(path: Path) -> str | None:
     return "is a database this export did not make"
 
 
-def _our_metadata(path: Path) -> bool:
+def _metadata_problem(path: Path) -> str | None:
+    """Why the metadata file beside the database is not this export's to replace, or None
+    (absent, or written by it). Read by the one reader of input files: a FIFO or a link to
+    a device there is refused, never waited on or read without end."""
+    if not path.exists() and not path.is_symlink():
+        return None
     try:
-        data = json.loads(path.read_bytes()[: 16 * 1024 * 1024])
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("title") == "rulescorpus"
+        data = json.loads(read_input(path, SIDE_FILE_BYTES, what="metadata file"))
+    except UnreadableInput as exc:
+        return f"cannot be checked: {exc.problem}"
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and data.get("title") == "rulescorpus":
+        return None
+    return "exists and is not metadata this export wrote"
 
 
 @contextmanager

@@ -1,6 +1,7 @@
 """Text exports: sniff the encoding, normalise line endings, number the lines.
 
-Real files use UTF-8 (with and without BOM), UTF-16BE/LE with BOM, and cp1252,
+Real files use UTF-8 (with and without BOM), UTF-16BE/LE with BOM, and cp1252
+(UTF-32 with a BOM is read too),
 with CRLF, LF or bare CR line endings. A wrong guess must fail loudly, so the
 caller may pass a sentinel the decoded text has to start with.
 """
@@ -12,7 +13,10 @@ import codecs
 from pipeline.errors import ExtractError
 from pipeline.models.content import Line
 
+# UTF-32-LE's BOM (FF FE 00 00) starts with UTF-16-LE's (FF FE): the longer ones first.
 _BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
     (codecs.BOM_UTF16_LE, "utf-16-le"),

@@ -21,6 +21,7 @@ from pipeline.fetch.manifest import (
     ManifestEntry,
     parse_manifest,
     read_archive_files,
+    read_manifest,
     versions_of,
 )
 from pipeline.fetch.policy import utc_now
@@ -136,10 +137,7 @@ class MirrorDirBackend:
     def __init__(self, root: Path, blobs: BlobStore) -> None:
         self.root = root
         self.blobs = blobs
-        manifest = root / "manifest.json"
-        if not manifest.exists():
-            raise UsageError(f"mirror {root}: no manifest.json in it")
-        self.entries = parse_manifest(manifest.read_bytes(), str(manifest))
+        self.entries = read_manifest(root, "mirror")
 
     def get(self, source: Source, previous: FetchResult | None) -> FetchResult | None:
         versions = versions_of(source, self.entries)

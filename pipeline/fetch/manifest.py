@@ -16,12 +16,13 @@ import json
 import re
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from pipeline.errors import FetchError, HashMismatch, UsageError
+from pipeline.errors import FetchError, HashMismatch, UnreadableInput, UsageError, VerificationError
 from pipeline.fetch.policy import utc_now
 from pipeline.models.sources import FetchResult, Source
 from pipeline.store.blobs import BlobStore
+from pipeline.store.files import MANIFEST_BYTES, read_input
 
 
 class ManifestEntry(BaseModel):
@@ -33,18 +34,58 @@ class ManifestEntry(BaseModel):
     date: str | None = None
     format: str
     url: str | None = None
-    bytes: int
+    bytes: int = Field(ge=0)
     sha256: str
-    path: str
+    path: str = Field(min_length=1)
     tier: str | None = None
+
+    @field_validator("path")
+    @classmethod
+    def _no_control(cls, path: str) -> str:
+        # A NUL cannot name a file; other control characters are no part of an archive's
+        # own file names either.
+        if any(ord(c) < 32 or ord(c) == 127 for c in path):
+            raise ValueError("a file path holds a control character")
+        return path
 
 
 def parse_manifest(data: bytes, where: str) -> list[ManifestEntry]:
     try:
         raw = json.loads(data)
-        return [ManifestEntry.model_validate(item) for item in raw]
-    except (ValueError, TypeError, ValidationError) as exc:
-        raise UsageError(f"{where}: not a valid archive manifest: {exc}") from exc
+    except ValueError as exc:
+        raise UsageError(f"{where}: not a valid archive manifest: not JSON ({exc})") from exc
+    if not isinstance(raw, list):
+        raise UsageError(
+            f"{where}: not a valid archive manifest: it is a JSON {_json_kind(raw)}, "
+            "not a list of entries; an archive's manifest.json is a list with one object per file"
+        )
+    entries = []
+    for n, item in enumerate(raw, 1):
+        try:
+            entries.append(ManifestEntry.model_validate(item))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'entry'}: {e['msg']}" for e in exc.errors()
+            )
+            raise UsageError(
+                f"{where}: not a valid archive manifest: entry {n}: {problems}"
+            ) from exc
+    return entries
+
+
+def _json_kind(value: object) -> str:
+    kinds = {dict: "object", str: "string", bool: "boolean", int: "number", float: "number"}
+    return kinds.get(type(value), "null")
+
+
+def read_manifest(folder: Path, what: str = "archive") -> list[ManifestEntry]:
+    """The entries of `folder`/manifest.json, read by the one reader of input files."""
+    manifest = folder / "manifest.json"
+    if not manifest.exists() and not manifest.is_symlink():
+        raise UsageError(
+            f"{what} {folder}: no manifest.json; an archive folder lists its files there"
+        )
+    return parse_manifest(read_input(manifest, MANIFEST_BYTES, what="manifest"), str(manifest))
 
 
 def entries_for(source: Source, entries: list[ManifestEntry]) -> list[ManifestEntry]:
@@ -159,26 +200,26 @@ def read_checked(source: Source, entry: ManifestEntry, root: Path) -> bytes:
     """An archive file's bytes: confined, within the size limit, matching the manifest."""
     path = confined_path(root, entry.path, source.id)
     try:
-        size = path.stat().st_size
-        if size > source.max_bytes:
-            raise FetchError(
-                source.id,
-                str(path),
-                f"the file has {size} bytes, over the source's limit of {source.max_bytes}",
-                "if the document really grew, raise max_bytes for this source in the registry",
-            )
-        data = path.read_bytes()
-    except OSError as exc:
+        data = read_input(path, source.max_bytes, what="archive file")
+    except UnreadableInput as exc:
+        hint = "check the archive folder against its manifest.json"
+        if "over the limit" in exc.problem:
+            hint = "if the document really grew, raise max_bytes for this source in the registry"
         raise FetchError(
-            source.id,
-            str(path),
-            f"listed in the manifest but unreadable ({exc.strerror})",
-            "check the archive folder against its manifest.json",
+            source.id, exc.path, f"listed in the manifest, but {exc.problem}", hint
         ) from exc
     got = hashlib.sha256(data).hexdigest()
     if got != entry.sha256:
         raise HashMismatch(
             str(path), entry.sha256, got, "checked against the archive's manifest.json"
+        )
+    if len(data) != entry.bytes:
+        raise VerificationError(
+            str(path),
+            [
+                f"the manifest says {entry.bytes} bytes, the file has {len(data)}; the "
+                "manifest.json does not describe this file: check it against the archive"
+            ],
         )
     return data
 

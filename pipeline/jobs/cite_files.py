@@ -20,8 +20,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.errors import NotFound, UsageError, shorten
+from pipeline.errors import NotFound, UnreadableInput, UsageError, shorten
 from pipeline.extract.text import sniff_encoding
+from pipeline.store.files import file_kind, read_input
 from pipeline.store.layout import INDEX
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -60,11 +61,11 @@ def _marked(folder: Path) -> str | None:
         return f"a Python environment ({shown(folder)})"
     index = folder / INDEX
     try:
-        if index.is_file() and index.stat().st_size < MAX_FILE_BYTES:
-            data = json.loads(index.read_bytes())
+        if index.is_file():
+            data = json.loads(read_input(index, MAX_FILE_BYTES))
             if isinstance(data, dict) and "documents" in data:
                 return f"a corpus ({shown(folder)})"
-    except (OSError, ValueError):
+    except (OSError, ValueError, UnreadableInput):
         return None
     return None
 
@@ -100,14 +101,7 @@ class Walk:
 
 
 def _kind(info: os.stat_result) -> str:
-    mode = info.st_mode
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a folder" if stat.S_ISDIR(mode) else "a special file"
+    return file_kind(info.st_mode)
 
 
 def _walk(folder: Path, protected: Protected, walk: Walk) -> Iterator[Path]:
@@ -171,18 +165,12 @@ class TextFile:
 
 
 def read_bytes(path: Path) -> bytes:
-    """A regular file's bytes, without blocking on a FIFO swapped in since it was listed."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    """A regular file's bytes, through the one reader of input files (a FIFO swapped in
+    since it was listed is refused, not waited on); OSError saying why when it refuses."""
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(0, f"not a regular file ({_kind(info)})")
-        if info.st_size > MAX_FILE_BYTES:
-            raise OSError(0, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(MAX_FILE_BYTES + 1)
-    finally:
-        os.close(fd)
+        return read_input(path, MAX_FILE_BYTES)
+    except UnreadableInput as exc:
+        raise OSError(0, exc.problem) from exc
 
 
 def read_text_file(path: Path) -> TextFile | str:
@@ -192,7 +180,7 @@ def read_text_file(path: Path) -> TextFile | str:
     except OSError as exc:
         return f"skipped {shown(path)}: cannot read it ({exc.strerror or exc})"
     encoding, skip = sniff_encoding(data)
-    if skip and encoding.startswith("utf-16"):
+    if skip and encoding.startswith(("utf-16", "utf-32")):
         try:
             text = codecs.decode(data[skip:], encoding)
         except UnicodeDecodeError:

@@ -2,22 +2,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from pipeline.errors import RegistryError, UnreadableInput
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.models.sources import Source
-from pipeline.registry.loader import load_registry
+from pipeline.registry.loader import load_registry, parse_registry
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.limits import ParseLimits
+from pipeline.store.files import REGISTRY_BYTES, read_input
 
 if TYPE_CHECKING:  # the cache imports the parse sandbox, which the read commands never use
     from pipeline.runner.cache import ParseCache
     from pipeline.store.blobs import BlobStore
     from pipeline.store.corpus import Corpus
+
+
+def load_sources(path: Path | None, families: Collection[str] | None = None) -> list[Source]:
+    """The registry at `path` (`--sources FILE`), or the packaged one; every problem names
+    the file and the entry. The file is read by the one reader of input files: a FIFO or
+    a device given as the registry is refused, never waited on."""
+    if path is None:
+        return load_registry(families)
+    try:
+        data = read_input(path, REGISTRY_BYTES, what="registry")
+    except UnreadableInput as exc:
+        raise RegistryError(exc.path, exc.problem) from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RegistryError(
+            str(path), f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from exc
+    return parse_registry(text, str(path), families, probe=True)
 
 
 class Progress(Protocol):
@@ -68,7 +89,7 @@ class Context:
         return ParseCache(self.parse_cache_dir or self.cache_dir / "parsed")
 
     def registry(self) -> list[Source]:
-        return load_registry(self.sources_file, NAMES)
+        return load_sources(self.sources_file, NAMES)
 
     @contextmanager
     def run_lock(self) -> Iterator[str]:

@@ -20,14 +20,13 @@ from pipeline.errors import (
     HashMismatch,
     ParseError,
     RulesCorpusError,
-    UsageError,
     VerificationError,
 )
 from pipeline.fetch.manifest import (
     ManifestEntry,
     manifest_version,
-    parse_manifest,
     read_archive_files,
+    read_manifest,
     versions_of,
 )
 from pipeline.jobs.context import Context
@@ -62,8 +61,14 @@ def plan_import(
                 files = [e for e in files if e.path not in taken]
                 if not files:
                     continue
-                taken.update(e.path for e in files)
                 version = manifest_version(source, files[0])
+                if any(
+                    s.id == source.id and [e.sha256 for e in f] == [e.sha256 for e in files]
+                    for s, f in groups.get((source.document, version), [])
+                ):
+                    taken.update(e.path for e in files)  # the same bytes listed twice: one
+                    continue
+                taken.update(e.path for e in files)
                 groups[(source.document, version)].append((source, files))
     ordered = sorted(
         groups.items(),
@@ -158,6 +163,12 @@ def order_by_statement(
     (exit 20): which one is that version is not the archive's to decide."""
     stated: dict[Group, str] = {}
     lock = ctx.corpus.lock()
+    refused: dict[Group, Outcome] = {
+        group: outcome
+        for group, members in groups
+        if (outcome := refuse_twins(ctx, root, group, members)) is not None
+    }
+    groups = [(g, m) for g, m in groups if g not in refused]
     for (document, label), members in groups:
         source, files = members[0]
         pinned = {pinned_version_of(lock, document, source.rendition, f.sha256) for f in files}
@@ -171,7 +182,6 @@ def order_by_statement(
     for group, _ in groups:
         if group in stated:
             seen[(group[0], stated[group])].append(group)
-    refused: dict[Group, Outcome] = {}
     for (document, version), same in seen.items():
         digests = {
             tuple(sorted(e.sha256 for _, files in dict(groups)[g] for e in files)) for g in same
@@ -189,6 +199,39 @@ def order_by_statement(
     kept = [(g, m) for g, m in groups if g not in refused]
     kept.sort(key=lambda item: (item[0][0], version_key(stated.get(item[0], item[0][1]))))
     return kept, list(refused.values())
+
+
+def refuse_twins(ctx: Context, root: Path, group: Group, members: list[Member]) -> Outcome | None:
+    """Two files of one source under one label with different bytes: which of them is that
+    version is not the archive's to decide, whatever the manifest's order, so both are
+    refused (exit 20), saying what each states. None when the group has no such twins."""
+    document, label = group
+    by_source: dict[str, list[Member]] = defaultdict(list)
+    for member in members:
+        by_source[member[0].id].append(member)
+    twins = next((same for same in by_source.values() if len(same) > 1), None)
+    if twins is None:
+        return None
+    stated: dict[str, str] = {}
+    for source, files in twins:
+        version = None
+        with contextlib.suppress(RulesCorpusError):
+            item = Fetched(source, read_archive_files(source, files, root, ctx.blobs))
+            version = parse_fetched(ctx, item, version=label).version
+        stated[", ".join(e.path for e in files)] = f"version {version}" if version else "no version"
+    if len(set(stated.values())) == 1:
+        said = f"{' and '.join(stated)} all state {next(iter(stated.values()))}"
+    else:
+        said = "; ".join(f"{paths} states {version}" for paths, version in stated.items())
+    error = VerificationError(
+        f"{document} {label}",
+        [
+            f"the archive lists {len(twins)} files of {twins[0][0].id} labelled {label} with "
+            f"different bytes ({said}); none of them is stored. Give each file the version "
+            "it states in manifest.json, or remove the one that is wrong"
+        ],
+    )
+    return failed(document, error, version=label)
 
 
 def warm_parses(ctx: Context, root: Path, groups: list[tuple[Group, list[Member]]]) -> None:
@@ -221,10 +264,7 @@ def warm_parses(ctx: Context, root: Path, groups: list[tuple[Group, list[Member]
 
 
 def import_archive(ctx: Context, root: Path) -> RunSummary:
-    manifest = root / "manifest.json"
-    if not manifest.exists():
-        raise UsageError(f"{root}: no manifest.json; an archive folder lists its files there")
-    entries = parse_manifest(manifest.read_bytes(), str(manifest))
+    entries = read_manifest(root)
     groups, rest = plan_import(ctx.registry(), entries)
     check_something_taken(ctx.registry(), entries, bool(groups), f"archive {root}")
     summary = RunSummary("import")

@@ -26,7 +26,7 @@ from pipeline.parse.scheme_inference import Inference, infer_scheme
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry
 from pipeline.runner.family_names import NAMES
-from pipeline.runner.local_file import SUFFIXES, parse_file
+from pipeline.runner.local_file import SUFFIXES, parse_file, read_document
 
 READABLE = ("txt", "pdf")
 SHOWN_FURNITURE = 5
@@ -45,16 +45,9 @@ class SchemeEntry:
 
 
 def read_file(path: Path) -> bytes:
-    """The file's bytes; one that cannot be read is named with what is wrong."""
-    limit = Source.model_fields["max_bytes"].default  # what `parse` reads at most
-    try:
-        if path.stat().st_size > limit:
-            raise UsageError(
-                f"{path}: over {limit} bytes, more than any rules document parse reads"
-            )
-        return path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
+    """The file's bytes, read as `parse` reads a file (regular files only, at most what
+    parse reads); one that cannot be read is named with what is wrong."""
+    return read_document(path, Source.model_fields["max_bytes"].default)
 
 
 def read_lines(path: Path, data: bytes, rendition: str) -> list[Line]:

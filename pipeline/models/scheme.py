@@ -2,11 +2,64 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pipeline.models.base import Model
+from pipeline.models.path_parts import prefix_problem
+
+MAX_LEVELS = 12
+MAX_WIDTH = 9
+MAX_LABELS = 50
+MAX_PATTERN = 500
+# The statement forms the numbered engine knows (parse/numbered/statements.py FORMS, whose
+# keys a test holds equal to these): named here so an unknown name fails at load.
+STATEMENT_FORMS = (
+    "ver", "version", "v", "last-updated", "last-update", "updated", "effective",
+    "effective-date", "date", "current-as-of", "effective-as-of", "last-updated-ja",
+    "last-updated-zh",
+)  # fmt: skip
+SLOTS = ("{version}", "{date}")
+# A back-reference (\1, \g<1>, (?P=name)): inside a statement the pattern stands in a
+# group of its own, beside others, so the group it names is not the one it meant.
+_BACKREFERENCE = re.compile(r"\\\\|(\\[1-9]|\\g<|\(\?P=)")
+
+
+def pattern_problem(pattern: str, *, groups: bool = True) -> str | None:
+    """Why `pattern` is no usable regex (it does not compile, is too long, or names groups
+    or refers back to one where a template adds its own groups), or None."""
+    if len(pattern) > MAX_PATTERN:
+        return f"the pattern is longer than {MAX_PATTERN} characters"
+    try:
+        compiled = re.compile(pattern)
+    except re.error as exc:
+        return f"not a valid regular expression ({exc})"
+    except (OverflowError, RecursionError):
+        return "not a valid regular expression (too deeply nested or too large)"
+    if not groups and compiled.groupindex:
+        return "named groups are not allowed here (the statement adds its own)"
+    if not groups and any(m.group(1) for m in _BACKREFERENCE.finditer(pattern)):
+        return (
+            "back-references (\\1, (?P=name)) are not allowed here (the statement adds its "
+            "own groups)"
+        )
+    return None
+
+
+def template_problem(template: str) -> str | None:
+    """Why a statement or `ends` template cannot be read, or None: each slot at most once
+    (a second would be a second group of one name), no brace outside a slot."""
+    for slot in SLOTS:
+        if template.count(slot) > 1:
+            return f"{template!r} holds {slot} more than once"
+    rest = template
+    for slot in SLOTS:
+        rest = rest.replace(slot, "")
+    if "{" in rest or "}" in rest:
+        return f"{template!r} holds a brace that is neither {{version}} nor {{date}}"
+    return None
 
 
 class LevelScheme(Model):
@@ -23,6 +76,21 @@ class LevelScheme(Model):
         default=None, description="exactly this many digits (MTG's section 100 is chapter 1 + 00)"
     )
     join: str = Field(default=".", description="printed between the parent's number and this one")
+
+    @field_validator("width")
+    @classmethod
+    def _check_width(cls, width: int | None) -> int | None:
+        if width is not None and not 1 <= width <= MAX_WIDTH:
+            raise ValueError(f"between 1 and {MAX_WIDTH}, not {width}")
+        return width
+
+    @field_validator("join")
+    @classmethod
+    def _check_join(cls, join: str) -> str:
+        if len(join) > 3 or any(c.isalnum() for c in join):
+            raise ValueError("up to 3 punctuation characters")
+        return join
+
     printed: Literal["full", "own"] = Field(
         default="full",
         description="full: the whole path is printed (1.0.1a); own: only this level's segment "
@@ -93,3 +161,68 @@ class NumberedScheme(Model):
     ends: list[str] = Field(
         default_factory=list, description="headings after which the rules end (back matter)"
     )
+
+    # Every value is checked here, at load, so that none fails later inside a parse: each
+    # error names the key (the registry loader adds the file and the entry).
+    @field_validator("prefix")
+    @classmethod
+    def _check_prefix(cls, value: str) -> str:
+        if problem := prefix_problem(value):
+            raise ValueError(problem)
+        return value
+
+    @field_validator("levels")
+    @classmethod
+    def _check_levels(cls, levels: list[LevelScheme]) -> list[LevelScheme]:
+        if len(levels) > MAX_LEVELS:
+            raise ValueError(f"at most {MAX_LEVELS} levels, not {len(levels)}")
+        return levels
+
+    @field_validator("bullets", "example", "note", "keywords", "statements", "ends")
+    @classmethod
+    def _check_labels(cls, values: list[str]) -> list[str]:
+        if len(values) > MAX_LABELS:
+            raise ValueError(f"at most {MAX_LABELS} entries")
+        if any(not value.strip() for value in values):
+            raise ValueError("an entry is empty")
+        return values
+
+    @field_validator("statements", "ends")
+    @classmethod
+    def _check_templates(cls, values: list[str]) -> list[str]:
+        for template in values:
+            if problem := template_problem(template):
+                raise ValueError(problem)
+        return values
+
+    @field_validator("statements")
+    @classmethod
+    def _check_statements(cls, values: list[str]) -> list[str]:
+        for template in values:
+            if not any(slot in template for slot in SLOTS):
+                raise ValueError(f"{template!r} holds neither {{version}} nor {{date}}")
+        return values
+
+    @field_validator("statement_forms")
+    @classmethod
+    def _check_forms(cls, names: list[str]) -> list[str]:
+        unknown = [name for name in names if name not in STATEMENT_FORMS]
+        if unknown:
+            raise ValueError(
+                f"unknown statement form {unknown[0]!r}; known: {', '.join(STATEMENT_FORMS)}"
+            )
+        return names
+
+    @field_validator("skip_letters")
+    @classmethod
+    def _check_skip_letters(cls, value: str) -> str:
+        if any(not c.isalpha() for c in value):
+            raise ValueError("letters only")
+        return value
+
+    @field_validator("version_pattern")
+    @classmethod
+    def _check_version_pattern(cls, pattern: str) -> str:
+        if problem := pattern_problem(pattern, groups=False):
+            raise ValueError(f"{pattern!r}: {problem}")
+        return pattern

@@ -6,39 +6,30 @@ import tomllib
 from collections import defaultdict
 from collections.abc import Collection
 from importlib import resources
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
 from pipeline.errors import RegistryError, UsageError
 from pipeline.models.path_parts import document_problem, part_problem, prefix_problem
-from pipeline.models.scheme import NumberedScheme
+from pipeline.models.scheme import pattern_problem
 from pipeline.models.sources import Source
-from pipeline.registry.patterns import backtracking_problem, compile_problem
+from pipeline.registry.patterns import backtracking_problem
 
 PACKAGED = "sources.toml"
 
 
-def load_registry(
-    path: Path | None = None, families: Collection[str] | None = None
-) -> list[Source]:
-    """Load and validate the registry; every problem names the file and the entry.
+def load_registry(families: Collection[str] | None = None) -> list[Source]:
+    """The packaged registry, validated. A user's registry (`--sources FILE`) is read by
+    the jobs' one reader of input files and given to `parse_registry`.
 
     `families` are the family names the caller can parse (jobs passes its table's
     names; the registry cannot import jobs): a source naming another is an error."""
-    if path is None:
-        name = f"pipeline/registry/{PACKAGED} (packaged)"
-        text = resources.files("pipeline.registry").joinpath(PACKAGED).read_text(encoding="utf-8")
-    else:
-        name = str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RegistryError(name, f"cannot read it: {exc.strerror}") from exc
+    name = f"pipeline/registry/{PACKAGED} (packaged)"
+    text = resources.files("pipeline.registry").joinpath(PACKAGED).read_text(encoding="utf-8")
     # The packaged registry's patterns are the project's own, probed by its tests; a user's
     # are probed at every load.
-    return parse_registry(text, name, families, probe=path is not None)
+    return parse_registry(text, name, families, probe=False)
 
 
 def parse_registry(
@@ -62,7 +53,8 @@ def parse_registry(
             source = Source.model_validate(entry)
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg'].removeprefix('Value error, ')}"
+                for e in exc.errors()
             )
             raise RegistryError(name, f"source {label}: {problems}") from exc
         if (
@@ -83,8 +75,6 @@ def parse_registry(
         if source.url is not None and not _secure(source.url):
             raise RegistryError(name, f"source {label}: url must be https ({source.url})")
         problem = _names_problem(source) or _patterns_problem(source)
-        if source.scheme is not None:
-            problem = problem or scheme_problem(source.scheme)
         if problem is not None:
             raise RegistryError(name, f"source {label}: {problem}")
         sources.append(source)
@@ -95,11 +85,6 @@ def parse_registry(
             if problem is not None:
                 raise RegistryError(name, f"source {source.id}: {problem}")
     return sources
-
-
-MAX_LEVELS = 12
-MAX_WIDTH = 9
-MAX_LABELS = 50
 
 
 def _names_problem(source: Source) -> str | None:
@@ -133,38 +118,13 @@ def _patterns(source: Source) -> dict[str, str]:
 
 
 def _patterns_problem(source: Source) -> str | None:
+    # The scheme's version_pattern is checked by its model (models.scheme).
     for field, pattern in _patterns(source).items():
-        problem = compile_problem(pattern, groups=field != "scheme.version_pattern")
+        if field == "scheme.version_pattern":
+            continue
+        problem = pattern_problem(pattern)
         if problem is not None:
             return f"{field} {pattern!r}: {problem}"
-    return None
-
-
-def scheme_problem(scheme: NumberedScheme) -> str | None:
-    """What makes a numbering scheme unusable, found at load rather than at parse time."""
-    if problem := prefix_problem(scheme.prefix):
-        return f"scheme.prefix: {problem}"
-    if len(scheme.levels) > MAX_LEVELS:
-        return f"scheme.levels: at most {MAX_LEVELS} levels, not {len(scheme.levels)}"
-    for n, level in enumerate(scheme.levels, 1):
-        if level.width is not None and not 1 <= level.width <= MAX_WIDTH:
-            return f"scheme.levels[{n}].width: between 1 and {MAX_WIDTH}, not {level.width}"
-        if len(level.join) > 3 or any(c.isalnum() for c in level.join):
-            return f"scheme.levels[{n}].join: up to 3 punctuation characters"
-    for field in ("bullets", "example", "note", "keywords", "statements", "ends"):
-        values: list[str] = getattr(scheme, field)
-        if len(values) > MAX_LABELS:
-            return f"scheme.{field}: at most {MAX_LABELS} entries"
-        if any(not value.strip() for value in values):
-            return f"scheme.{field}: an entry is empty"
-    if any(not c.isalpha() for c in scheme.skip_letters):
-        return "scheme.skip_letters: letters only"
-    for template in scheme.statements:
-        for slot in ("{version}", "{date}"):
-            if template.count(slot) > 1:
-                return f"scheme.statements: {template!r} holds {slot} more than once"
-        if "{version}" not in template and "{date}" not in template:
-            return f"scheme.statements: {template!r} holds neither {{version}} nor {{date}}"
     return None
 
 

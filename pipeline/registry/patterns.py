@@ -17,29 +17,12 @@ import string
 from collections.abc import Sequence
 
 PROBE_SECONDS = 3.0
-MAX_PATTERN = 500
 # Long enough that an exponential pattern runs for hours, short enough that a linear or
 # quadratic one ends in milliseconds; the long run catches cubic and worse.
 _SHORT, _LONG = 32, 600
 _FILLERS = "a1A. -_/:"
 # Flags for the whole pattern, which Python accepts only at its very start.
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
-
-
-def compile_problem(pattern: str, *, groups: bool = True) -> str | None:
-    """Why `pattern` is no usable regex (it does not compile, is too long, or names groups
-    where a template adds its own), or None."""
-    if len(pattern) > MAX_PATTERN:
-        return f"the pattern is longer than {MAX_PATTERN} characters"
-    try:
-        compiled = re.compile(pattern)
-    except re.error as exc:
-        return f"not a valid regular expression ({exc})"
-    except (OverflowError, RecursionError):
-        return "not a valid regular expression (too deeply nested or too large)"
-    if not groups and compiled.groupindex:
-        return "named groups are not allowed here (the statement adds its own)"
-    return None
 
 
 def _probes(pattern: str) -> list[str]:
@@ -85,8 +68,8 @@ def _answers_in_time(patterns: Sequence[str]) -> bool:
 
 def backtracking_problem(patterns: Sequence[str]) -> str | None:
     """None when every pattern answers every probe within the time bound; else which one
-    does not. Each pattern must compile (see `compile_problem`). One child runs them all;
-    only when it is stopped does each run alone, to name the one at fault."""
+    does not. Each pattern must compile (`models.scheme.pattern_problem`). One child runs
+    them all; only when it is stopped does each run alone, to name the one at fault."""
     if not patterns or _answers_in_time(patterns):
         return None
     for pattern in patterns:

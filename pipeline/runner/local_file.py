@@ -9,13 +9,14 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from pipeline.errors import UsageError
+from pipeline.errors import UnreadableInput, UsageError
 from pipeline.models.records import Document, Erratum, ParseWarning, PublisherNote, SourceRef
 from pipeline.models.sources import Source
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.request import ParseRequest, request_for
 from pipeline.runner.sandbox import parse_isolated_as
 from pipeline.store.canonical import canonical_json
+from pipeline.store.files import read_input
 from pipeline.verify.checks import sha256_bytes
 
 SUFFIXES = {
@@ -55,6 +56,22 @@ def rendition_of(path: Path) -> str:
     return rendition
 
 
+def read_document(path: Path, limit: int) -> bytes:
+    """A local document's bytes for `parse` and `scheme`, by the one reader of input files,
+    at most `limit` of them (its source's max_bytes)."""
+    try:
+        return read_input(path, limit, what="document")
+    except UnreadableInput as exc:
+        if "over the limit" in exc.problem:
+            raise UnreadableInput(
+                exc.path,
+                exc.problem,
+                "if the file is genuine, raise max_bytes for its source in the registry "
+                "(--sources FILE)",
+            ) from exc
+        raise
+
+
 def parse_file(
     path: Path,
     family: str,
@@ -82,16 +99,7 @@ def parse_file(
         None,
     )
     limit = source.max_bytes if source is not None else Source.model_fields["max_bytes"].default
-    try:
-        size = path.stat().st_size
-        if size > limit:
-            raise UsageError(
-                f"{path}: {size} bytes, over the limit of {limit}; if the file is genuine, raise "
-                "max_bytes for its source in the registry (--sources FILE)"
-            )
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read it ({exc.strerror})") from exc
+    data = read_document(path, limit)
     if source is not None:
         request = request_for(source, what=str(path), version=version)
     else:

@@ -156,3 +156,13 @@ def test_bytes_undefined_in_cp1252_fail_instead_of_guessing() -> None:
 def test_without_a_sentinel_any_clean_text_decodes() -> None:
     assert decode_text(b"plain\r\ntext") == "plain\ntext"
     assert [ln.line for ln in extract_text_lines(b"a\rb\r")] == [1, 2, 3]
+
+
+def test_utf32_le_with_a_bom_is_not_read_as_utf16() -> None:
+    """UTF-32-LE's byte-order mark (FF FE 00 00) starts with UTF-16-LE's (FF FE): it was
+    decoded as UTF-16 into NUL-riddled text. Both UTF-32 marks are read as UTF-32."""
+    text = "Magic: The Gathering Comprehensive Rules\n\n100.1. It\u2019s a game.\n"
+    for bom, encoding in ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be")):
+        data = bom + text.encode(encoding)
+        assert sniff_encoding(data) == (encoding, 4)
+        assert decode_text(data, sentinel=SENTINEL) == text

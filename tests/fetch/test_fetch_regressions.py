@@ -20,8 +20,8 @@ from pipeline.fetch.discover import find_link
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import update as jobs
-from pipeline.jobs.context import Context
-from pipeline.registry.loader import load_registry, parse_registry
+from pipeline.jobs.context import Context, load_sources
+from pipeline.registry.loader import parse_registry
 from pipeline.store.blobs import BlobStore
 
 
@@ -127,5 +127,5 @@ def test_a_registry_pattern_with_inline_flags_is_not_called_catastrophic() -> No
     pattern and refuses none."""
     packaged = Path(__file__).resolve().parents[2] / "pipeline" / "registry" / "sources.toml"
     assert any("(?i)" in line for line in packaged.read_text().splitlines())
-    sources = load_registry(packaged)
+    sources = load_sources(packaged)
     assert {s.id for s in sources} >= {"riftbound-cr-pdf", "mtg-cr-txt"}

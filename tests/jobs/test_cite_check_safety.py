@@ -274,3 +274,22 @@ def test_fifty_megabytes_of_numbers_take_memory_linear_in_the_file(
     assert f"only its first {MAX_CITATIONS} citations checked" in run.stderr
     assert "numbers (not prose); it was not checked" in run.stderr
     assert peak < 900 * 1024 * 1024, peak
+
+
+@pytest.mark.parametrize("encoding", ["utf-32-le", "utf-32-be"])
+def test_utf32_with_a_bom_reads_as_none_found(
+    mtg_pair_corpus: Path, tmp_path: Path, stale: tuple[str, str], encoding: str
+) -> None:
+    """UTF-32-LE's byte-order mark starts like UTF-16-LE's: the file was read as UTF-16,
+    found nothing, and the check exited 0. UTF-32 marks are looked for first."""
+    bom = codecs.BOM_UTF32_LE if encoding.endswith("le") else codecs.BOM_UTF32_BE
+    wide = tmp_path / "wide.txt"
+    wide.write_bytes(bom + f"See rule {stale[0]}.\n".encode(encoding))
+    args = ["cite-check", str(wide), "--doc", "mtg/cr", "--as-of", "2025-07-25"]
+    run = subprocess.run(
+        [sys.executable, "-m", "pipeline", *args, "--corpus", str(mtg_pair_corpus), "--json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 1, run.stderr
+    data = json.loads(run.stdout)
+    assert [(c["file"], c["id"]) for c in data["citations"]] == [(str(wide), f"cr:{stale[0]}")]

@@ -52,7 +52,7 @@ MANIFEST = parse_manifest((SHARED / "manifest.json").read_bytes(), str(SHARED))
 
 def cases() -> list[Any]:
     found = []
-    for source in load_registry(None, NAMES):
+    for source in load_registry(NAMES):
         for files in versions_of(source, entries_for(source, MANIFEST)):
             version = manifest_version(source, files[0])
             case = (source, version, files)

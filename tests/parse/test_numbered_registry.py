@@ -17,9 +17,11 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_USAGE, ParseError, RegistryError, UnsafeName
 from pipeline.extract.pdf import extract_pdf_lines
+from pipeline.jobs.context import load_sources
 from pipeline.models.records import Document
+from pipeline.models.scheme import STATEMENT_FORMS
 from pipeline.models.sources import Source
-from pipeline.registry.loader import load_registry
+from pipeline.parse.numbered.statements import FORMS
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.limits import ParseLimits
@@ -87,7 +89,7 @@ def parse(entry: Source, data: bytes) -> Document:
 
 
 def test_a_registry_entry_alone_adds_the_game(tmp_path: Path) -> None:
-    (entry,) = load_registry(registry_file(tmp_path, [source()]), NAMES)
+    (entry,) = load_sources(registry_file(tmp_path, [source()]), NAMES)
     assert entry.scheme is not None and entry.scheme.prefix == "sf"
     doc = parse(entry, STARFALL.encode())
     assert doc.warnings == []
@@ -135,7 +137,7 @@ def test_a_registry_entry_alone_adds_the_game(tmp_path: Path) -> None:
 
 
 def test_the_engine_warns_what_the_scheme_cannot_place(tmp_path: Path) -> None:
-    (entry,) = load_registry(registry_file(tmp_path, [source()]), NAMES)
+    (entry,) = load_sources(registry_file(tmp_path, [source()]), NAMES)
     text = STARFALL.replace("effective 2 March 2026", "effective 31 February 2026")
     text = text.replace("See rule 2.1.", "See rule 9.9.")
     doc = parse(entry, text.encode())
@@ -214,7 +216,7 @@ def test_a_pdf_by_a_registry_entry_alone(tmp_path: Path) -> None:
 def test_an_unknown_family_is_refused_at_load_with_the_file_and_entry(tmp_path: Path) -> None:
     path = registry_file(tmp_path, [source(family="numberd")])
     with pytest.raises(RegistryError) as caught:
-        load_registry(path, NAMES)
+        load_sources(path, NAMES)
     assert str(path) in str(caught.value) and "starfall-cr-txt" in str(caught.value)
     assert "unknown family 'numberd'" in str(caught.value)
     result = CliRunner().invoke(app, ["--sources", str(path), "--corpus", str(tmp_path / "c"),
@@ -228,7 +230,7 @@ def test_numbered_without_a_scheme_is_refused(tmp_path: Path) -> None:
     entry = source()
     del entry["scheme"]
     with pytest.raises(RegistryError, match="scheme"):
-        load_registry(registry_file(tmp_path, [entry]), NAMES)
+        load_sources(registry_file(tmp_path, [entry]), NAMES)
 
 
 def test_the_documented_example_is_this_game(tmp_path: Path) -> None:
@@ -239,7 +241,7 @@ def test_the_documented_example_is_this_game(tmp_path: Path) -> None:
     example = section.split("```toml\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "sources.toml"
     path.write_text(example, encoding="utf-8")
-    (entry,) = load_registry(path, NAMES)
+    (entry,) = load_sources(path, NAMES)
     assert entry.scheme == Source.model_validate(source()).scheme
     assert [r.id for r in parse(entry, STARFALL.encode()).records][:3] == [
         "sf:1",
@@ -255,7 +257,7 @@ def _refused(tmp_path: Path, entry: dict[str, object], *words: str) -> str:
     path = registry_file(tmp_path, [entry])
     began = time.monotonic()
     with pytest.raises(RegistryError) as caught:
-        load_registry(path, NAMES)
+        load_sources(path, NAMES)
     message = str(caught.value)
     assert str(path) in message and "starfall-cr-txt" in message, message
     assert all(w in message for w in words), message
@@ -288,7 +290,7 @@ def test_a_version_read_through_the_pattern_with_dotdot_is_a_warning_not_a_path(
     """A version read through `version_pattern` could hold `../` and become a path. A
     stated version that cannot name a file is a parse warning; the version is not taken."""
     scheme = {**STARFALL_SCHEME, "version_pattern": r"[\w./]+"}
-    (entry,) = load_registry(registry_file(tmp_path, [source(scheme=scheme)]), NAMES)
+    (entry,) = load_sources(registry_file(tmp_path, [source(scheme=scheme)]), NAMES)
     doc = parse(entry, STARFALL.replace("VERSION 3.1,", "VERSION ../../x,").encode())
     assert doc.version is None
     assert [w.code for w in doc.warnings] == ["no-version", "no-version"]
@@ -309,6 +311,9 @@ def test_a_version_read_through_the_pattern_with_dotdot_is_a_warning_not_a_path(
         ({"levels": [{"kind": "rule", "width": -1}]}, ["width", "-1"]),
         ({"levels": [{"kind": "rule", "width": 10**9}]}, ["width"]),
         ({"levels": [{"kind": "rule"}] * 2000}, ["at most 12 levels"]),
+        ({"ends": ["Credits {version} {version}"]}, ["scheme.ends", "{version} more than once"]),
+        ({"version_pattern": r"(\d)\1"}, ["scheme.version_pattern", "back-references"]),
+        ({"statement_forms": ["ver", "vers"]}, ["scheme.statement_forms", "'vers'"]),
         # these wait out the probe's time bound
         pytest.param(
             {"version_pattern": "(a+)+$"}, ["backtracks catastrophically"], marks=pytest.mark.slow
@@ -356,3 +361,35 @@ def test_update_deadline_bounds_the_parse_child() -> None:
     with pytest.raises(ParseError, match="the run's deadline"):
         parse_isolated(data, request, limits)
     assert time.monotonic() - began < 10
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        ({"ends": ["Credits {version} {version}"]}, "scheme.ends"),
+        ({"version_pattern": r"(\d+)\.\1"}, "scheme.version_pattern"),
+        ({"statement_forms": ["no-such-form"]}, "scheme.statement_forms"),
+    ],
+)
+def test_registry_values_that_pass_load_and_fail_at_parse(
+    tmp_path: Path, change: dict[str, object], key: str
+) -> None:
+    """`ends` with a slot twice, a back-referencing `version_pattern` and an unknown
+    `statement_forms` name loaded, then failed inside the parse as an internal error (a
+    regex group defined twice or referring to the wrong group, a KeyError). The scheme's
+    model checks each at load: the command line says the file, the entry and the key,
+    exit 2, and no traceback."""
+    path = registry_file(tmp_path, [source(scheme={**STARFALL_SCHEME, **change})])
+    story = tmp_path / "starfall.txt"
+    story.write_text(STARFALL, encoding="utf-8")
+    result = CliRunner().invoke(
+        app, ["--sources", str(path), "parse", str(story), "--family", "numbered"]
+    )
+    out = result.output + result.stderr
+    assert result.exit_code == EXIT_USAGE, out
+    assert str(path) in out and "starfall-cr-txt" in out and key in out, out
+    assert "Traceback" not in out and "internal error" not in out
+
+
+def test_the_statement_forms_a_registry_may_name_are_the_engine_s() -> None:
+    assert tuple(FORMS) == STATEMENT_FORMS

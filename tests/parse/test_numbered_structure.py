@@ -12,11 +12,11 @@ from helpers import registry_file
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
+from pipeline.jobs.context import load_sources
 from pipeline.models.records import Document
 from pipeline.parse.numbered.layout import join_glued, join_spaced
 from pipeline.parse.numbered.statements import FORMS, compile_statement, read_date
 from pipeline.parse.numbered.structure import find_contents
-from pipeline.registry.loader import load_registry
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.request import request_for
@@ -36,7 +36,7 @@ def parse(tmp_path: Path, data: bytes, rendition: str, **scheme: object) -> Docu
         "url": f"https://starfall.invalid/rules.{rendition}", "primary": True,
         "scheme": {"levels": HYPHEN_LEVELS, "statement_forms": ["ver", "updated"], **scheme},
     }  # fmt: skip
-    (source,) = load_registry(registry_file(tmp_path, [entry]), NAMES)
+    (source,) = load_sources(registry_file(tmp_path, [entry]), NAMES)
     return parse_bytes(data, request_for(source, what=f"rules.{rendition}"))
 
 

@@ -155,6 +155,6 @@ def test_opp_1_0_formats_nest_three_deep() -> None:
 
 def parse_file(path: str) -> Document:
     """Through the registry entry, as import parses it."""
-    source = next(s for s in load_registry(None, NAMES) if s.document == DOCUMENTS[path])
+    source = next(s for s in load_registry(NAMES) if s.document == DOCUMENTS[path])
     assert source.family == "headed-sections" and source.options.get("archive_only")
     return parse_bytes((SHARED / path).read_bytes(), request_for(source, what=path))

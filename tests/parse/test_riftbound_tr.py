@@ -81,7 +81,7 @@ def test_ids_depth_parent_and_references(doc: Document) -> None:
 
 def test_the_registry_entry_parses_it_through_the_riftbound_family() -> None:
     """The registry source is the Core Rules' family with `prefix = "tr"`: no code of its own."""
-    source = next(s for s in load_registry(None, NAMES) if s.document == "riftbound/tr")
+    source = next(s for s in load_registry(NAMES) if s.document == "riftbound/tr")
     assert (source.family, source.options.get("prefix")) == ("riftbound-cr", "tr")
     assert source.manifest is not None and source.manifest.document == "tournament-rules"
     data = (SHARED / TXT).read_bytes()

@@ -345,7 +345,7 @@ def test_a_file_scheme_cannot_read_is_named_with_what_to_do(tmp_path: Path) -> N
     fake.write_bytes(b"1. Setup\n")
     for path, said in [
         (notes, "scheme reads a PDF (.pdf) or a text file (.txt)"),
-        (tmp_path / "missing.txt", "cannot read it"),
+        (tmp_path / "missing.txt", "cannot open the document (No such file"),
         (fake, "not a PDF"),
     ]:
         code, out, err = invoke("scheme", str(path))
@@ -557,3 +557,21 @@ def test_chapters_are_found_where_a_glossary_numbers_more_senses_than_there_are_
     chapters = [f"{n}. Chapter {n}" for n in range(1, 17)] + ["1. An item."] * 4
     lines = [Line(text=text, line=n) for n, text in enumerate(chapters, 1)]
     assert chapter_digits(read_starts(lines)) is None
+
+
+def test_ends_with_a_slot_twice_crashes_scheme(tmp_path: Path) -> None:
+    """A document whose back matter's heading printed `{version}` twice (`Credits {version}
+    {version}`) was declared as that template, whose second slot is a second regex group of
+    one name: an internal error. Braces in a line are no template: the heading is not
+    declared, and the entry parses the file."""
+    path = tmp_path / "braces.txt"
+    rules = "\n".join(
+        f"{n}. Part {n}\n{n}.1. Rule one of {n}.\n{n}.2. Rule two." for n in (1, 2, 3)
+    )
+    path.write_text(
+        f"Starfall Rules\nVersion 3.1\n\n{rules}\n\nCredits {{version}} {{version}}\nAlice.\n"
+    )
+    code, out, err = invoke("scheme", str(path))
+    assert code == 0, err
+    assert "internal error" not in err and "{version} {version}" not in out
+    assert "parse with this entry: 9 records, 0 warnings" in err

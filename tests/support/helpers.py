@@ -81,15 +81,15 @@ def parse_example(name: str) -> tuple[Any, bytes]:
     packaged entry, or the name of a file of examples/registries/), parsed through that entry
     alone: (Document, the document's bytes)."""
     from pipeline.fetch.manifest import parse_manifest, versions_of
-    from pipeline.registry.loader import load_registry
+    from pipeline.jobs.context import load_sources
     from pipeline.runner.families import parse_bytes
     from pipeline.runner.family_names import NAMES
     from pipeline.runner.request import request_for
 
     if name in NUMBERED_GAMES:
-        (entry,) = [s for s in load_registry() if s.id == NUMBERED_GAMES[name]]
+        (entry,) = [s for s in load_sources(None) if s.id == NUMBERED_GAMES[name]]
     else:
-        (entry,) = load_registry(EXAMPLE_REGISTRIES / f"{name}.toml", NAMES)
+        (entry,) = load_sources(EXAMPLE_REGISTRIES / f"{name}.toml", NAMES)
     entries = parse_manifest((SHARED / "manifest.json").read_bytes(), "manifest.json")
     ((file,),) = versions_of(entry, entries)
     data = (SHARED / file.path).read_bytes()

@@ -51,7 +51,10 @@ def date_at(text: str) -> int | None:
 
 def statement_template(text: str) -> tuple[str, str | None] | None:
     """A line as a statement template, and the version it states; None when it states
-    neither a version nor a readable date after some words of its own."""
+    neither a version nor a readable date after some words of its own, or holds a brace
+    (a template's braces are its slots: `{version}` printed in a line is no template)."""
+    if "{" in text or "}" in text:
+        return None
     version = VERSION.search(text)
     if version is not None:
         head = text[version.start() : version.start("v")]
@@ -305,6 +308,8 @@ def infer_back_matter(
     body = [i for i in numbered if blocks[i].line not in contents]
     if not body or (heading := back_heading(blocks, body, numbering)) is None:
         return None
+    if "{" in blocks[heading].text or "}" in blocks[heading].text:
+        return None  # braces would read as a template's slots: no `ends` can declare it
     # The engine skips the contents before it looks for `ends`, so a heading the contents
     # list too is declared as well; one the rules' own text repeats before it is not.
     ends = heading_form(blocks[heading].text)
