@@ -171,4 +171,22 @@ def test_the_registry_declares_the_three_documents() -> None:
     sources = {s.document: s for s in load_registry()}
     assert sources["mtg/mtr"].family == sources["mtg/ipg"].family == "mtg-policy"
     assert sources["mtg/jar"].family == "headed-sections"
-    assert str(sources["mtg/mtr"].url).startswith("https://media.wizards.com/")
+    # each release is a new file: its link is found on the page the documents name
+    for document in ("mtg/mtr", "mtg/ipg"):
+        discovery = sources[document].discovery
+        assert discovery is not None
+        assert discovery.page == "https://wpn.wizards.com/en/rules-documents"
+
+
+def test_a_label_at_the_top_of_two_pages_is_not_a_running_head(parse_real: ParseReal) -> None:
+    """`Examples` opens page 22 of the 2024 IPG and another page: read as a running head,
+    it was dropped and 3.8's examples joined its definition."""
+    marked = record(ipg(parse_real, IPG_2024), "ipg:3.8")
+    assert [e[:3] for e in marked.examples] == ["A. ", "B. ", "C. "]
+    assert "\nA. " not in marked.text
+
+
+def test_ipg_front_matter_is_its_introduction_without_the_contents(parse_real: ParseReal) -> None:
+    doc = ipg(parse_real, IPG_2024)
+    assert [p.id for p in doc.front_matter] == ["introduction", "framework-of-this-document"]
+    assert doc.counts["contents_entries"] == 37

@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterator
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
-from pipeline.models.records import CountKey, Document, ParseOptions, Passage
+from pipeline.models.records import CountKey, Document, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import slugify, unplaced
+from pipeline.parse.common import slugify, unplaced, warn
 from pipeline.parse.mtg.policy_layout import (
     GLYPH,
     ITEM,
@@ -40,8 +40,9 @@ from pipeline.parse.mtg.policy_layout import (
     is_label,
     read_paragraphs,
 )
-from pipeline.parse.numbered.engine import Engine, drop_pdf_furniture, is_title
+from pipeline.parse.numbered.engine import Engine, is_title
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
+from pipeline.parse.numbered.layout import drop_page_numbers
 from pipeline.parse.numbered.numbers import NumberStart
 from pipeline.parse.numbered.records import Draft, lines_span, paragraphs
 from pipeline.parse.numbered.references import References
@@ -54,6 +55,7 @@ HEADING_WORDS = 14
 # A contents entry: its number and title, dot leaders, the page (`2.1. Game Play Error —
 # Missed Trigger ........ 7`, `1.11 Spectators ....8`).
 CONTENTS = re.compile(r"^(?P<title>.*?\S)\s*(?:\.{4,}|…{2,})\s*\d+$")
+CONTENTS_HEADINGS = ("contents", "table of contents")
 UNLED = re.compile(r"^(?P<title>\D.*?\S)\s+\d+$")
 BACK = re.compile(r"^appendix\b", re.IGNORECASE)
 DASHES = re.compile(r"[\u2010-\u2015]")  # `Appendix A—Time Limits`: words on both sides
@@ -154,6 +156,9 @@ def read_contents(lines: list[Line], engine: Engine) -> tuple[dict[str, str], se
             start = engine.numbering.match_start(match.group("title"))
             if start is not None:
                 titles[start.number] = start.rest.strip()
+    # the contents' own heading, left alone once its entries are gone
+    heading = [ln for ln in lines if ln.text.strip().lower() in CONTENTS_HEADINGS]
+    used |= {ln.line for ln in heading[:1] if used and ln.line < min(used)}
     return titles, used
 
 
@@ -279,7 +284,8 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     written = [line for line in lines if line.text.strip()]
     if not written:
         raise ParseError(document, "no text in it (a PDF of scanned pages needs OCR first)")
-    body = drop_pdf_furniture(engine, lines)
+    # Only page numbers: a label at the top of two pages (`Examples`) is no running head.
+    body = drop_page_numbers(written)
     contents, listed = read_contents(body, engine)
     size = body_size(body)
     blocks = read_paragraphs(
@@ -332,6 +338,10 @@ def read_front(engine: Engine, front: list[Line], size: float) -> Parsed:
     stated = {line.line for line in found.lines} if found is not None else set()
     if found is not None:
         parsed.stated = parsed.effective = found.date
+        if found.date is None:
+            message = f"cannot read the date in {found.date_text!r}"
+            at = found.lines[0]
+            parsed.warnings.append(warn(WarningCode.BAD_DATE, message, at.line, at.page))
     rest = [line for line in front if line.line not in stated and line.line != title.line]
     parsed.front_matter = sections_of(read_paragraphs(rest, opens_heading(engine)), size, "preface")
     return parsed
