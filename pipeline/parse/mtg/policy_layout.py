@@ -96,11 +96,14 @@ def read_paragraphs(lines: list[Line], heading: Callable[[str], bool]) -> list[P
         if abs((line.size or 0) - (prev.size or 0)) >= SIZE_STEP:
             return True
         item = ITEM.match(text) is not None and (line.x0 or 0) <= (prev.x0 or 0) + TOLERANCE
+        # a glyph always opens an item; a number or letter only after a finished sentence
+        # (`… then use\n0.33 instead.` is a wrap)
+        glyph = item and GLYPH.match(text) is not None
         if line.page != prev.page:
             finished = before.endswith(STOPS) and len(before) < full
             return item or finished or is_label(line)
         gap = (line.top or 0) - (prev.top or 0)
-        return gap > GAP * step or (item and before.endswith(STOPS))
+        return gap > GAP * step or glyph or (item and before.endswith(STOPS))
 
     out = []
     for run in runs(lines, opens):
