@@ -48,8 +48,10 @@ from pipeline.parse.numbered.statements import compile_statement, read_date
 FAMILY = "headed-sections"
 PARSER_VERSION = "1.0"
 PREFIX = "sec"
-STATEMENTS = ["Version {version}", "Revised {date}", "Last updated {date}"]
+STATEMENTS = ["Version {version}", "Revised {date}", "Last updated {date}", "Updated {date}"]
 GLYPHS = ("●", "○", "■", "•", "▪", "◦", "-")
+# A symbol font's bullet (Wingdings' U+F0F1) extracts as a private-use character.
+PRIVATE_USE = re.compile("^[\ue000-\uf8ff]")
 SENTENCE_END = (".", ":", ";", ",", "?", "!")
 HEADING_STEP = 0.5  # points above the body size that make a heading
 GAP_FACTOR = 1.3  # a vertical step this many times the leading is a paragraph gap
@@ -151,7 +153,7 @@ def body_heading_candidates(lines: list[Line], page: Page) -> list[int]:
             and abs((line.x0 or 0.0) - page.margin) <= INDENT_TOLERANCE
             and opens_paragraph(previous, line, page)
             and index + 1 < len(lines)
-            and not text.startswith(GLYPHS)
+            and not is_item(text)
             and not text.endswith(SENTENCE_END)
             and len(text.split()) <= MAX_HEADING_WORDS
             and len(text) < SHORT_FACTOR * page.full
@@ -194,7 +196,8 @@ def read_statements(lines: list[Line], parsed: Parsed) -> set[int]:
 
 def is_item(text: str) -> bool:
     """A list item: a glyph (`●`, `○`) or a label (`1.`, `ii.`) opens it."""
-    return text.startswith(GLYPHS) or LIST_LABEL_RE.match(text) is not None
+    glyph = text.startswith(GLYPHS) or PRIVATE_USE.match(text) is not None
+    return glyph or LIST_LABEL_RE.match(text) is not None
 
 
 def paragraphs_of(lines: list[Line], page: Page) -> list[str]:

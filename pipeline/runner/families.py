@@ -42,6 +42,7 @@ from pipeline.parse.fab import html as fab_html
 from pipeline.parse.fab import policy as fab_policy
 from pipeline.parse.lint import lint_parsed
 from pipeline.parse.mtg import cr as mtg_cr
+from pipeline.parse.mtg import policy as mtg_policy
 from pipeline.parse.netrunner import cr as netrunner_cr
 from pipeline.parse.nsg import html_cr as nsg_html
 from pipeline.parse.nsg import yaml_cr as nsg_yaml
@@ -183,6 +184,7 @@ TABLE: list[Family[Any]] = [
     family("fab-cr", Lines(), fab_cr.parse, fab_cr.PARSER_VERSION),
     family("fab-policy", Lines(), fab_policy.parse, fab_policy.PARSER_VERSION),
     family("mtg-cr", Lines(mtg_cr.SENTINEL), mtg_cr.parse, mtg_cr.PARSER_VERSION),
+    family("mtg-policy", Lines(), mtg_policy.parse, mtg_policy.PARSER_VERSION),
     family("netrunner-cr", Lines(), netrunner_cr.parse, netrunner_cr.PARSER_VERSION),
     family("riftbound-cr", Lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION),
     family("numbered", Lines(), numbered.parse_numbered, numbered.PARSER_VERSION),

@@ -12,7 +12,7 @@ from __future__ import annotations
 NAMES = frozenset(
     {
         "fab-cr", "fab-html", "fab-policy", "faq-html", "fandom-wiki", "headed-sections",
-        "mtg-cr", "netrunner-cr", "nrdb-rulings", "nsg-html", "nsg-yaml", "numbered",
+        "mtg-cr", "mtg-policy", "netrunner-cr", "nrdb-rulings", "nsg-html", "nsg-yaml", "numbered",
         "riftbound-cr", "swu-cr",
     }
 )  # fmt: skip
