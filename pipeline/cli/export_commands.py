@@ -9,7 +9,7 @@ import typer
 
 from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
 from pipeline.cli.shared import err, make_context, out
-from pipeline.errors import EXIT_CHANGED, EXIT_OK, RulesCorpusError
+from pipeline.errors import EXIT_CHANGED, EXIT_OK, RulesCorpusError, shorten
 from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import Outcome, RunSummary
 
@@ -39,8 +39,8 @@ def export_sqlite_cmd(
     ctx = make_context(corpus, cache, sources)
     done = run_job(lambda: export_sqlite(ctx.corpus_dir, path, force=force))
     rows = ", ".join(f"{name} {count}" for name, count in done.rows.items() if count)
-    out.print(f"wrote {done.path} ({rows})", markup=False, highlight=False)
-    out.print(f"wrote {done.metadata}", markup=False, highlight=False)
+    for line in (f"wrote {done.path} ({rows})", f"wrote {done.metadata}"):
+        out.print(shorten(line, one_line=True), markup=False, highlight=False, soft_wrap=True)
 
 
 SqliteOpt = Annotated[
@@ -68,4 +68,5 @@ def refresh_sqlite(ctx: Context, path: Path | None, summary: RunSummary) -> None
             )
         )
         return
-    err.print(f"exported the corpus to {done.path}", markup=False, highlight=False)
+    said = shorten(f"exported the corpus to {done.path}", one_line=True)
+    err.print(said, markup=False, highlight=False, soft_wrap=True)

@@ -240,11 +240,11 @@ def schema_cmd(
     if check:
         stale = stale_schemas(folder)
         if stale:
-            err.print(
-                f"schemas out of date in {folder}: {', '.join(stale)}; run `rulescorpus schema`"
-            )
+            said = f"schemas out of date in {folder}: {', '.join(stale)}; run `rulescorpus schema`"
+            err.print(shorten(said, one_line=True), markup=False, highlight=False)
             raise typer.Exit(EXIT_VERIFY)
-        out.print(f"schemas in {folder} match the models")
+        said = shorten(f"schemas in {folder} match the models", one_line=True)
+        out.print(said, markup=False, highlight=False)
         return
     for name in write_schemas(folder):
-        out.print(f"wrote {folder / name}")
+        out.print(shorten(f"wrote {folder / name}", one_line=True), markup=False, highlight=False)

@@ -9,6 +9,7 @@ import typer
 
 from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
 from pipeline.cli.shared import err
+from pipeline.errors import shorten
 
 
 @app.command("scheme")
@@ -27,5 +28,5 @@ def scheme_cmd(
 
     entry = run_job(lambda: infer_entry(file, game, document))
     for line in entry.report:
-        err.print(line, markup=False, soft_wrap=True)
+        err.print(shorten(line, one_line=True), markup=False, highlight=False, soft_wrap=True)
     print(entry.toml, end="")

@@ -14,7 +14,7 @@ from server import Reply, ScriptedServer
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
+from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_USAGE, EXIT_VERIFY
 from pipeline.store.corpus import Corpus
 
 runner = CliRunner()
@@ -145,11 +145,44 @@ def test_a_source_the_mirror_lacks_is_skipped_not_failed(tmp_path: Path) -> None
                 "rendition": "pdf",
                 "primary": True,
                 "url": "https://rules.fabtcg.com/pdf/en-fab-cr.pdf",
+            },
+            {
+                "id": "fab-cpg-pdf",
+                "game": "fab",
+                "document": "fab/cpg",
+                "title": "Flesh and Blood Casual Procedure Guide",
+                "family": "headed-sections",
+                "rendition": "pdf",
+                "primary": True,
+                "manifest": {"game": "fab", "document": "casual-procedure-guide", "format": "pdf"},
+                "options": {"archive_only": "true"},
+            },
+        ],
+    )
+    # the mirror has the guide but not the PDF: the guide is stored, the PDF skipped
+    code, out = run(tmp_path, registry, "update", "--mirror", str(SHARED))
+    assert code == EXIT_CHANGED and "skipped" in out and "not available from this mirror" in out
+
+
+def test_a_mirror_with_nothing_for_any_source_is_an_error(tmp_path: Path) -> None:
+    registry = registry_file(
+        tmp_path,
+        [
+            {
+                "id": "fab-cr-pdf",
+                "game": "fab",
+                "document": "fab/cr",
+                "title": "FaB CR",
+                "family": "fab-cr",
+                "rendition": "pdf",
+                "primary": True,
+                "url": "https://rules.fabtcg.com/pdf/en-fab-cr.pdf",
             }
         ],
     )
     code, out = run(tmp_path, registry, "update", "--mirror", str(SHARED))
-    assert code == EXIT_OK and "skipped" in out and "not available from this mirror" in out
+    assert code == EXIT_USAGE, out
+    assert "no registry source takes any of its" in out and "fab-cr-pdf (by its url only)" in out
 
 
 def test_fetch_fills_the_blob_store_and_leaves_the_corpus_alone(
