@@ -27,6 +27,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable
+from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
@@ -40,6 +41,18 @@ T = TypeVar("T")
 # What the child sends of its Document: what the caller needs of it (and must pickle).
 # Made in the child, it costs the caller nothing to read back.
 Reply = Callable[[Document], T]
+# What a child does with the bytes: a parse and its reply, or another reading of untrusted
+# bytes (scheme inference) under the same limits. A module's function, or a partial of
+# one, when the child is served.
+Task = Callable[[bytes, ParseRequest], T]
+
+
+def parse_then(reply: Reply[T], data: bytes, request: ParseRequest) -> T:
+    """The parse child's task: the family's parse of `data`, handed to `reply`."""
+    from pipeline.runner.families import parse_bytes  # a forked child has not yet
+
+    return reply(parse_bytes(data, request))
+
 
 # A caller may fork its parse child directly only while its own address space is at
 # most this share of the child's limit: a fork inherits the whole of it, and a large
@@ -107,7 +120,7 @@ def dump_json(doc: Document) -> bytes:
 
 
 def _child(
-    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, task: Task[Any]
 ) -> None:
     die_with_parent()
     # Ctrl-C reaches the whole process group: the run decides what it means (exit 2)
@@ -118,13 +131,10 @@ def _child(
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     answer: tuple[str, Any]
     try:
-        from pipeline.runner.families import parse_bytes  # a forked child has not yet
-
         # This child lives for one parse: what it has now (the modules, the caller's heap)
         # it keeps, and frozen, the collector's passes during the parse skip it.
         gc.freeze()
-        doc = parse_bytes(data, request)
-        answer = ("ok", reply(doc))
+        answer = ("ok", task(data, request))
     except MemoryError:
         answer = ("limit", "memory")
     except RulesCorpusError as exc:
@@ -145,16 +155,16 @@ def _forked_child(
     data: bytes,
     request: ParseRequest,
     limits: ParseLimits,
-    reply: Reply[Any],
+    task: Task[Any],
 ) -> None:
     # A plain fork inherits the parent's end of the pipe too: closed, so the pipe
     # breaks when the parent is gone instead of filling up with nobody reading.
     unused.close()
-    _child(conn, data, request, limits, reply)
+    _child(conn, data, request, limits, task)
 
 
 def _served_child(
-    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, task: Task[Any]
 ) -> None:
     die_with_parent()  # the fork server's death, below, is this child's
     # The fork server hands each child a copy of the run's end of its "alive" pipe and
@@ -167,7 +177,7 @@ def _served_child(
         with contextlib.suppress(OSError):
             os.close(alive)
         server._forkserver_alive_fd = None  # type: ignore[union-attr]
-    _child(conn, data, request, limits, reply)
+    _child(conn, data, request, limits, task)
 
 
 def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> ParseError:
@@ -189,10 +199,10 @@ def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> Pars
 
 
 def _start_child(
-    data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
+    data: bytes, request: ParseRequest, limits: ParseLimits, task: Task[Any]
 ) -> tuple[Any, Connection]:
     """The running child and the end of the pipe its answer comes down."""
-    work = (data, request, limits, reply)
+    work = (data, request, limits, task)
     if start_method(limits) == "fork":
         context = multiprocessing.get_context("fork")
         receiver, sender = context.Pipe(duplex=False)
@@ -217,8 +227,16 @@ def parse_isolated_as(
     """`parse_bytes` in a limited child process, which hands the Document to `reply`
     (a module's function, or a partial of one, when the child is served): what `reply`
     made of it, or a ParseError."""
+    return run_isolated(data, request, partial(parse_then, reply), limits)
+
+
+def run_isolated(
+    data: bytes, request: ParseRequest, task: Task[T], limits: ParseLimits | None = None
+) -> T:
+    """`task(data, request)` in a limited child process (memory, CPU and wall time, the
+    run's deadline): what it returned, or a ParseError naming the limit it hit."""
     limits = limits or ParseLimits.from_env()
-    process, receiver = _start_child(data, request, limits, reply)
+    process, receiver = _start_child(data, request, limits, task)
     answered = False
     deadline_first = limits.deadline_first()
     try:
