@@ -139,6 +139,18 @@ def _child(
         answer = ("limit", "memory")
     except RulesCorpusError as exc:
         answer = ("error", exc)
+    except ValueError as exc:
+        # Python refuses to read a number of more digits than its conversion limit (4,300),
+        # which guards it against quadratic time: no rule is numbered so.
+        if "integer string conversion" not in str(exc):
+            answer = ("crash", traceback.format_exc(limit=8))
+        else:
+            limit = sys.get_int_max_str_digits()
+            problem = (
+                f"the file holds a number of more than {limit} digits where a rule number "
+                "stands; no rules document numbers a rule so: the file is damaged or hostile"
+            )
+            answer = ("error", ParseError(request.what, problem))
     except Exception:  # a parser bug: report it as this source's failure, with the trace
         answer = ("crash", traceback.format_exc(limit=8))
     try:

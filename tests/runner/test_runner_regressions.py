@@ -208,3 +208,29 @@ def test_a_fork_server_child_whose_run_was_killed_prints_no_traceback() -> None:
     )
     assert "UnpicklingError" not in done.stderr and "truncated" not in done.stderr
     assert "ValueError: a real bug" in done.stderr
+
+
+def test_a_rule_number_of_5000_digits(tmp_path: Path) -> None:
+    """A rule number of 5,000 digits passed Python's integer conversion limit inside the
+    parse and `scheme`: an internal error with a traceback. It is the parse's clean error
+    now, exit 40, naming the file and what is wrong."""
+    huge = "1" * 5000
+    path = tmp_path / "digits.txt"
+    path.write_text(
+        f"Rules\nVersion 1.0\n1. Play\n1.1. Rule one.\n{huge}. Huge\n2. End\n2.1. Last.\n"
+    )
+    registry = tmp_path / "sources.toml"
+    registry.write_text(
+        '[[source]]\nid = "sf-cr-txt"\ngame = "sf"\ndocument = "sf/cr"\ntitle = "SF"\n'
+        'family = "numbered"\nrendition = "txt"\nprimary = true\n'
+        'options = { archive_only = "true" }\n[source.scheme]\n'
+        'levels = [{ kind = "chapter", dot = "required" }, { kind = "rule", dot = "required" }]\n'
+    )
+    for args in (["scheme", str(path)], ["--sources", str(registry), "parse", str(path),
+                                         "--family", "numbered"]):  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 40, done.stderr
+        assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+        assert str(path) in done.stderr and "more than 4300 digits" in done.stderr
