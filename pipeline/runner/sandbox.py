@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 from pipeline.errors import ParseError, RulesCorpusError
 from pipeline.extract.lifetime import die_with_parent
 from pipeline.models.records import Document
+from pipeline.parse.numbered.budget import set_pattern_budget
 from pipeline.runner.limits import MiB, ParseLimits
 from pipeline.runner.request import ParseRequest
 
@@ -130,6 +131,7 @@ def _child(
     cpu = limits.cpu_now()
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     answer: tuple[str, Any]
+    set_pattern_budget(limits.pattern_seconds)
     try:
         # This child lives for one parse: what it has now (the modules, the caller's heap)
         # it keeps, and frozen, the collector's passes during the parse skip it.
@@ -296,6 +298,14 @@ def parse_isolated(
 
 
 def _died(request: ParseRequest, exitcode: int | None, limits: ParseLimits) -> ParseError:
+    if exitcode == -signal.SIGALRM:  # parse.numbered.budget: a registry pattern overran
+        return ParseError(
+            request.what,
+            f"the registry's scheme.version_pattern ran past its time budget of "
+            f"{limits.pattern_seconds} s on the document's text (it backtracks "
+            "catastrophically on some line); rewrite that entry's version_pattern without a "
+            "quantifier inside a repeated group, e.g. (a+)+",
+        )
     if exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
         return _limit_error(request, "cpu", limits)
     if exitcode == -signal.SIGSEGV or exitcode is None or exitcode < 0:
