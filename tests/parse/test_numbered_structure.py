@@ -166,7 +166,7 @@ def test_an_unknown_statement_form_is_a_clear_error(tmp_path: Path) -> None:
     from pipeline.errors import RegistryError
 
     with pytest.raises(
-        RegistryError, match="scheme.statement_forms: unknown statement form 'versoin'"
+        RegistryError, match=r"scheme\.statement_forms: unknown statement form 'versoin'"
     ):
         parse(tmp_path, b"1) A\n", "txt", statement_forms=["versoin"])
 
