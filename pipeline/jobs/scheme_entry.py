@@ -13,20 +13,23 @@ import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from pipeline.errors import ParseError, SchemeError, UsageError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
 from pipeline.fetch.manifest import ManifestEntry, parse_manifest
-from pipeline.models.content import Line
 from pipeline.models.sources import ManifestKey, Source
 from pipeline.parse.common import slugify
 from pipeline.parse.scheme_inference import Inference, infer_scheme
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry
 from pipeline.runner.family_names import NAMES
+from pipeline.runner.limits import ParseLimits
 from pipeline.runner.local_file import SUFFIXES, parse_file, read_document
+from pipeline.runner.request import ParseRequest
+from pipeline.runner.sandbox import run_isolated
 
 READABLE = ("txt", "pdf")
 SHOWN_FURNITURE = 5
@@ -50,16 +53,22 @@ def read_scheme_file(path: Path) -> bytes:
     return read_document(path, Source.model_fields["max_bytes"].default)
 
 
-def read_lines(path: Path, data: bytes, rendition: str) -> list[Line]:
-    """The file's lines as `parse` extracts them; a file that is no PDF is named with what
-    is wrong."""
+def infer_in_child(rendition: str, data: bytes, request: ParseRequest) -> Inference:
+    """The scheme of the document in `data`, read as `parse` reads it: run in the parse
+    sandbox's limited child (`run_isolated`), so an inflate bomb, a million numbered lines
+    or a deeply nested outline stops at the parse limits, not the machine's."""
     try:
         if rendition == "pdf":
-            return extract_pdf_lines(data, what=str(path)).lines
-        return extract_text_lines(data, what=str(path))
+            lines = extract_pdf_lines(data, what=request.what).lines
+        else:
+            lines = extract_text_lines(data, what=request.what)
     except ParseError as exc:
         problem = exc.problem.rstrip(".")
-        raise SchemeError(str(path), f"{problem}; not a numbered rules document") from exc
+        raise SchemeError(request.what, f"{problem}; not a numbered rules document") from exc
+    try:
+        return infer_scheme(lines, rendition, request.what)
+    except ParseError as exc:
+        raise SchemeError(exc.what, exc.problem) from exc
 
 
 def find_in_manifest(path: Path, data: bytes) -> tuple[Path, ManifestEntry] | None:
@@ -159,22 +168,26 @@ def describe(inference: Inference, counts: dict[str, int], warnings: list[str]) 
     return report
 
 
-def infer_entry(path: Path, game: str | None = None, document: str | None = None) -> SchemeEntry:
+def infer_entry(
+    path: Path,
+    game: str | None = None,
+    document: str | None = None,
+    limits: ParseLimits | None = None,
+) -> SchemeEntry:
     """The registry entry for the numbered rules document at `path`, checked by parsing the
     file with it."""
     rendition = SUFFIXES.get(path.suffix.lower())
     if rendition not in READABLE:
         raise UsageError(f"{path}: scheme reads a PDF (.pdf) or a text file (.txt)")
-    data = read_scheme_file(path)
-    lines = read_lines(path, data, rendition)
     game = slugify(game or path.stem.split("_")[0])
     document = document or f"{game}/cr"
     if "/" not in document:
         raise UsageError(f"--document {document!r}: a document id is game/document, e.g. {game}/cr")
-    try:
-        inference = infer_scheme(lines, rendition, str(path))
-    except ParseError as exc:
-        raise SchemeError(exc.what, exc.problem) from exc
+    data = read_scheme_file(path)
+    request = ParseRequest(
+        family="numbered", document=document, rendition=rendition, what=str(path)
+    )
+    inference = run_isolated(data, request, partial(infer_in_child, rendition), limits)
     key, where = manifest_key(path, data, game, document, rendition)
     source = build_source(inference, game, document, rendition, key)
     (entry,) = parse_registry(entry_toml(source), f"the entry inferred from {path}", NAMES)

@@ -81,9 +81,11 @@ def parse_registry(
     _check_unique(sources, name)
     if probe:
         for source in sources:
-            problem = backtracking_problem(list(_patterns(source).values()))
+            patterns = _patterns(source)
+            problem = backtracking_problem(list(patterns.values()))
             if problem is not None:
-                raise RegistryError(name, f"source {source.id}: {problem}")
+                key = next((f"{k}: " for k, p in patterns.items() if repr(p) in problem), "")
+                raise RegistryError(name, f"source {source.id}: {key}{problem}")
     return sources
 
 

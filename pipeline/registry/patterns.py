@@ -20,6 +20,7 @@ PROBE_SECONDS = 3.0
 # Long enough that an exponential pattern runs for hours, short enough that a linear or
 # quadratic one ends in milliseconds; the long run catches cubic and worse.
 _SHORT, _LONG = 32, 600
+_LEADED = 60
 _FILLERS = "a1A. -_/:"
 # Flags for the whole pattern, which Python accepts only at its very start.
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
@@ -32,6 +33,10 @@ def _probes(pattern: str) -> list[str]:
     probes = []
     for char in accepted:
         probes += [char * _SHORT + "\0", char * _LONG + "\0"]
+    # A repeated group behind a literal (`v(a+)+b`, `x(\d+)+y`) is reached only by input
+    # that starts with the literal: every character, then a run of every other.
+    # Long enough that a Fibonacci-like alternation (`(a|aa)+`) runs for hours too.
+    probes += [lead + char * _LEADED + "\0" for lead in accepted for char in accepted]
     mixed = "".join(c for c in accepted if c.isalnum())
     probes += [mixed * 4 + "\0", "1." * _SHORT + "!", "a " * _SHORT + "!"]
     return probes

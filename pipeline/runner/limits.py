@@ -18,11 +18,14 @@ RUN_DEADLINE = 3600.0  # seconds for a whole `update` run
 
 @dataclass(frozen=True)
 class ParseLimits:
-    """Per-parse limits; env RULESCORPUS_PARSE_MEMORY_MB / _CPU_S / _WALL_S override."""
+    """Per-parse limits; env RULESCORPUS_PARSE_MEMORY_MB / _CPU_S / _WALL_S and
+    RULESCORPUS_PATTERN_S override."""
 
     memory_bytes: int = 1024 * MiB
     cpu_seconds: int = 600
     wall_seconds: int = 900
+    # Each use of a registry's pattern on a document's text (parse.numbered.budget).
+    pattern_seconds: int = 10
     # When the whole run must end (time.monotonic()); `update --deadline` sets it, so one
     # slow parse cannot hold the run past it.
     deadline_at: float | None = None
@@ -55,4 +58,5 @@ class ParseLimits:
             memory_bytes=read("RULESCORPUS_PARSE_MEMORY_MB", base.memory_bytes // MiB) * MiB,
             cpu_seconds=read("RULESCORPUS_PARSE_CPU_S", base.cpu_seconds),
             wall_seconds=read("RULESCORPUS_PARSE_WALL_S", base.wall_seconds),
+            pattern_seconds=read("RULESCORPUS_PATTERN_S", base.pattern_seconds),
         )

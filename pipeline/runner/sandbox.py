@@ -27,12 +27,14 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable
+from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 from pipeline.errors import ParseError, RulesCorpusError
 from pipeline.extract.lifetime import die_with_parent
 from pipeline.models.records import Document
+from pipeline.parse.numbered.budget import set_pattern_budget
 from pipeline.runner.limits import MiB, ParseLimits
 from pipeline.runner.request import ParseRequest
 
@@ -40,6 +42,18 @@ T = TypeVar("T")
 # What the child sends of its Document: what the caller needs of it (and must pickle).
 # Made in the child, it costs the caller nothing to read back.
 Reply = Callable[[Document], T]
+# What a child does with the bytes: a parse and its reply, or another reading of untrusted
+# bytes (scheme inference) under the same limits. A module's function, or a partial of
+# one, when the child is served.
+Task = Callable[[bytes, ParseRequest], T]
+
+
+def parse_then(reply: Reply[T], data: bytes, request: ParseRequest) -> T:
+    """The parse child's task: the family's parse of `data`, handed to `reply`."""
+    from pipeline.runner.families import parse_bytes  # a forked child has not yet
+
+    return reply(parse_bytes(data, request))
+
 
 # A caller may fork its parse child directly only while its own address space is at
 # most this share of the child's limit: a fork inherits the whole of it, and a large
@@ -107,7 +121,7 @@ def dump_json(doc: Document) -> bytes:
 
 
 def _child(
-    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, task: Task[Any]
 ) -> None:
     die_with_parent()
     # Ctrl-C reaches the whole process group: the run decides what it means (exit 2)
@@ -117,18 +131,28 @@ def _child(
     cpu = limits.cpu_now()
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     answer: tuple[str, Any]
+    set_pattern_budget(limits.pattern_seconds)
     try:
-        from pipeline.runner.families import parse_bytes  # a forked child has not yet
-
         # This child lives for one parse: what it has now (the modules, the caller's heap)
         # it keeps, and frozen, the collector's passes during the parse skip it.
         gc.freeze()
-        doc = parse_bytes(data, request)
-        answer = ("ok", reply(doc))
+        answer = ("ok", task(data, request))
     except MemoryError:
         answer = ("limit", "memory")
     except RulesCorpusError as exc:
         answer = ("error", exc)
+    except ValueError as exc:
+        # Python refuses to read a number of more digits than its conversion limit (4,300),
+        # which guards it against quadratic time: no rule is numbered so.
+        if "integer string conversion" not in str(exc):
+            answer = ("crash", traceback.format_exc(limit=8))
+        else:
+            limit = sys.get_int_max_str_digits()
+            problem = (
+                f"the file holds a number of more than {limit} digits where a rule number "
+                "stands; no rules document numbers a rule so: the file is damaged or hostile"
+            )
+            answer = ("error", ParseError(request.what, problem))
     except Exception:  # a parser bug: report it as this source's failure, with the trace
         answer = ("crash", traceback.format_exc(limit=8))
     try:
@@ -145,16 +169,16 @@ def _forked_child(
     data: bytes,
     request: ParseRequest,
     limits: ParseLimits,
-    reply: Reply[Any],
+    task: Task[Any],
 ) -> None:
     # A plain fork inherits the parent's end of the pipe too: closed, so the pipe
     # breaks when the parent is gone instead of filling up with nobody reading.
     unused.close()
-    _child(conn, data, request, limits, reply)
+    _child(conn, data, request, limits, task)
 
 
 def _served_child(
-    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
+    conn: Connection, data: bytes, request: ParseRequest, limits: ParseLimits, task: Task[Any]
 ) -> None:
     die_with_parent()  # the fork server's death, below, is this child's
     # The fork server hands each child a copy of the run's end of its "alive" pipe and
@@ -167,7 +191,7 @@ def _served_child(
         with contextlib.suppress(OSError):
             os.close(alive)
         server._forkserver_alive_fd = None  # type: ignore[union-attr]
-    _child(conn, data, request, limits, reply)
+    _child(conn, data, request, limits, task)
 
 
 def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> ParseError:
@@ -189,10 +213,10 @@ def _limit_error(request: ParseRequest, limit: str, limits: ParseLimits) -> Pars
 
 
 def _start_child(
-    data: bytes, request: ParseRequest, limits: ParseLimits, reply: Reply[Any]
+    data: bytes, request: ParseRequest, limits: ParseLimits, task: Task[Any]
 ) -> tuple[Any, Connection]:
     """The running child and the end of the pipe its answer comes down."""
-    work = (data, request, limits, reply)
+    work = (data, request, limits, task)
     if start_method(limits) == "fork":
         context = multiprocessing.get_context("fork")
         receiver, sender = context.Pipe(duplex=False)
@@ -217,8 +241,16 @@ def parse_isolated_as(
     """`parse_bytes` in a limited child process, which hands the Document to `reply`
     (a module's function, or a partial of one, when the child is served): what `reply`
     made of it, or a ParseError."""
+    return run_isolated(data, request, partial(parse_then, reply), limits)
+
+
+def run_isolated(
+    data: bytes, request: ParseRequest, task: Task[T], limits: ParseLimits | None = None
+) -> T:
+    """`task(data, request)` in a limited child process (memory, CPU and wall time, the
+    run's deadline): what it returned, or a ParseError naming the limit it hit."""
     limits = limits or ParseLimits.from_env()
-    process, receiver = _start_child(data, request, limits, reply)
+    process, receiver = _start_child(data, request, limits, task)
     answered = False
     deadline_first = limits.deadline_first()
     try:
@@ -266,6 +298,14 @@ def parse_isolated(
 
 
 def _died(request: ParseRequest, exitcode: int | None, limits: ParseLimits) -> ParseError:
+    if exitcode == -signal.SIGALRM:  # parse.numbered.budget: a registry pattern overran
+        return ParseError(
+            request.what,
+            f"the registry's scheme.version_pattern ran past its time budget of "
+            f"{limits.pattern_seconds} s on the document's text (it backtracks "
+            "catastrophically on some line); rewrite that entry's version_pattern without a "
+            "quantifier inside a repeated group, e.g. (a+)+",
+        )
     if exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
         return _limit_error(request, "cpu", limits)
     if exitcode == -signal.SIGSEGV or exitcode is None or exitcode < 0:

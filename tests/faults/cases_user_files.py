@@ -11,6 +11,7 @@ refused run, nothing at all.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import re
@@ -198,6 +199,74 @@ def export_over_what_is_not_its_own(lab: Lab) -> Outcome:
         outcome.problems += [f"{target or '(empty)'}: {p}" for p in one.problems]
         outcome.got, outcome.seconds = result.returncode, outcome.seconds + result.seconds
     outcome.touched = touched(before, snapshot(base), lambda k: False)
+    return _with_touched(outcome)
+
+
+def _special(path: Path, kind: str) -> Path:
+    """`path` made a FIFO, a link to /dev/zero or a folder."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    return path
+
+
+def _archive_of_specials(folder: Path, mirror: Path, kind: str) -> Path:
+    """The mirror's manifest.json, with each file it lists a FIFO, a /dev/zero link or a folder."""
+    folder.mkdir(parents=True)
+    manifest = (mirror / "manifest.json").read_text(encoding="utf-8")
+    (folder / "manifest.json").write_text(manifest, encoding="utf-8")
+    for entry in json.loads(manifest):
+        target = folder / entry["path"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _special(target, kind)
+    return folder
+
+
+@case()
+def special_files_as_input(lab: Lab) -> Outcome:
+    """FIFOs, /dev/zero links and folders where import, update --mirror, export, scheme
+    and --sources read a file"""
+    base = lab.folder("special-input")
+    registry = materials.write_registry(base / "sources.toml", [materials.mtg_source("txt")])
+    dirs = Dirs(base / "corpus", base / "cache")
+    corpus_state.copy_state(lab.state("two").corpus, dirs.corpus)
+    runs: list[tuple[str, list[str], list[int]]] = []
+    for kind in ("fifo", "zero", "folder"):
+        archive = _archive_of_specials(base / f"archive-{kind}", lab.mirror_new, kind)
+        runs.append((f"import, files {kind}", [*dirs.args(registry), "import", str(archive)],
+                     [30]))  # fmt: skip
+        runs.append((f"update --mirror, files {kind}", [*dirs.args(registry), "update",
+                     "--mirror", str(archive), "--deadline", "30"], [30]))  # fmt: skip
+        listing = base / f"listing-{kind}"
+        listing.mkdir()
+        _special(listing / "manifest.json", kind)
+        runs.append((f"import, manifest {kind}", [*dirs.args(registry), "import", str(listing)],
+                     [2]))  # fmt: skip
+        database = base / f"export-{kind}.sqlite"
+        _special(base / f"export-{kind}.metadata.json", kind)
+        runs.append((f"export, metadata {kind}", [*dirs.args(), "export", "sqlite",
+                     str(database)], [2]))  # fmt: skip
+        document = _special(base / f"scheme-{kind}.txt", kind)
+        runs.append((f"scheme {kind}", [*dirs.args(), "scheme", str(document)], [2]))
+        runs.append((f"parse {kind}", [*dirs.args(), "parse", str(document), "--family",
+                     "mtg-cr"], [2]))  # fmt: skip
+        sources = _special(base / f"sources-{kind}.toml", kind)
+        runs.append((f"--sources {kind}", [*dirs.args(sources), "sources"], [2]))
+    before = snapshot(base)
+    outcome = Outcome("special-input", special_files_as_input.__doc__ or "", [2, 30])
+    for label, args, expected in runs:
+        result = procs.run(args, timeout=CASE_TIMEOUT)
+        one = judge("special-input", outcome.title, result, expected=expected, dirs=None,
+                    before=None)  # fmt: skip
+        if result.seconds > 30:
+            one.problems.append(f"took {result.seconds:.0f} s to refuse")
+        outcome.problems += [f"{label}: {p}" for p in one.problems]
+        outcome.got, outcome.seconds = result.returncode, outcome.seconds + result.seconds
+        outcome.peak_rss = max(outcome.peak_rss, result.peak_rss)
+    outcome.touched = touched(before, snapshot(base), lambda k: k.startswith(("corpus/", "cache/")))
     return _with_touched(outcome)
 
 

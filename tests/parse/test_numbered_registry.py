@@ -336,6 +336,17 @@ def test_a_bad_scheme_is_refused_at_load_naming_the_file_and_entry(
     _refused(tmp_path, source(scheme={**STARFALL_SCHEME, **change}), *words)
 
 
+@pytest.mark.parametrize("pattern", [r"v(a+)+b", r"x(\d+)+y", r"(?:v|w)(?:a|aa)+b"])
+def test_catastrophic_patterns_that_load_time_probing_misses(tmp_path: Path, pattern: str) -> None:
+    """A repeated group behind a literal is reached only by input that starts with the
+    literal: the probes (runs of one character) never reached it, and the pattern kept
+    `parse` busy for over 120 s and `import` for over 150 s. Probes led by each character
+    reach it: refused at load, naming the file, the entry and the key."""
+    scheme = {**STARFALL_SCHEME, "version_pattern": pattern}
+    message = _refused(tmp_path, source(scheme=scheme), "backtracks catastrophically")
+    assert "scheme.version_pattern" in message
+
+
 @pytest.mark.slow  # waits out a time bound
 def test_the_command_line_refuses_a_catastrophic_pattern_quickly(tmp_path: Path) -> None:
     path = registry_file(tmp_path, [source(scheme={**STARFALL_SCHEME, "version_pattern": "(a+)+"})])

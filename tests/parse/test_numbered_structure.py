@@ -162,10 +162,12 @@ def test_the_statement_forms_publishers_use(
 
 
 def test_an_unknown_statement_form_is_a_clear_error(tmp_path: Path) -> None:
-    """The registry's load names the entry and the key, before any document is read."""
+    # refused when the registry is loaded, naming the key, before any parse
     from pipeline.errors import RegistryError
 
-    with pytest.raises(RegistryError, match="statement_forms: unknown statement form 'versoin'"):
+    with pytest.raises(
+        RegistryError, match=r"scheme\.statement_forms: unknown statement form 'versoin'"
+    ):
         parse(tmp_path, b"1) A\n", "txt", statement_forms=["versoin"])
 
 

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
+import time
 import tomllib
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 import tomli_w
+from faults.materials import pdf_bomb
 from helpers import SHARED
 from typer.testing import CliRunner
 
@@ -575,3 +580,42 @@ def test_ends_with_a_slot_twice_crashes_scheme(tmp_path: Path) -> None:
     assert code == 0, err
     assert "internal error" not in err and "{version} {version}" not in out
     assert "parse with this entry: 9 records, 0 warnings" in err
+
+
+def run_scheme(path: Path, memory_mb: int = 300) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "RULESCORPUS_PARSE_MEMORY_MB": str(memory_mb)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "scheme", str(path)],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    return done
+
+
+def test_scheme_runs_outside_the_limited_parse_child(tmp_path: Path) -> None:
+    """`scheme` extracted and inferred in the command's own process: an inflate bomb of
+    870 KB peaked at 4.8 GB and a million `N.` lines at 1.35 GB. It reads in the parse
+    child now, under the parse limits, and stops at them with the parse's own error."""
+    bomb = tmp_path / "bomb.pdf"
+    bomb.write_bytes(pdf_bomb(1 << 30))
+    many = tmp_path / "many.txt"
+    many.write_text("Rules\n" + "".join(f"{n}. x\n" for n in range(1, 300_001)))
+    for path in (bomb, many):
+        done = run_scheme(path)
+        assert done.returncode == EXIT_PARSE, done.stderr
+        assert str(path) in done.stderr and "address-space limit of 300 MiB" in done.stderr
+
+
+def test_scheme_takes_minutes_on_a_thousand_nesting_levels(tmp_path: Path) -> None:
+    """1,000 levels of `1.1.1. …` took 186 s: a number deeper than a scheme's 12 levels is
+    no rule number, and the outline is read to its first 12 levels at once."""
+    path = tmp_path / "deep.txt"
+    path.write_text("Rules\n" + "".join("1." * n + " Heading\n" for n in range(1, 1001)))
+    began = time.monotonic()
+    done = run_scheme(path, memory_mb=1024)
+    assert time.monotonic() - began < 60
+    assert done.returncode == 0, done.stderr
+    assert (
+        "level " in done.stderr
+        and len(tomllib.loads(done.stdout)["source"][0]["scheme"]["levels"]) <= 12
+    )

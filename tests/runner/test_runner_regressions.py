@@ -20,6 +20,7 @@ from faults.lab import Lab
 from helpers import ROOT, SHARED
 
 from pipeline.errors import ParseError
+from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.runner.cache import ParseCache, read_entry
 from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest
@@ -208,3 +209,53 @@ def test_a_fork_server_child_whose_run_was_killed_prints_no_traceback() -> None:
     )
     assert "UnpicklingError" not in done.stderr and "truncated" not in done.stderr
     assert "ValueError: a real bug" in done.stderr
+
+
+def test_a_rule_number_of_5000_digits(tmp_path: Path) -> None:
+    """A rule number of 5,000 digits passed Python's integer conversion limit inside the
+    parse and `scheme`: an internal error with a traceback. It is the parse's clean error
+    now, exit 40, naming the file and what is wrong."""
+    huge = "1" * 5000
+    path = tmp_path / "digits.txt"
+    path.write_text(
+        f"Rules\nVersion 1.0\n1. Play\n1.1. Rule one.\n{huge}. Huge\n2. End\n2.1. Last.\n"
+    )
+    registry = tmp_path / "sources.toml"
+    registry.write_text(
+        '[[source]]\nid = "sf-cr-txt"\ngame = "sf"\ndocument = "sf/cr"\ntitle = "SF"\n'
+        'family = "numbered"\nrendition = "txt"\nprimary = true\n'
+        'options = { archive_only = "true" }\n[source.scheme]\n'
+        'levels = [{ kind = "chapter", dot = "required" }, { kind = "rule", dot = "required" }]\n'
+    )
+    for args in (["scheme", str(path)], ["--sources", str(registry), "parse", str(path),
+                                         "--family", "numbered"]):  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 40, done.stderr
+        assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+        assert str(path) in done.stderr and "more than 4300 digits" in done.stderr
+
+
+@pytest.mark.parametrize("pattern", [r"v(a+)+b", r"x(\d+)+y", r"(?:v|w)(?:a|aa)+b"])
+def test_catastrophic_registry_patterns_keep_parse_busy(pattern: str) -> None:
+    """A registry `version_pattern` that backtracks catastrophically on a document's line
+    kept `parse` busy for over 120 s and `import` for over 150 s: only `update` had a
+    deadline. Each use of the pattern in the parse child has a time budget now; past it
+    the parse is a clean error naming the registry key. (Such patterns are refused at
+    load too; this is what a pattern the probes miss meets.)"""
+    scheme = NumberedScheme(
+        levels=[LevelScheme(kind="chapter", dot="required"), LevelScheme(kind="rule")],
+        statement_forms=["version"],
+        version_pattern=pattern,
+    )
+    request = ParseRequest("numbered", "sf/cr", "txt", "sf-cr-txt (a test)", scheme=scheme)
+    attack = {"v(a+)+b": "v" + "a" * 60, "x(\\d+)+y": "x" + "1" * 60}.get(pattern, "v" + "a" * 80)
+    data = f"Rules\nVersion {attack}!\n1. Play\n1.1. Rule one.\n2. End\n2.1. Last.\n".encode()
+    began = time.monotonic()
+    with pytest.raises(ParseError) as caught:
+        parse_isolated(data, request, ParseLimits(pattern_seconds=2))
+    assert time.monotonic() - began < 30
+    message = str(caught.value)
+    assert "sf-cr-txt" in message and "scheme.version_pattern" in message
+    assert "time budget of 2 s" in message

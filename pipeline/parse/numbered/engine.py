@@ -26,6 +26,7 @@ from pipeline.models.records import (
 )
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.common import slugify, unplaced, warn
+from pipeline.parse.numbered.budget import within_budget
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import (
     Block,
@@ -83,7 +84,12 @@ class Engine:
     def ends(self, text: str) -> bool:
         """The heading after which the rules end: one of the scheme's `ends`, as written or
         (with `{version}` or `{date}` in it) as a statement template."""
-        return text.lower() in self.end_headings or any(p.match(text) for p in self.end_forms)
+        if text.lower() in self.end_headings:
+            return True
+        if not self.end_forms:
+            return False
+        with within_budget():  # the registry's version_pattern runs on the document's text
+            return any(p.match(text) for p in self.end_forms)
 
     def finish(self, family: str, version: str = PARSER_VERSION) -> Finish:
         return Finish(family, version, self.references, self.join)
@@ -237,7 +243,8 @@ class Reader:
 
 def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> list[Line]:
     """The version and date the statement lines state, into `parsed`; those lines."""
-    found = find_statement(lines, engine.statements)
+    with within_budget():  # the registry's version_pattern runs on the document's text
+        found = find_statement(lines, engine.statements)
     if found is None:
         return []
     if found.date is None and found.date_text is not None:

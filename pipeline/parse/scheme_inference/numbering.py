@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.models.content import Line
-from pipeline.models.scheme import LevelScheme
+from pipeline.models.scheme import MAX_LEVELS, LevelScheme
 from pipeline.parse.numbered.engine import SENTENCE_END, is_title
 from pipeline.parse.numbered.numbers import ROMANS
 
@@ -82,7 +82,9 @@ def read_start(line: Line) -> Numbered | None:
     if not number[:1].isdigit():
         return None
     segments = tuple(SEGMENT.findall(number))
-    if "".join(j + t for j, t in segments) != number:
+    # deeper than any scheme may declare: no rule number (and a thousand-deep outline
+    # would cost every later step its depth again)
+    if len(segments) > MAX_LEVELS or "".join(j + t for j, t in segments) != number:
         return None
     return Numbered(segments, mark, rest[0].strip() if rest else "", line)
 

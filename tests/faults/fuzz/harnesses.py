@@ -15,6 +15,7 @@ from pipeline.corpus.stored import StoredCorpus
 from pipeline.extract.html import list_links
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.tarball import check_tar_headers, read_archive_commit, read_tar_members
+from pipeline.extract.text import extract_text_lines
 from pipeline.fetch import mediawiki
 from pipeline.fetch.discover import find_link
 from pipeline.fetch.manifest import confined_path, entries_for, parse_manifest
@@ -225,6 +226,32 @@ def search_seeds(_work: Path) -> list[bytes]:
     ]
 
 
+def scheme(data: bytes) -> None:
+    """`rulescorpus scheme` on a text file: its lines inferred into a scheme, the entry
+    written as TOML and read back by the registry loader (what scheme prints must load)."""
+    from pipeline.jobs.scheme_entry import build_source
+    from pipeline.models.sources import ManifestKey
+    from pipeline.parse.scheme_inference import infer_scheme
+    from pipeline.registry.entry_toml import entry_toml
+
+    lines = extract_text_lines(data, what="fuzz.txt")
+    inference = infer_scheme(lines, "txt", "fuzz.txt")
+    key = ManifestKey(game="fuzz", document="cr", format="txt")
+    text = entry_toml(build_source(inference, "fuzz", "fuzz/cr", "txt", key), ["fuzzed"])
+    parse_registry(text, "the entry inferred from fuzz.txt")
+
+
+def scheme_seeds(_work: Path) -> list[bytes]:
+    nested = "Rules\nVersion 3.1\n" + "".join(
+        f"{n}. Part {n}\n{n}.1. Rule one of {n}.\n{n}.1.a. A step.\n" for n in range(1, 9)
+    )
+    return [
+        nested.encode(),
+        *S.text_windows(S.files("fow", "comprehensive-rules", "txt"))[:4],
+        *S.text_windows(S.files("riftbound", "core-rules", "txt"))[:4],
+    ]
+
+
 def discovery(data: bytes) -> None:
     find_link(
         data,
@@ -355,5 +382,6 @@ HARNESSES: dict[str, Harness] = {
         Harness("registry", registry, registry_seeds),
         Harness("discovery", discovery, discovery_seeds),
         Harness("search", search, search_seeds, max_len=160 * 1024, timeout=10),
+        Harness("scheme", scheme, scheme_seeds, max_len=128 * 1024, timeout=20),
     ]
 }  # fmt: skip
