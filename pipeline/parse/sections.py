@@ -11,10 +11,10 @@ typesetting:
 - headings set larger than the body rank by size (18 pt above 14 pt);
 - a heading set in the body size is a line at the margin that opens a paragraph,
   ends without punctuation, is markedly shorter than a full line (a bold one may
-  say more) and is followed by text; where the document sets such lines in bold (NISEI), only bold ones
-  are headings (so `Resolution`, a regular-weight label, stays text), and where
-  it sets none in bold (LSS's Medium weight is not reported as bold) the shape
-  alone decides. These rank below every larger heading;
+  say more) and is followed by text; where the document sets such lines in bold
+  (NISEI), only bold ones are headings (so `Resolution`, a regular-weight label,
+  stays text), and where it sets none in bold (LSS's Medium weight is not
+  reported as bold) the shape alone decides. These rank below every larger heading;
 - a section's parent is the nearest heading before it of a higher rank, and
   `depth` follows from it;
 - a section's text is its paragraphs, one per line, wrapped lines rejoined: a
