@@ -83,6 +83,13 @@ def test_a_withdrawn_section_leaves_a_gap_and_every_other_section_exact() -> Non
 
 def test_an_eleventh_chapter_and_a_seventh_appendix_are_read() -> None:
     lines = list(real_lines())
+    # the contents lists the new chapter and section, as the publisher's always does
+    last = next(i for i, ln in enumerate(lines) if ln.text.startswith("10.4 Pairing Algorithm"))
+    listed = [
+        lines[last].model_copy(update={"text": text})
+        for text in ("11. Online Tournament Rules ....46", "11.1 Online Play ....46")
+    ]
+    lines = renumbered([*lines[: last + 1], *listed, *lines[last + 1 :]])
     appendix_a = index_of(lines, "Appendix A—Changes From Previous Versions", after=200)
     lines = page_of(
         lines,
@@ -121,3 +128,21 @@ def test_a_section_at_the_top_of_a_page_after_a_list_opens_its_record() -> None:
     assert modern.bullets[-1] == "Mox Opal"
     # the banned list in two columns: a row of two items, never the whole list in one
     assert "Krark-Clan Ironworks • Violent Outburst" in modern.bullets
+
+
+def test_a_heading_the_contents_does_not_list_is_a_warning() -> None:
+    """A title is split from what follows it (the IPG's penalty) by the contents' entry; a
+    heading its entry does not begin may hold more than its title, so it is said."""
+    lines = [
+        ln.model_copy(update={"text": "2.1 Structure of a Match"})
+        if ln.text.strip() == "2.1 Match Structure" and (ln.page or 0) > 3
+        else ln
+        for ln in real_lines()
+    ]
+    doc = policy.parse(lines, {}, OPTIONS)
+    assert [(w.code, w.message) for w in doc.warnings] == [
+        (
+            "contents-mismatch",
+            "2.1 'Structure of a Match' is not the contents' entry 'Match Structure'",
+        )
+    ]
