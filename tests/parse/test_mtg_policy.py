@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from conftest import ParseReal
 
+from pipeline.extract.html import list_links
+from pipeline.fetch.discover import find_link
 from pipeline.models.records import Document, Rule
 from pipeline.registry.loader import load_registry
 
@@ -202,3 +204,29 @@ def test_ipg_front_matter_is_its_introduction_without_the_contents(parse_real: P
     doc = ipg(parse_real, IPG_2024)
     assert [p.id for p in doc.front_matter] == ["introduction", "framework-of-this-document"]
     assert doc.counts["contents_entries"] == 37
+
+
+def test_discovery_takes_the_english_release_among_translations() -> None:
+    """WPN's page links each document once per language; the English one is the release."""
+    page = b"""<html><body>
+      <a href="https://media.wizards.com/ContentResources/WPN/MTG_MTR_2025_Sep23.pdf">MTR</a>
+      <a href="https://media.wizards.com/ContentResources/WPN/MTG_MTR_2025_Sep23_FR.pdf">FR</a>
+      <a href="https://media.wizards.com/ContentResources/WPN/MTG_IPG_2025Sep23_EN.pdf">IPG</a>
+      <a href="https://media.wizards.com/ContentResources/WPN/MTG_IPG_2025Sep23_JA.pdf">JA</a>
+    </body></html>"""
+    sources = {s.document: s for s in load_registry()}
+    found = {}
+    for document in ("mtg/mtr", "mtg/ipg"):
+        discovery = sources[document].discovery
+        assert discovery is not None
+        found[document] = find_link(
+            page,
+            discovery.page,
+            discovery.link_pattern,
+            source=sources[document].id,
+            list_links=list_links,
+        )
+    assert found == {
+        "mtg/mtr": "https://media.wizards.com/ContentResources/WPN/MTG_MTR_2025_Sep23.pdf",
+        "mtg/ipg": "https://media.wizards.com/ContentResources/WPN/MTG_IPG_2025Sep23_EN.pdf",
+    }
