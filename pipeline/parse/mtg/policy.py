@@ -11,7 +11,8 @@ or bold) and their sections `1.1 Tournament Types` (MTR, no dot) or `2.1. Game P
   a wrapped line that starts with a number (`0.33 instead.`) stays text;
 - the IPG prints each infraction's penalty on the heading's line at the right margin
   (`… Missed Trigger   No Penalty`): the contents (dot leaders) names the title, and what
-  the heading adds after it is the penalty, kept as the record's first paragraph;
+  the heading adds after it is the penalty, kept as the record's first paragraph (a
+  heading its contents entry does not begin is a `contents-mismatch` warning);
 - unnumbered sub-blocks (`Definition`, `Philosophy`, `Additional Remedy`, `Upgrade: …`)
   are paragraphs of their section; `Examples` opens the lettered examples (`A. …`);
 - the appendices (`Appendix A—Changes From Previous Versions`, as many as there are) are
@@ -19,7 +20,9 @@ or bold) and their sections `1.1 Tournament Types` (MTR, no dot) or `2.1. Game P
   not the document's date, which is the title page's `Effective May 13, 2024`;
 - citations: `section 2.2` and `Tardiness (3.1)` cite the document itself; `MTR section
   4.3` and `section 5.2 of the Magic Tournament Rules` cite the Tournament Rules (`mtr:`),
-  `rule 103.4c` the Comprehensive Rules (`cr:`), ids of the game's other documents.
+  `rule 103.4c` the Comprehensive Rules (`cr:`), ids of the game's other documents;
+- page furniture is the page numbers alone: a label at the top of two pages (`Examples`)
+  is no running head.
 """
 
 from __future__ import annotations
