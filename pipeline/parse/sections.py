@@ -10,11 +10,11 @@ typesetting:
 - the body is the most common font size; its left margin the most common x;
 - headings set larger than the body rank by size (18 pt above 14 pt);
 - a heading set in the body size is a line at the margin that opens a paragraph,
-  ends without punctuation, is markedly shorter than a full line and is followed
-  by text; where the document sets such lines in bold (NISEI), only bold ones
-  are headings (so `Resolution`, a regular-weight label, stays text), and where
-  it sets none in bold (LSS's Medium weight is not reported as bold) the shape
-  alone decides. These rank below every larger heading;
+  ends without punctuation, is markedly shorter than a full line (a bold one may
+  say more) and is followed by text; where the document sets such lines in bold
+  (NISEI), only bold ones are headings (so `Resolution`, a regular-weight label,
+  stays text), and where it sets none in bold (LSS's Medium weight is not
+  reported as bold) the shape alone decides. These rank below every larger heading;
 - a section's parent is the nearest heading before it of a higher rank, and
   `depth` follows from it;
 - a section's text is its paragraphs, one per line, wrapped lines rejoined: a
@@ -58,6 +58,10 @@ GAP_FACTOR = 1.3  # a vertical step this many times the leading is a paragraph g
 SHORT_FACTOR = 0.7  # a body-size heading is shorter than this share of a full line
 FULL_FACTOR = 0.6  # a line shorter than this share of a full line ends its paragraph
 MAX_HEADING_WORDS = 12
+# A bold line may say more: Judging at Regular REL heads each issue with a sentence's worth
+# (`A player sees a card in a library that he or she shouldn’t have seen`, 14 words).
+MAX_BOLD_HEADING_WORDS = 16
+BOLD_SHORT_FACTOR = 0.85
 INDENT_TOLERANCE = 1.5
 LIST_LABEL_RE = re.compile(r"^(?:\d+|[a-z]|[ivxlc]+)[.)]\s")  # `1. Warning.`, `ii. Competitive`
 PAGE_NUMBER_RE = re.compile(r"^-?\s*(?:\d{1,4}|[ivxlc]{1,7})\s*-?$", re.IGNORECASE)
@@ -155,8 +159,8 @@ def body_heading_candidates(lines: list[Line], page: Page) -> list[int]:
             and index + 1 < len(lines)
             and not is_item(text)
             and not text.endswith(SENTENCE_END)
-            and len(text.split()) <= MAX_HEADING_WORDS
-            and len(text) < SHORT_FACTOR * page.full
+            and len(text.split()) <= (MAX_BOLD_HEADING_WORDS if line.bold else MAX_HEADING_WORDS)
+            and len(text) < (BOLD_SHORT_FACTOR if line.bold else SHORT_FACTOR) * page.full
         ):
             found.append(index)
     bold = [i for i in found if lines[i].bold]

@@ -13,7 +13,7 @@ from helpers import link_archive
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.errors import EXIT_OK
+from pipeline.errors import EXIT_CHANGED, EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from pipeline.store.corpus import Corpus
@@ -73,3 +73,26 @@ def test_show_answers_mtr_and_ipg_citations(corpus: Path) -> None:
     assert "Die Rolling" in shown
     penalty = run(corpus, "show", "ipg:2.1", "--doc", "mtg/ipg")
     assert "Game Play Error — Missed Trigger" in penalty and "No Penalty" in penalty
+
+
+def test_a_release_not_seen_before_is_published_by_update(
+    tmp_path: Path, manifest: list[dict[str, Any]], parse_cache_dir: Path
+) -> None:
+    """A corpus that holds the 2018 documents; `update` finds the 2024 ones on a mirror and
+    publishes them with no one to review them (exit 10: new versions stored)."""
+    ours = [e for e in manifest if e["game"] == "mtg" and e["document"] in DOCUMENTS]
+    ctx = Context(
+        corpus_dir=tmp_path / "corpus",
+        cache_dir=tmp_path / "cache",
+        parse_cache_dir=parse_cache_dir,
+    )
+    old = link_archive(tmp_path / "old", [e for e in ours if e["version"] < "2019"])
+    assert import_archive(ctx, old).exit_code == EXIT_OK
+    mirror = link_archive(tmp_path / "mirror", ours)
+    args = ["--corpus", str(ctx.corpus_dir), "--cache", str(ctx.cache_dir), "update"]
+    result = CliRunner().invoke(app, [*args, "mtg-mtr-pdf", "mtg-ipg-pdf", "--mirror", str(mirror)])
+    assert result.exit_code == EXIT_CHANGED, result.stdout + result.stderr
+    index = Corpus(ctx.corpus_dir).index()
+    for document, version in (("mtg/mtr", "2024-05-13"), ("mtg/ipg", "2024-04-15")):
+        entry = index.documents[document].versions[-1]
+        assert (entry.version, entry.status, entry.warnings) == (version, "published", 0)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from conftest import ParseReal
 
+from pipeline.extract.html import list_links
+from pipeline.fetch.discover import find_link
 from pipeline.models.records import Document, Rule
 from pipeline.registry.loader import load_registry
 
@@ -159,9 +161,21 @@ def test_jar_is_read_by_its_headings_and_dated_by_its_update(parse_real: ParseRe
     assert doc.warnings == []
     assert doc.title == "Judging at Regular Rules Enforcement Level (REL)"
     assert (doc.version, doc.published) == ("2014-09-26", "2014-09-26")
-    ids = [r.id for r in doc.records]
-    for heading in ("common-issues", "general-unwanted-behaviors", "serious-problems", "resources"):
-        assert f"sec:{heading}" in ids
+    sections = [r.id for r in doc.records if r.kind == "section"]
+    assert sections == [
+        "sec:common-issues",
+        "sec:general-unwanted-behaviors",
+        "sec:serious-problems",
+        "sec:resources",
+    ]
+    # the bold one-line scenarios under Common Issues, a sentence's length each
+    issues = [r.title for r in doc.records if r.parent == "sec:common-issues"]
+    assert issues == [
+        "A player sees a card in a library that he or she shouldn’t have seen",
+        "A player accidentally draws has more cards than he or she was supposed to",
+        "A player makes an in-game error not mentioned above",
+        "A player has illegal, insufficient, or another player’s cards in his or her deck",
+    ]
     behaviours = record(doc, "sec:general-unwanted-behaviors").text.split("\n")
     # each item drawn with the symbol font's bullet is a paragraph of its own
     assert behaviours[1].endswith("Inadequate shuffling.")
@@ -190,3 +204,29 @@ def test_ipg_front_matter_is_its_introduction_without_the_contents(parse_real: P
     doc = ipg(parse_real, IPG_2024)
     assert [p.id for p in doc.front_matter] == ["introduction", "framework-of-this-document"]
     assert doc.counts["contents_entries"] == 37
+
+
+def test_discovery_takes_the_english_release_among_translations() -> None:
+    """WPN's page links each document once per language; the English one is the release."""
+    page = b"""<html><body>
+      <a href="https://media.wizards.com/ContentResources/WPN/MTG_MTR_2025_Sep23.pdf">MTR</a>
+      <a href="https://media.wizards.com/ContentResources/WPN/MTG_MTR_2025_Sep23_FR.pdf">FR</a>
+      <a href="https://media.wizards.com/ContentResources/WPN/MTG_IPG_2025Sep23_EN.pdf">IPG</a>
+      <a href="https://media.wizards.com/ContentResources/WPN/MTG_IPG_2025Sep23_JA.pdf">JA</a>
+    </body></html>"""
+    sources = {s.document: s for s in load_registry()}
+    found = {}
+    for document in ("mtg/mtr", "mtg/ipg"):
+        discovery = sources[document].discovery
+        assert discovery is not None
+        found[document] = find_link(
+            page,
+            discovery.page,
+            discovery.link_pattern,
+            source=sources[document].id,
+            list_links=list_links,
+        )
+    assert found == {
+        "mtg/mtr": "https://media.wizards.com/ContentResources/WPN/MTG_MTR_2025_Sep23.pdf",
+        "mtg/ipg": "https://media.wizards.com/ContentResources/WPN/MTG_IPG_2025Sep23_EN.pdf",
+    }

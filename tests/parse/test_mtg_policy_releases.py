@@ -1,19 +1,22 @@
 """`mtg-policy` on next releases of the Tournament Rules: the real 2024-05-13 lines changed
 the way a new edition changes them (a new date, a section withdrawn, an eleventh chapter,
-a seventh appendix, a section moved to the top of a page) must read with no warning,
-every other record exactly as in 2024-05-13."""
+a seventh appendix) must read with no warning, every other record exactly as in
+2024-05-13; a heading its contents does not list is a warning, never a silent guess."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
 
+import pytest
 from helpers import SHARED
 
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.mtg import policy
+
+pytestmark = pytest.mark.slow  # reads a real document without the session fixtures
 
 PDF = "mtg/tournament-rules/2024-05-13/MTG_MTR_2024_May13.pdf"
 OPTIONS = ParseOptions(document="mtg/mtr", rendition="pdf", settings={"prefix": "mtr"})
@@ -83,6 +86,13 @@ def test_a_withdrawn_section_leaves_a_gap_and_every_other_section_exact() -> Non
 
 def test_an_eleventh_chapter_and_a_seventh_appendix_are_read() -> None:
     lines = list(real_lines())
+    # the contents lists the new chapter and section, as the publisher's always does
+    last = next(i for i, ln in enumerate(lines) if ln.text.startswith("10.4 Pairing Algorithm"))
+    listed = [
+        lines[last].model_copy(update={"text": text})
+        for text in ("11. Online Tournament Rules ....46", "11.1 Online Play ....46")
+    ]
+    lines = renumbered([*lines[: last + 1], *listed, *lines[last + 1 :]])
     appendix_a = index_of(lines, "Appendix A—Changes From Previous Versions", after=200)
     lines = page_of(
         lines,
@@ -121,3 +131,21 @@ def test_a_section_at_the_top_of_a_page_after_a_list_opens_its_record() -> None:
     assert modern.bullets[-1] == "Mox Opal"
     # the banned list in two columns: a row of two items, never the whole list in one
     assert "Krark-Clan Ironworks • Violent Outburst" in modern.bullets
+
+
+def test_a_heading_the_contents_does_not_list_is_a_warning() -> None:
+    """A title is split from what follows it (the IPG's penalty) by the contents' entry; a
+    heading its entry does not begin may hold more than its title, so it is said."""
+    lines = [
+        ln.model_copy(update={"text": "2.1 Structure of a Match"})
+        if ln.text.strip() == "2.1 Match Structure" and (ln.page or 0) > 3
+        else ln
+        for ln in real_lines()
+    ]
+    doc = policy.parse(lines, {}, OPTIONS)
+    assert [(w.code, w.message) for w in doc.warnings] == [
+        (
+            "contents-mismatch",
+            "2.1 'Structure of a Match' is not the contents' entry 'Match Structure'",
+        )
+    ]

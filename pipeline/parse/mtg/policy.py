@@ -11,7 +11,8 @@ or bold) and their sections `1.1 Tournament Types` (MTR, no dot) or `2.1. Game P
   a wrapped line that starts with a number (`0.33 instead.`) stays text;
 - the IPG prints each infraction's penalty on the heading's line at the right margin
   (`… Missed Trigger   No Penalty`): the contents (dot leaders) names the title, and what
-  the heading adds after it is the penalty, kept as the record's first paragraph;
+  the heading adds after it is the penalty, kept as the record's first paragraph (a
+  heading its contents entry does not begin is a `contents-mismatch` warning);
 - unnumbered sub-blocks (`Definition`, `Philosophy`, `Additional Remedy`, `Upgrade: …`)
   are paragraphs of their section; `Examples` opens the lettered examples (`A. …`);
 - the appendices (`Appendix A—Changes From Previous Versions`, as many as there are) are
@@ -19,7 +20,9 @@ or bold) and their sections `1.1 Tournament Types` (MTR, no dot) or `2.1. Game P
   not the document's date, which is the title page's `Effective May 13, 2024`;
 - citations: `section 2.2` and `Tardiness (3.1)` cite the document itself; `MTR section
   4.3` and `section 5.2 of the Magic Tournament Rules` cite the Tournament Rules (`mtr:`),
-  `rule 103.4c` the Comprehensive Rules (`cr:`), ids of the game's other documents.
+  `rule 103.4c` the Comprehensive Rules (`cr:`), ids of the game's other documents;
+- page furniture is the page numbers alone: a label at the top of two pages (`Examples`)
+  is no running head.
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ from collections.abc import Callable, Iterator
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
-from pipeline.models.records import CountKey, Document, ParseOptions, Passage, WarningCode
+from pipeline.models.records import (
+    CountKey,
+    Document,
+    Location,
+    ParseOptions,
+    Passage,
+    WarningCode,
+)
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import slugify, unplaced, warn
 from pipeline.parse.mtg.policy_layout import (
@@ -110,6 +120,8 @@ class PolicyReferences(References):
         ]
 
     def cited(self, text: str, known: set[str] | None) -> Iterator[tuple[int, str]]:
+        """(position, id) of each citation; another document's are blanked out before the
+        document's own are looked for, so `MTR section 4.3` is never also `ipg:4.3`."""
         masked = text
         for prefix, pattern in self.others:
             for match in pattern.finditer(text):
@@ -117,7 +129,7 @@ class PolicyReferences(References):
                 masked = masked[: match.start()] + " " * len(match.group(0)) + masked[match.end() :]
         for cite in CR_CITE.finditer(masked):
             for rule in CR_NUMBER.finditer(cite.group("list")):
-                yield cite.start() + rule.start(), f"cr:{rule.group(0)}"
+                yield cite.start("list") + rule.start(), f"cr:{rule.group(0)}"
         own = self.scheme.prefix
         for paren in PAREN_CITE.finditer(masked):
             yield paren.start(), f"{own}:{paren.group('n')}"
@@ -198,7 +210,7 @@ class PolicyReader:
         start = self.heading(paragraph)
         if start is not None:
             parent = self.engine.numbering.parent_of(start.number)
-            title, penalty = self.split_penalty(start)
+            title, penalty = self.split_penalty(start, at)
             draft = Draft(start.number, LEVELS[start.level].kind, parent, at, title=[title])
             if penalty:
                 draft.text.append(penalty)
@@ -214,13 +226,18 @@ class PolicyReader:
             return
         self.continue_draft(self.parsed.drafts[-1], paragraph)
 
-    def split_penalty(self, start: NumberStart) -> tuple[str, str]:
-        """(title, penalty): what the heading prints after the contents' title is the penalty."""
+    def split_penalty(self, start: NumberStart, at: Location) -> tuple[str, str]:
+        """(title, penalty): what the heading prints after the contents' title is the penalty.
+        A heading the contents does not list as printed is a warning: its title may hold
+        more than the title."""
         rest, listed = start.rest.strip(), self.contents.get(start.number)
         if listed and len(rest) > len(listed) and rest.lower().startswith(listed.lower()):
             cut = len(listed)
             if not rest[cut].isalnum() or not rest[cut - 1].isalnum():
                 return rest[:cut].strip(), rest[cut:].strip()
+        if self.contents and (listed is None or listed.lower() != rest.lower()):
+            message = f"{start.number} {rest!r} is not the contents' entry {listed!r}"
+            self.parsed.warnings.append(warn(WarningCode.CONTENTS_MISMATCH, message, at))
         return rest, ""
 
     def continue_draft(self, draft: Draft, paragraph: Paragraph) -> None:

@@ -3,8 +3,10 @@
 Word sets these documents with one left margin for a whole paragraph, so indentation
 does not tell a paragraph from its wraps; the vertical gap does (a paragraph is
 followed by about twice the leading). Beside the gap, a paragraph opens at a list
-item (`•`, `1.`, `A.`) that follows a finished sentence at the item's own
-indentation, and after a label that stands alone on its line (`Definition`,
+glyph (`•`) at the item's indentation, at a numbered or lettered item (`1.`, `A.`)
+that follows a finished sentence there (`… then use` / `0.33 instead.` is a wrap),
+at a line that may be a heading of the outline, at a change of size as large as a
+heading's, and after a label that stands alone on its line (`Definition`,
 `Examples`). A paragraph goes on over a page break unless the page ended it (a
 finished sentence on a short line) or the next page opens a list item. Everything is
 learnt from the page: the body's size, its leading and the length of a full line.

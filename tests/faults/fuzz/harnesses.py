@@ -362,6 +362,8 @@ HARNESSES: dict[str, Harness] = {
                 _line_seeds("netrunner", "comprehensive-rules"), timeout=20),
         Harness("swu-cr-lines", family_lines("swu-cr-pdf"),
                 _line_seeds("swu", "comprehensive-rules"), timeout=20),
+        Harness("mtg-policy-lines", family_lines("mtg-ipg-pdf"),
+                _line_seeds("mtg", "infraction-procedure-guide"), timeout=20),
         Harness("nrdb-rulings-tar", family_bytes("netrunner-rulings"),
                 _tars("netrunner", "rulings-netrunnerdb"), max_len=160 * 1024, timeout=20),
         Harness("nsg-yaml-tar", family_bytes("netrunner-cr-yaml"),
