@@ -106,6 +106,16 @@ class SiteFolder:
         self.files = Confined(root)
         self._lock = -1
         try:
+            # Claimed before the lock is made, so a refused folder is left untouched; and
+            # again once it is held, since a build that held it may have changed the list.
+            try:
+                self._claim(force)
+            except UsageError:
+                # A build that holds the folder has not listed its files yet: busy, not
+                # foreign. A folder never locked is left without a lock file.
+                if os.path.lexists(root / LOCK):
+                    self._lock = self._take_lock()
+                raise
             self._lock = self._take_lock()
             self.previous = self._claim(force)
         except BaseException:
@@ -184,4 +194,5 @@ class SiteFolder:
 
     def _list(self, files: dict[str, str]) -> None:
         listing = json.dumps({"files": dict(sorted(files.items()))}, indent=0) + "\n"
-        self.files.replace(MARKER, listing.encode("utf-8"))
+        if not self.files.same_bytes(MARKER, listing.encode("utf-8")):
+            self.files.replace(MARKER, listing.encode("utf-8"))
