@@ -67,9 +67,10 @@ def _finish(outcome: Outcome, victim: Path) -> Outcome:
 @case(quick=True)
 def site_foreign_marker(lab: Lab) -> Outcome:
     """site OUT whose marker lists ../victim/rel.txt and an absolute path"""
-    base, dirs, out, victim = _place(lab, "site-marker", built=True)
-    files = json.loads((out / MARKER).read_text())["files"]
-    files.update({"../victim/rel.txt": "0" * 64, str(victim): "0" * 64})
+    base, dirs, out, victim = _place(lab, "site-marker", built=False)
+    out.mkdir()
+    (out / "index.html").write_text("<p>a page of a site cloned from elsewhere</p>\n")
+    files = {"index.html": "0" * 64, "../victim/rel.txt": "0" * 64, str(victim): "0" * 64}
     (out / MARKER).write_text(json.dumps({"files": files}))
     before = snapshot(base)
     result = procs.run([*dirs.args(), "site", str(out)], timeout=CASE_TIMEOUT)

@@ -20,7 +20,7 @@ from helpers import corpus_digest
 from site_support import hostile_archive, run_cli
 
 from pipeline.corpus import open_corpus
-from pipeline.errors import EXIT_LOCKED, EXIT_OK, EXIT_USAGE
+from pipeline.errors import EXIT_IO, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
 from pipeline.site import paths
 from pipeline.site.build import Pages, write_document
 from pipeline.site.document_site import read_document_site
@@ -266,3 +266,23 @@ class _pages:
 
     def __exit__(self, *_: object) -> None:
         self.folder.close()
+
+
+def test_a_site_write_failing_after_an_import_never_says_the_corpus_was_left_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """A site that failed with an I/O error after the import had committed said "the corpus
+    was left as it was"."""
+    archive, registry = hostile_archive(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / MARKER).write_text(json.dumps({"files": {}}))
+    (out / "hostile").write_text("a file where the game's folder goes")
+    code, output = run_cli(
+        "import", str(archive), "--corpus", str(tmp_path / "corpus"),
+        "--cache", str(tmp_path / "cache"), "--sources", str(registry), "--site", str(out),
+    )  # fmt: skip
+    flat = " ".join(output.split())
+    assert code == EXIT_IO and "Traceback" not in flat, output
+    assert "left as it was" not in flat and "the site folder keeps its previous pages" in flat
+    assert "corpus are committed" in flat
