@@ -19,16 +19,18 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.errors import EXIT_LOCKED, RulesCorpusError, UsageError, shorten
-from pipeline.site.confined import Confined, name_problem
+from pipeline.site.confined import TEMP_SUFFIX, Confined, name_problem
 
 MARKER = ".rulescorpus-site.json"
 LOCK = ".rulescorpus-site.lock"
 _MARKER_BYTES = 256 * 1024 * 1024
 _OWN = (MARKER, LOCK)
+LEFTOVER = re.compile(rf"^\..+\.[0-9a-f]{{16}}{re.escape(TEMP_SUFFIX)}$")
 
 
 class SiteBusy(RulesCorpusError):
@@ -189,8 +191,20 @@ class SiteFolder:
         # Deepest first, so each folder left empty is removed once its files are gone.
         for name in sorted(stale, key=lambda n: n.count("/"), reverse=True):
             self.files.remove(name)
+        for name in self._leftovers():
+            self.files.remove(name)
         self._list(self.written)
         return stale
+
+    def _leftovers(self) -> list[str]:
+        """Temporary files a killed build left (this build holds the lock, so no other
+        build is writing one now), found without following links."""
+        found = []
+        for folder, _, names in os.walk(self.root):
+            for name in names:
+                if LEFTOVER.match(name):
+                    found.append(Path(folder, name).relative_to(self.root).as_posix())
+        return sorted(found)
 
     def _list(self, files: dict[str, str]) -> None:
         listing = json.dumps({"files": dict(sorted(files.items()))}, indent=0) + "\n"

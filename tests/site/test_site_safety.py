@@ -286,3 +286,18 @@ def test_a_site_write_failing_after_an_import_never_says_the_corpus_was_left_as_
     assert code == EXIT_IO and "Traceback" not in flat, output
     assert "left as it was" not in flat and "the site folder keeps its previous pages" in flat
     assert "corpus are committed" in flat
+
+
+def test_a_temporary_file_a_killed_build_left_is_removed_by_the_next(
+    hostile: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    assert site(hostile[2], out)[0] == EXIT_OK
+    left = out / "search" / ".index.html.0123456789abcdef.rulescorpus-site"
+    left.write_text("half a page")
+    linked = out / ".index.html.fedcba9876543210.rulescorpus-site"
+    outside = victim(tmp_path)
+    linked.symlink_to(outside)
+    assert site(hostile[2], out)[0] == EXIT_OK
+    assert not left.exists() and not linked.is_symlink()
+    assert outside.read_text() == "not the site's\n" and (out / "search/index.html").is_file()
