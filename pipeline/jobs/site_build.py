@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.errors import EXIT_CHANGED, EXIT_IO, EXIT_OK, RulesCorpusError, shorten
+from pipeline.errors import (
+    EXIT_BUG,
+    EXIT_CHANGED,
+    EXIT_IO,
+    EXIT_OK,
+    RulesCorpusError,
+    shorten,
+)
 from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import Outcome, RunSummary
 from pipeline.site import SiteBuilt, build_site
@@ -50,13 +57,17 @@ def refresh_site(ctx: Context, out: Path | None, summary: RunSummary) -> SiteBui
         code, message = exc.exit_code, str(exc)
     except OSError as exc:
         code, message = EXIT_IO, f"{out}: {exc.strerror or exc}"
+    except Exception as exc:  # a bug of the site's: the committed run still reports
+        code, message = EXIT_BUG, f"internal error while building the site: {exc!r}"
     summary.outcomes.append(
         Outcome(
             document=f"site {shorten(str(out), 200)}",
             outcome="site-failed",
             exit_code=code,
-            message=f"{message} (the run's changes to the corpus are committed; only the "
-            "site was not brought up to date)",
+            message=shorten(
+                f"{message} (the run's changes to the corpus are committed; only the site "
+                "was not brought up to date)"
+            ),
         )
     )
     return None
