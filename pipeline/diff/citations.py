@@ -98,15 +98,21 @@ def find_in_line(
     text: str, line: int, prefix: str = "cr", prefixes: Iterable[str] = ("cr",)
 ) -> list[Found]:
     """Every citation in one line of text, left to right, none overlapping."""
-    taken: list[tuple[int, int]] = []
+    # One mark per character a citation took: testing a span costs its length, so a line
+    # of thousands of numbers takes time linear in its length (a list of spans took each
+    # number's test once per number before it).
+    taken = bytearray(len(text))
     found: list[Found] = []
     known = set(prefixes) | {prefix}
 
     def free(a: int, b: int) -> bool:
-        return all(b <= x or a >= y for x, y in taken)
+        return taken.find(1, a, b) < 0
+
+    def take(span: tuple[int, int]) -> None:
+        taken[span[0] : span[1]] = b"\x01" * (span[1] - span[0])
 
     def add(f: Found, span: tuple[int, int]) -> None:
-        taken.append(span)
+        take(span)
         found.append(f)
 
     for m in _rx("id").finditer(text):
@@ -148,7 +154,7 @@ def find_in_line(
                 if end is not None:
                     es, ee = base + item.start("end"), base + item.end("end")
                     found.append(Found(line, es, ee, end, prefix, "keyword", written, True))
-        taken.append(m.span())
+        take(m.span())
     for m in _rx("bracket").finditer(text):
         if free(*m.span()):
             add(

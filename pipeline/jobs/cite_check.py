@@ -67,6 +67,7 @@ class CiteReport:
     as_of: dict[str, str | None] = field(default_factory=dict)  # file -> version written for
     notes: list[str] = field(default_factory=list)  # what was skipped, and why
     files: dict[str, TextFile] = field(default_factory=dict, repr=False)  # as checked
+    guard: Protected = field(default_factory=lambda: Protected({}), repr=False)
 
     @property
     def exit_code(self) -> int:
@@ -199,8 +200,8 @@ def cite_check(
     if as_of is not None and as_of not in versions.versions:
         known = ", ".join(versions.versions)
         raise NotFound(f"version {shown(as_of)} of {document}", f"published versions: {known}")
-    report = CiteReport(document, versions.current)
-    walk = collect_files(list(paths), Protected.of(corpus.root, protected))
+    report = CiteReport(document, versions.current, guard=Protected.of(corpus.root, protected))
+    walk = collect_files(list(paths), report.guard)
     report.notes += walk.notes
     for path in walk.files:
         read = read_text_file(path)
@@ -271,16 +272,18 @@ def plan_fixes(report: CiteReport) -> list[FileFix]:
             for c in cited
             if c.found is not None
         }
-        fixes.append(FileFix(read, rewrite(read.text, edits), list(cited)))
+        fixes.append(FileFix(read, rewrite(read.text, edits), list(cited), report.guard))
     return fixes
 
 
 def left_for_a_person(report: CiteReport, fixes: list[FileFix]) -> dict[str, str | None]:
     """Files that keep stale citations after their fix, with the version they were written
     for: once some of their numbers are new, a later check cannot tell that version by
-    itself, so it must be given (`--as-of`)."""
-    fixed = {id(c) for f in fixes for c in f.fixed}
-    rewritten = {f.path for f in fixes}
+    itself, so it must be given (`--as-of`). A file whose fix was not written (skipped,
+    failed) still holds only its old numbers: it is not one of them."""
+    written = [f for f in fixes if f.written]
+    fixed = {id(c) for f in written for c in f.fixed}
+    rewritten = {f.path for f in written}
     return {
         c.file: report.as_of.get(c.file)
         for c in report.citations

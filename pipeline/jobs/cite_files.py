@@ -37,9 +37,11 @@ def shown(path: Path | str) -> str:
 
 @dataclass(frozen=True)
 class Protected:
-    """Folders cite-check never reads or writes: each resolved path and what it is."""
+    """Folders cite-check never reads or writes: each resolved path and what it is, and
+    any folder that its own files mark as a corpus or an environment."""
 
     folders: dict[Path, str]
+    _marks: dict[Path, str | None] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, corpus: Path, others: Iterable[tuple[Path, str]] = ()) -> Protected:
@@ -47,12 +49,19 @@ class Protected:
         return cls({path.resolve(): what for path, what in named})
 
     def reason(self, path: Path) -> str | None:
-        """Why `path` (a file or folder) is out of bounds, or None."""
+        """Why `path` (a file or folder, links resolved) is out of bounds, or None: inside a
+        named folder, or inside any folder marked as a corpus or an environment (a
+        sub-folder of another corpus, a link from the user's folder into one)."""
         real = path.resolve()
         for folder, what in self.folders.items():
             if real == folder or folder in real.parents:
                 return f"{what} ({shown(folder)})"
-        return _marked(real) if real.is_dir() else None
+        for folder in (real, *real.parents) if real.is_dir() else real.parents:
+            if folder not in self._marks:
+                self._marks[folder] = _marked(folder)
+            if self._marks[folder] is not None:
+                return self._marks[folder]
+        return None
 
 
 def _marked(folder: Path) -> str | None:

@@ -15,10 +15,10 @@ import difflib
 import errno
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.jobs.cite_files import TextFile, read_bytes, shown
+from pipeline.jobs.cite_files import Protected, TextFile, read_bytes, shown
 from pipeline.store.temp_files import exclusive_temp
 
 FixState = Literal["changed", "skipped", "failed"]
@@ -31,6 +31,10 @@ class FileFix:
     file: TextFile
     after: str
     fixed: list[object]  # the citations it rewrites (cite_check.Cited)
+    # Where it may not be written (the check's corpus, cache, environments): a link is
+    # resolved again just before the write, and a target there is skipped.
+    guard: Protected = field(default_factory=lambda: Protected({}))
+    written: bool = False  # set once the rewrite is in place
 
     @property
     def path(self) -> str:
@@ -64,7 +68,12 @@ class FixResult:
 def write_fixes(fixes: list[FileFix], *, break_hard_links: bool = False) -> list[FixResult]:
     """Write every planned fix that can be written safely; one result per file, in order.
     A file that cannot be written never stops the others."""
-    return [_write_one(fix, break_hard_links) for fix in fixes]
+    results = []
+    for fix in fixes:
+        result = _write_one(fix, break_hard_links)
+        fix.written = result.state == "changed"
+        results.append(result)
+    return results
 
 
 def _write_one(fix: FileFix, break_hard_links: bool) -> FixResult:
@@ -72,6 +81,9 @@ def _write_one(fix: FileFix, break_hard_links: bool) -> FixResult:
         return FixResult(fix.path, state, len(fix.fixed) if state == "changed" else 0, reason)
 
     target = fix.file.path.resolve()  # a symlink is written through to the file it names
+    reason = fix.guard.reason(target)
+    if reason is not None:
+        return result("skipped", f"it is inside {reason}")
     try:
         info = os.stat(target)
     except OSError as exc:

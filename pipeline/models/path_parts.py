@@ -20,6 +20,12 @@ _PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 # slash) would make the citation read as another.
 _PREFIX = re.compile(r"[a-z][a-z0-9_-]*")
 MAX_PREFIX = 24
+# Names a corpus folder (index.json, lock.json, fetch/, staged/) and a site's folder
+# (index.html, search/, assets/, pagefind/) hold at their top, where each game gets a
+# folder of its own: a game of one of these names would be laid over them.
+RESERVED_GAMES = frozenset(
+    {"index.json", "lock.json", "fetch", "staged", "index.html", "search", "assets", "pagefind"}
+)
 
 
 def part_problem(value: str, what: str = "name") -> str | None:
@@ -49,7 +55,16 @@ def document_problem(value: str) -> str | None:
         problem = part_problem(part, what)
         if problem is not None:
             return problem
-    return None
+    return game_problem(parts[0])
+
+
+def game_problem(value: str) -> str | None:
+    """Why `value` cannot be a game (the first folder of its documents), or None."""
+    problem = part_problem(value, "game")
+    if problem is None and value.lower() in RESERVED_GAMES:
+        names = ", ".join(sorted(RESERVED_GAMES))
+        return f"the game may not be named {value}: the corpus and the site use {names}"
+    return problem
 
 
 def prefix_problem(value: str) -> str | None:

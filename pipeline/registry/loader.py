@@ -11,7 +11,12 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from pipeline.errors import RegistryError, UsageError
-from pipeline.models.path_parts import document_problem, part_problem, prefix_problem
+from pipeline.models.path_parts import (
+    document_problem,
+    game_problem,
+    part_problem,
+    prefix_problem,
+)
 from pipeline.models.scheme import pattern_problem
 from pipeline.models.sources import Source
 from pipeline.registry.patterns import backtracking_problem
@@ -93,7 +98,7 @@ def _names_problem(source: Source) -> str | None:
     """Ids that become corpus paths or citation prefixes must be safe names."""
     checks = [
         ("id", part_problem(source.id, "source id")),
-        ("game", part_problem(source.game, "game")),
+        ("game", game_problem(source.game)),
         ("document", document_problem(source.document)),
     ]
     if "prefix" in source.options:

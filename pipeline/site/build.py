@@ -11,6 +11,8 @@ OUT/search/index.html, OUT/pagefind/           search without a server
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,9 +42,28 @@ class SiteBuilt:
     bytes: int
 
 
-def _page(folder: SiteFolder, page: str, template: str, context: dict[str, object]) -> None:
-    root = paths.relative(page, "index.html").removesuffix("index.html")
-    folder.write(page, render_page(template, {**context, "root": root}))
+class Pages:
+    """Where pages go: the site's folder, and the pages the search index reads (copied to a
+    folder of their own, so the index holds only pages this build wrote, never a file a
+    person put in the site's folder)."""
+
+    def __init__(self, folder: SiteFolder, indexed: Path) -> None:
+        self.folder = folder
+        self.indexed = indexed
+
+    def page(
+        self, page: str, template: str, context: dict[str, object], *, found: bool = True
+    ) -> None:
+        root = paths.relative(page, "index.html").removesuffix("index.html")
+        data = render_page(template, {**context, "root": root})
+        self.folder.write(page, data)
+        if found:
+            copy = self.indexed / page
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(data)
+
+    def write(self, name: str, data: bytes) -> None:
+        self.folder.write(name, data)
 
 
 def rulings_by_game(reader: CorpusReader, games: set[str]) -> dict[str, list[tuple[str, Ruling]]]:
@@ -79,11 +100,23 @@ def build_site(
     *,
     base_url: str | None = None,
     force: bool = False,
+    guarded: Sequence[tuple[Path, str]] = (),
 ) -> SiteBuilt:
-    """Write the site of the corpus at corpus_dir into out (see the module's docstring)."""
+    """Write the site of the corpus at corpus_dir into out (see the module's docstring).
+    Nothing is written inside corpus_dir or the `guarded` folders (what each is)."""
     reader = open_corpus(corpus_dir)
     chosen = choose_documents(reader, list(documents or []))
-    folder = SiteFolder(out, force=force)
+    sites = read_sites(reader, chosen)
+    folder = SiteFolder(out, force=force, guarded=[(corpus_dir, "the corpus"), *guarded])
+    try:
+        with tempfile.TemporaryDirectory(prefix="rulescorpus-site-") as temp:
+            return _build(folder, reader, sites, base_url, Path(temp))
+    finally:
+        folder.close()
+
+
+def read_sites(reader: CorpusReader, chosen: list[str]) -> list[DocumentSite]:
+    """What the site shows of each chosen document that has a published version."""
     rulings = rulings_by_game(reader, {d.split("/", 1)[0] for d in chosen})
     sites: list[DocumentSite] = []
     for document in chosen:
@@ -94,48 +127,60 @@ def build_site(
             sites.append(site)
     if not sites:
         raise UsageError(
-            f"the corpus at {corpus_dir} has no published version of "
+            f"the corpus at {reader.root} has no published version of "
             f"{', '.join(chosen)}; accept a staged version first (`rulescorpus accept`)"
         )
+    return sites
+
+
+def _build(
+    folder: SiteFolder,
+    reader: CorpusReader,
+    sites: list[DocumentSite],
+    base_url: str | None,
+    indexed: Path,
+) -> SiteBuilt:
     try:
-        pages = write_pages(folder, reader, sites, base_url)
-        for name, data in build_index(out):
+        pages = write_pages(Pages(folder, indexed), reader, sites, base_url)
+        for name, data in build_index(indexed):
             folder.write(name, data)
     except BaseException:
         if folder.written:
             folder.abandon()
         raise
     removed = folder.finish()
-    total = folder.bytes
-    return SiteBuilt(out, [s.id for s in sites], pages, folder.changed, removed, total)
+    built = [s.id for s in sites]
+    return SiteBuilt(folder.root, built, pages, folder.changed, removed, folder.bytes)
 
 
 def write_pages(
-    folder: SiteFolder, reader: CorpusReader, sites: list[DocumentSite], base_url: str | None
+    folder: Pages, reader: CorpusReader, sites: list[DocumentSite], base_url: str | None
 ) -> int:
     """Every page of the site (the search index aside); returns how many."""
     for name in _ASSETS:
         folder.write(f"assets/{name}", read_asset(name))
-    _page(folder, paths.home_page(), "home.html", home_context(sites))
-    _page(folder, paths.search_page(), "search.html", search_context())
+    folder.page(paths.home_page(), "home.html", home_context(sites))
+    folder.page(paths.search_page(), "search.html", search_context())
     return 2 + sum(write_document(folder, reader, site, base_url) for site in sites)
 
 
 def write_document(
-    folder: SiteFolder, reader: CorpusReader, site: DocumentSite, base_url: str | None
+    folder: Pages, reader: CorpusReader, site: DocumentSite, base_url: str | None
 ) -> int:
     """Every page of one document; returns how many."""
-    _page(folder, paths.document_page(site.id), "document.html", document_context(site))
+    folder.page(paths.document_page(site.id), "document.html", document_context(site))
     count = 1
     for rule in site.rules:
-        _page(folder, paths.rule_page(site.id, rule.number), "rule.html", rule_context(site, rule))
+        folder.page(paths.rule_page(site.id, rule.number), "rule.html", rule_context(site, rule))
         count += 1
     for old in site.lineage.old_numbers:
-        _page(folder, old.page, "old_number.html", old_number_context(site, old))
+        # old numbers' pages, often the most numerous, carry no text to find
+        context = old_number_context(site, old)
+        folder.page(old.page, "old_number.html", context, found=False)
         count += 1
     for version in site.lineage.diffs:
         page = paths.changes_page(site.id, version)
-        _page(folder, page, "changes.html", changes_context(reader, site, version))
+        folder.page(page, "changes.html", changes_context(reader, site, version))
         count += 1
     feed = feed_context(reader, site, base_url)
     folder.write(paths.feed_file(site.id), render_page("feed.atom", feed))

@@ -19,6 +19,14 @@ from pipeline.site.document_site import DocumentSite
 _NAMESPACE = uuid.UUID("6f1c8d3e-5a0b-4c47-9a51-2f3e0b7d9c11")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _EPOCH = "1970-01-01T00:00:00Z"
+# What XML 1.0 forbids in a document (C0 controls but tab, line feed and carriage return;
+# lone surrogates; U+FFFE and U+FFFF): a feed holding one is not XML at all.
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """Text a feed may hold: each character XML 1.0 forbids becomes U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
 
 
 def atom_id(*parts: str) -> str:
@@ -38,7 +46,7 @@ def atom_time(reader: CorpusReader, document: str, version: str) -> str:
 
 def _href(base_url: str | None, feed: str, page: str) -> str:
     if base_url:
-        return base_url.rstrip("/") + "/" + page
+        return xml_text(base_url.rstrip("/") + "/" + page)
     return paths.relative(feed, page)
 
 
@@ -58,18 +66,18 @@ def feed_context(reader: CorpusReader, site: DocumentSite, base_url: str | None)
         entries.append(
             {
                 "id": atom_id(site.id, version),
-                "title": f"{site.title} {version}",
+                "title": xml_text(f"{site.title} {version}"),
                 "updated": atom_time(reader, site.id, version),
                 "href": _href(base_url, feed, page),
-                "summary": summary,
+                "summary": xml_text(summary),
             }
         )
     entries.reverse()
     return {
         "id": atom_id(site.id),
-        "title": f"{site.title}: changes",
+        "title": xml_text(f"{site.title}: changes"),
         "updated": max((e["updated"] for e in entries), default=_EPOCH),
-        "author": site.title,
+        "author": xml_text(site.title),
         "self_href": _href(base_url, feed, feed),
         "alternate_href": _href(base_url, feed, paths.document_page(site.id)),
         "entries": entries,

@@ -4,47 +4,164 @@ files of the previous build that this one no longer makes removed.
 
 A site this command made holds MARKER: every file it wrote, with the SHA-256 of the bytes
 it wrote there. A file whose digest and size match what a rebuild would write is left
-alone without being read again.
+alone without being read again. The marker is trusted only when every file it lists is a
+plain relative path inside the folder: a marker listing `../x`, `/etc/x` or anything else
+is foreign (a cloned folder, a hand-made file), and the build refuses it, removing nothing.
+
+Every file is written inside the folder only (`site.confined`), and one build at a time
+writes into a folder: a second one meanwhile exits 75 (LOCK).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
+import re
+from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.errors import StorageIOError, UsageError
+from pipeline.errors import EXIT_LOCKED, RulesCorpusError, UsageError, shorten
+from pipeline.site.confined import TEMP_SUFFIX, Confined, name_problem
 
 MARKER = ".rulescorpus-site.json"
+LOCK = ".rulescorpus-site.lock"
+_MARKER_BYTES = 256 * 1024 * 1024
+_OWN = (MARKER, LOCK)
+LEFTOVER = re.compile(rf"^\..+\.[0-9a-f]{{16}}{re.escape(TEMP_SUFFIX)}$")
+
+
+class SiteBusy(RulesCorpusError):
+    """Another build is writing into the same folder (exit 75)."""
+
+    exit_code = EXIT_LOCKED
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        super().__init__(
+            f"site folder {root}: another `rulescorpus site` build is writing into it (it "
+            f"holds {LOCK}); run this one again when that build has finished"
+        )
+
+
+def _shown(path: Path) -> str:
+    return shorten(str(path), 200)
+
+
+def check_place(root: Path, guarded: Sequence[tuple[Path, str]]) -> None:
+    """OUT is a folder (or nothing yet), not a link to nothing, and neither inside nor
+    around a folder the site must never write into (the corpus, the cache)."""
+    if root.is_symlink() and not root.exists():
+        raise UsageError(
+            f"site folder {_shown(root)} is a symbolic link to nothing "
+            f"({_shown(Path(os.readlink(root)))}); give a folder, or create the folder it "
+            "names first"
+        )
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"site folder {_shown(root)} is a file; give a folder")
+    real = root.resolve()
+    for folder, what in guarded:
+        other = folder.resolve()
+        if real == other or other in real.parents or real in other.parents:
+            raise UsageError(
+                f"site folder {_shown(root)} is inside or around {what} ({_shown(folder)}); "
+                f"the site never writes there. Choose a folder outside {what}"
+            )
+
+
+def read_marker(listing: bytes | None, root: Path) -> dict[str, str]:
+    """The files a previous build listed; refuses a marker this command did not write."""
+    problem = "cannot be read as a regular file"
+    if listing is not None:
+        try:
+            files = json.loads(listing)["files"]
+            problem = "does not hold a list of files"
+            if isinstance(files, dict):
+                for name, digest in files.items():
+                    wrong = name_problem(name)
+                    if wrong is None and (name in _OWN or not isinstance(digest, str)):
+                        wrong = "is not a page"
+                    if wrong is not None:
+                        problem = f"lists {json.dumps(name)[:120]}, which {wrong}"
+                        break
+                else:
+                    return dict(files)
+        except (ValueError, KeyError, TypeError) as exc:
+            problem = f"is damaged ({exc})"
+    raise UsageError(
+        f"site folder {_shown(root)}: its {MARKER} {problem}; rulescorpus did not write that "
+        "list and nothing was removed. Remove the folder (or the list), choose an empty "
+        "folder, or pass --force to write over it without removing anything"
+    )
 
 
 class SiteFolder:
-    def __init__(self, root: Path, *, force: bool = False) -> None:
+    """The folder being written: locked, confined, its previous build known."""
+
+    def __init__(
+        self, root: Path, *, force: bool = False, guarded: Sequence[tuple[Path, str]] = ()
+    ) -> None:
+        check_place(root, guarded)
         self.root = root
-        self.previous = self._claim(force)
+        self.files = Confined(root)
+        self._lock = -1
+        try:
+            # Claimed before the lock is made, so a refused folder is left untouched; and
+            # again once it is held, since a build that held it may have changed the list.
+            try:
+                self._claim(force)
+            except UsageError:
+                # A build that holds the folder has not listed its files yet: busy, not
+                # foreign. A folder never locked is left without a lock file.
+                if os.path.lexists(root / LOCK):
+                    self._lock = self._take_lock()
+                raise
+            self._lock = self._take_lock()
+            self.previous = self._claim(force)
+        except BaseException:
+            self.close()
+            raise
         self.written: dict[str, str] = {}  # name -> SHA-256 of its bytes
         self.changed: list[str] = []
         self.bytes = 0
 
+    def _take_lock(self) -> int:
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(LOCK, flags, 0o666, dir_fd=self.files.fd)
+        except OSError as exc:
+            raise self.files.failed(self.root / LOCK, exc) from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            raise SiteBusy(_shown(self.root)) from exc
+        return fd
+
+    def close(self) -> None:
+        """Release the folder (its lock and descriptor)."""
+        if self._lock >= 0:
+            os.close(self._lock)
+            self._lock = -1
+        with contextlib.suppress(OSError):
+            self.files.close()
+
     def _claim(self, force: bool) -> dict[str, str]:
         """The files of the previous build; refuses a folder some other tool filled."""
-        if self.root.exists() and not self.root.is_dir():
-            raise UsageError(f"site folder {self.root} is a file; give a folder")
-        marker = self.root / MARKER
-        if marker.is_file():
+        listed = os.path.lexists(self.root / MARKER)
+        if listed:
             try:
-                listed = json.loads(marker.read_text(encoding="utf-8"))["files"]
-                return {str(name): str(digest) for name, digest in dict(listed).items()}
-            except (ValueError, KeyError, TypeError) as exc:
-                raise UsageError(
-                    f"site folder {self.root}: {MARKER} is damaged ({exc}); remove the folder "
-                    "or pass --force to write over it"
-                ) from exc
-        if self.root.is_dir() and any(self.root.iterdir()) and not force:
+                return read_marker(self.files.read(MARKER, _MARKER_BYTES), self.root)
+            except UsageError:
+                if not force:
+                    raise
+                return {}
+        if any(p.name not in _OWN for p in self.root.iterdir()) and not force:
             raise UsageError(
-                f"site folder {self.root} is not empty and is not a site rulescorpus made; "
-                "choose an empty or new folder, or pass --force to write into it"
+                f"site folder {_shown(self.root)} is not empty and is not a site rulescorpus "
+                "made; choose an empty or new folder, or pass --force to write into it"
             )
         return {}
 
@@ -55,11 +172,12 @@ class SiteFolder:
         digest = hashlib.sha256(data).hexdigest()
         self.written[name] = digest
         self.bytes += len(data)
-        path = self.root / name
-        if self.previous.get(name) == digest and _size(path) == len(data):
+        if self.previous.get(name) == digest and self.files.size(name) == len(data):
             return
-        if _store(path, data):
-            self.changed.append(name)
+        if self.files.same_bytes(name, data):
+            return
+        self.files.replace(name, data)
+        self.changed.append(name)
 
     def abandon(self) -> None:
         """After a failed build: list every file of this folder's builds so far, so the next
@@ -70,47 +188,25 @@ class SiteFolder:
         """Remove the previous build's files this one did not write, then list this one's.
         Returns the names removed."""
         stale = sorted(set(self.previous) - set(self.written))
-        try:
-            for name in stale:
-                (self.root / name).unlink(missing_ok=True)
-            # Deepest first, each folder once: a folder of thousands of stale files is
-            # listed once, not once per file.
-            folders = {(self.root / name).parent for name in stale}
-            for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
-                _prune(folder, self.root)
-        except OSError as exc:
-            raise StorageIOError(str(self.root), exc.strerror or str(exc)) from exc
+        # Deepest first, so each folder left empty is removed once its files are gone.
+        for name in sorted(stale, key=lambda n: n.count("/"), reverse=True):
+            self.files.remove(name)
+        for name in self._leftovers():
+            self.files.remove(name)
         self._list(self.written)
         return stale
 
+    def _leftovers(self) -> list[str]:
+        """Temporary files a killed build left (this build holds the lock, so no other
+        build is writing one now), found without following links."""
+        found = []
+        for folder, _, names in os.walk(self.root):
+            for name in names:
+                if LEFTOVER.match(name):
+                    found.append(Path(folder, name).relative_to(self.root).as_posix())
+        return sorted(found)
+
     def _list(self, files: dict[str, str]) -> None:
         listing = json.dumps({"files": dict(sorted(files.items()))}, indent=0) + "\n"
-        _store(self.root / MARKER, listing.encode("utf-8"))
-
-
-def _size(path: Path) -> int | None:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return None
-
-
-def _store(path: Path, data: bytes) -> bool:
-    """Replace the file atomically unless it already holds these bytes; True if written."""
-    try:
-        if path.is_file() and path.read_bytes() == data:
-            return False
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f".{path.name}.tmp")
-        temp.write_bytes(data)
-        os.replace(temp, path)
-    except OSError as exc:
-        raise StorageIOError(str(path), exc.strerror or str(exc)) from exc
-    return True
-
-
-def _prune(folder: Path, root: Path) -> None:
-    """Remove folders left empty up to (not including) the site's root."""
-    while folder != root and folder.is_dir() and not any(folder.iterdir()):
-        folder.rmdir()
-        folder = folder.parent
+        if not self.files.same_bytes(MARKER, listing.encode("utf-8")):
+            self.files.replace(MARKER, listing.encode("utf-8"))

@@ -6,17 +6,25 @@ disk (`file://`) as well as hosted under any path of any server.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+# File systems refuse a name over 255 bytes: a longer number keeps its start and gains a
+# digest of the whole, so two long numbers never share a folder.
+MAX_SLUG = 120
+_KEPT = MAX_SLUG - 13
 
 
 def number_slug(number: str) -> str:
     """A publisher's rule number as a folder name: `702.19c` stays `702.19c`; characters a
     file system or URL would misread become `-`, and no name starts or ends with a dot."""
-    slug = _UNSAFE.sub("-", number).strip(".-")
-    return slug or "-"
+    slug = _UNSAFE.sub("-", number).strip(".-") or "-"
+    if len(slug) > MAX_SLUG:
+        digest = hashlib.sha256(number.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+        slug = f"{slug[:_KEPT].rstrip('.-')}-{digest}"
+    return slug
 
 
 def home_page() -> str:

@@ -1,5 +1,6 @@
-"""The search index: Pagefind (the `pagefind[bin]` package ships its binary) reads the
-written pages and writes a static index the search page queries in the browser.
+"""The search index: Pagefind (the `pagefind[bin]` package ships its binary) reads copies
+of the pages the build wrote (never the site's folder, which may hold a person's own pages)
+and writes a static index the search page queries in the browser.
 
 It writes into a folder of its own first; the site then takes each file through the
 same rewrite-only-if-changed path as its pages."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from . import cases_disk, cases_user_files  # noqa: F401  (register their cases)
+from . import cases_disk, cases_site, cases_user_files  # noqa: F401  (register their cases)
 from .cases_network import CASES
 from .lab import Lab, Outcome
 

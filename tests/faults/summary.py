@@ -112,7 +112,7 @@ class Report:
             ("leftover files", str(self.leftovers)),
             (
                 "files touched outside what each command may write (user files, registries, "
-                "exports, kills during --fix and export)",
+                "exports, site folders, kills during --fix and export)",
                 str(self.touched),
             ),
             ("processes outliving their run", str(self.orphans)),

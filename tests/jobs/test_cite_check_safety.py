@@ -13,6 +13,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from helpers import corpus_digest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from pipeline.diff.citations import find_in_line
 from pipeline.errors import EXIT_IO, EXIT_USAGE
 from pipeline.jobs.cite_check import MAX_CITATIONS, Cited, cite_check, plan_fixes
 from pipeline.jobs.cite_fixes import partial, write_fixes
@@ -293,3 +295,56 @@ def test_utf32_with_a_bom_reads_as_none_found(
     assert run.returncode == 1, run.stderr
     data = json.loads(run.stdout)
     assert [(c["file"], c["id"]) for c in data["citations"]] == [(str(wide), f"cr:{stale[0]}")]
+
+
+def test_a_second_corpus_given_by_a_sub_folder_or_reached_by_a_link_is_never_rewritten(
+    mtg_pair_corpus: Path, tmp_path: Path, stale: tuple[str, str]
+) -> None:
+    """`cite-check OTHER/mtg --fix --yes` rewrote 63 files of a second corpus (its index.json
+    is one folder up, so the sub-folder was not known as a corpus), and a link from the
+    user's folder into a corpus's file was written through."""
+    other = tmp_path / "other"
+    shutil.copytree(mtg_pair_corpus, other)
+    planted = _notes(other / "mtg" / "cr", stale, "kept.md")  # a file inside a corpus folder
+    link = tmp_path / "docs" / "link.md"
+    link.parent.mkdir()
+    link.symlink_to(planted)
+    before = corpus_digest(other)
+    code, _, err = _fix(mtg_pair_corpus, other / "mtg")
+    assert code == EXIT_USAGE and f"a corpus ({other.resolve()})" in " ".join(err.split()), err
+    code, _, err = _fix(mtg_pair_corpus, link)
+    assert code == EXIT_USAGE and "is in a corpus" in " ".join(err.split()), err
+    code, _, err = _fix(mtg_pair_corpus, link.parent)  # met in a folder: skipped
+    assert code in (0, 1) and "it is inside a corpus" in " ".join(err.split()), err
+    assert corpus_digest(other) == before
+
+
+def test_a_skipped_file_is_not_named_as_holding_citations_for_a_person(
+    mtg_pair_corpus: Path, tmp_path: Path, stale: tuple[str, str]
+) -> None:
+    """A read-only file that `--fix --yes` skipped was then named as one that "now mixes
+    old and new numbers", though it was never written."""
+    notes = _notes(tmp_path / "docs", stale)
+    notes.write_text(notes.read_text() + "And rule 999.99z, which no version has.\n")
+    notes.chmod(0o444)
+    code, _, err = _fix(mtg_pair_corpus, notes)
+    flat = " ".join(err.split())
+    assert code == EXIT_IO and "it is read-only" in flat, err
+    assert "keeps citations for a person" not in flat and "mixes old and new" not in flat
+
+
+def test_lines_of_two_thousand_numbers_take_time_linear_in_their_length() -> None:
+    """Lines of 2,000 numbers took 7 s per megabyte: each number was tested against every
+    citation found before it on its line."""
+
+    def seconds(per_line: int) -> float:
+        line = " ".join(f"rule {n % 900 + 100}.{n % 50}a {n % 800 + 100}.{n % 40}b"
+                        for n in range(per_line // 2))  # fmt: skip
+        lines = max(1, 400_000 // len(line))
+        start = time.perf_counter()
+        for number in range(lines):
+            find_in_line(line, number)
+        return time.perf_counter() - start
+
+    short, long = min(seconds(100) for _ in range(2)), min(seconds(2000) for _ in range(2))
+    assert long < 3 * short + 0.2, (short, long)

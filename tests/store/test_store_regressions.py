@@ -5,23 +5,26 @@ says what was found."""
 from __future__ import annotations
 
 import os
+import re
 import threading
 import traceback
 from pathlib import Path
 
 import pytest
-from helpers import SHARED, corpus_digest
+from helpers import SHARED, corpus_digest, registry_file
 from mtg_sources import copy_tree
 
 from pipeline.corpus import open_corpus
-from pipeline.errors import EXIT_OK
+from pipeline.errors import EXIT_OK, RegistryError, UnsafeName
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.versions import add_version
 from pipeline.models.records import SourceRef
 from pipeline.models.sources import Pin
+from pipeline.registry.loader import load_registry
 from pipeline.store import files as store_files
+from pipeline.store import layout
 from pipeline.store.corpus import Corpus
 
 
@@ -183,3 +186,30 @@ def test_corpus_files_are_readable_by_other_users(two_versions: Path) -> None:
     os.umask(umask)
     for path in (two_versions / "corpus").rglob("*.json"):
         assert path.stat().st_mode & 0o777 == 0o666 & ~umask, path
+
+
+@pytest.mark.parametrize("game", ["index.json", "lock.json", "fetch", "staged", "search"])
+def test_a_game_named_like_a_file_of_the_corpus_or_the_site_is_refused(
+    tmp_path: Path, game: str
+) -> None:
+    """A game named `index.json` or `lock.json` broke a new corpus: its documents' folder
+    was laid where the corpus's commit point goes."""
+    registry = registry_file(
+        tmp_path,
+        [
+            {
+                "id": "clash-cr-txt",
+                "game": game,
+                "document": f"{game}/cr",
+                "title": "Clash Comprehensive Rules",
+                "family": "mtg-cr",
+                "rendition": "txt",
+                "url": "https://clash.invalid/cr.txt",
+                "primary": True,
+            }
+        ],
+    )
+    with pytest.raises(RegistryError, match=f"may not be named {re.escape(game)}"):
+        load_registry(registry)
+    with pytest.raises(UnsafeName):
+        layout.version_file(f"{game}/cr", "1.0", "0" * 64)
