@@ -1,0 +1,79 @@
+"""Rules a reader sees where the extraction did not set them apart: run into the line
+before (`1.1. Players 1.1.1. This game is …`), or printed without the mark their level
+carries (`6.7.1 Counters are …` between `6.7.` and `6.8.`).
+
+Only the number that comes next in the outline (the open rule's first child, its next
+sibling, or the next sibling of one of its ancestors) starts a rule there, and only
+where a rule can start: after a sentence's end or after a heading set on the same line,
+with a capital or a Chinese or Japanese character after it. A citation inside a sentence
+(`see 6.7.1`) never does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.parse.numbered.numbers import CJK, Numbering, NumberStart
+
+STOPS = tuple(".:;?!。：；？！")
+MARKS = ".．)）"
+HEADING_WORDS = 6
+HEADING_CHARACTERS = 40
+
+
+def following(numbering: Numbering, number: str) -> list[str]:
+    """The numbers that may come next after `number`, nearest first."""
+    parts = numbering.segments(number)
+    if not parts:
+        return []
+    out: list[str] = []
+    depth = len(parts)
+    if depth < len(numbering.levels) and numbering.levels[depth].printed == "full":
+        out.append(numbering.join([*parts, numbering.first(depth)]))
+    for level in range(depth - 1, -1, -1):
+        if numbering.levels[level].printed != "full":
+            continue
+        successor = numbering.successor(level, parts[level])
+        if successor:
+            out.append(numbering.join([*parts[:level], successor]))
+    return out
+
+
+def run_in_at(numbering: Numbering, text: str, number: str, opens: bool) -> int | None:
+    """The column of `text` where the next rule after `number` starts, run into it, or None.
+    `opens`: the text begins with `number` itself; what stands between is its heading when
+    its level has titles."""
+    level = numbering.level_of(number)
+    titled = opens and level is not None and numbering.levels[level].title != "never"
+    found: list[int] = []
+    for wanted in following(numbering, number):
+        # a number of one segment (`2`) is a count in a sentence unless its mark follows
+        mark = f"[{MARKS}]" + ("?" if numbering.parent_of(wanted) else "")
+        pattern = rf"(?<![\w.\-]){re.escape(wanted)}{mark}(?=\s+[A-Z{CJK}]|[{CJK}])"
+        for match in re.finditer(pattern, text):
+            if match.start() and can_start(text[: match.start()], titled):
+                found.append(match.start())
+                break
+    return min(found) if found else None
+
+
+def can_start(before: str, opens: bool) -> bool:
+    """A rule can start after a sentence's end, or after the heading the line opened with
+    (`1.1. Players`: a few words, no sentence in them)."""
+    before = before.rstrip()
+    if before.endswith(STOPS):
+        return True
+    if not opens:
+        return False
+    title = before.split(maxsplit=1)[1] if len(before.split(maxsplit=1)) > 1 else ""
+    short = len(title.split()) <= HEADING_WORDS and len(title) <= HEADING_CHARACTERS
+    return bool(title) and short and not any(stop in title for stop in STOPS)
+
+
+def unmarked_start(numbering: Numbering, text: str, number: str) -> NumberStart | None:
+    """A line that starts with `number` printed without the mark its level carries."""
+    word, _, rest = text.partition(" ")
+    level = numbering.level_of(number)
+    if word.rstrip(MARKS) != number or level is None:
+        return None
+    return NumberStart(level, number, rest.strip())
