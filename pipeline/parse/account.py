@@ -32,6 +32,7 @@ from pipeline.parse.numbered.numbers import CJK, Numbering
 
 STOPS = tuple(".:;?!。：；？！")
 MARKS = ".．)）"
+CLOSERS = "\"'”’」』)）"  # a sentence may end inside quotation marks: `“Multiplayer Rules.”`
 HEADING_WORDS = 6
 HEADING_CHARACTERS = 24  # a Chinese or Japanese heading has no spaces to count words by
 # What stands before a number that is cited, not a rule: a citing word, a bracket, a list
@@ -43,6 +44,14 @@ CITING_WORDS = (
 CITING = re.compile(
     rf"(?:\b(?:{CITING_WORDS})|[(\[（［「『〈《,、，–—\-/&+]|参照|参见|参考|詳細|详细)\s*$",
     re.IGNORECASE,
+)
+
+
+# The parser's warnings that say a printed number was not read as a rule (`… do not pair
+# with certainty; not parsed: 103.2, …`): a number they name is not lost in silence. A
+# citation of a missing rule (`dangling-reference`) says nothing of where its text went.
+SAYS_UNREAD = frozenset(
+    {WarningCode.UNALIGNED_NUMBERS, WarningCode.NUMBERING, WarningCode.DUPLICATE_ID}
 )
 
 
@@ -101,7 +110,7 @@ class Shape:
         before = before.rstrip()
         if not before:
             return "line-start"
-        if before.endswith(STOPS):
+        if before.rstrip(CLOSERS).endswith(STOPS):
             return "sentence-end"
         heading = self.heading.match(before)
         title = heading.group("title") if heading else ""
@@ -172,7 +181,12 @@ def ledger_of(doc: Document, shape: Shape) -> Ledger:
         declared=merged((at.line, at.end_line or at.line) for at in spans),
         first_lines=[r.location.line for r in ordered],
         open=ordered,
-        warned={m.group("n") for w in doc.warnings for m in shape.full.finditer(w.message)},
+        warned={
+            m.group("n")
+            for w in doc.warnings
+            if w.code in SAYS_UNREAD
+            for m in shape.full.finditer(w.message)
+        },
     )
 
 

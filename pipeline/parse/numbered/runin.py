@@ -11,12 +11,14 @@ with a capital or a Chinese or Japanese character after it. A citation inside a 
 
 from __future__ import annotations
 
+import functools
 import re
 
 from pipeline.parse.numbered.numbers import CJK, Numbering, NumberStart
 
 STOPS = tuple(".:;?!。：；？！")
 MARKS = ".．)）"
+CLOSERS = "\"'”’」』)）"  # a sentence may end inside quotation marks: `“Multiplayer Rules.”`
 HEADING_WORDS = 6
 HEADING_CHARACTERS = 40
 
@@ -39,29 +41,38 @@ def following(numbering: Numbering, number: str) -> list[str]:
     return out
 
 
+@functools.cache
+def token_pattern(cited: str) -> re.Pattern[str]:
+    """A number of the scheme (`cited`: Numbering.cited()) with or without its mark, before
+    a capital or a Chinese or Japanese character: compiled once per scheme."""
+    return re.compile(
+        rf"(?<![\w.\-])(?P<n>{cited})(?![\w.\-][0-9A-Za-z])(?P<mark>[{MARKS}])?(?=\s+[A-Z{CJK}]|[{CJK}])"
+    )
+
+
 def run_in_at(numbering: Numbering, text: str, number: str, opens: bool) -> int | None:
     """The column of `text` where the next rule after `number` starts, run into it, or None.
     `opens`: the text begins with `number` itself; what stands between is its heading when
     its level has titles."""
+    wanted = set(following(numbering, number))
+    if not wanted or not any(c.isdigit() for c in text[1:]):
+        return None
     level = numbering.level_of(number)
     titled = opens and level is not None and numbering.levels[level].title != "never"
-    found: list[int] = []
-    for wanted in following(numbering, number):
+    for match in token_pattern(numbering.cited()).finditer(text, 1):
+        found = match.group("n")
         # a number of one segment (`2`) is a count in a sentence unless its mark follows
-        mark = f"[{MARKS}]" + ("?" if numbering.parent_of(wanted) else "")
-        pattern = rf"(?<![\w.\-]){re.escape(wanted)}{mark}(?=\s+[A-Z{CJK}]|[{CJK}])"
-        for match in re.finditer(pattern, text):
-            if match.start() and can_start(text[: match.start()], titled):
-                found.append(match.start())
-                break
-    return min(found) if found else None
+        marked = match.group("mark") or numbering.parent_of(found) is not None
+        if found in wanted and marked and can_start(text[: match.start()], titled):
+            return match.start()
+    return None
 
 
 def can_start(before: str, opens: bool) -> bool:
     """A rule can start after a sentence's end, or after the heading the line opened with
     (`1.1. Players`: a few words, no sentence in them)."""
     before = before.rstrip()
-    if before.endswith(STOPS):
+    if before.rstrip(CLOSERS).endswith(STOPS):
         return True
     if not opens:
         return False
