@@ -146,6 +146,8 @@ class Ledger:
     warned: set[str]  # numbers the parser's warnings name
 
     def is_declared(self, line: int) -> bool:
+        if not self.first_lines or line < self.first_lines[0]:
+            return True  # before the first rule: the title page, statements, contents
         at = bisect_right(self.declared, (line, line + 1))
         return at > 0 and self.declared[at - 1][1] >= line
 

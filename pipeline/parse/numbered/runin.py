@@ -53,17 +53,19 @@ def token_pattern(cited: str) -> re.Pattern[str]:
 def run_in_at(numbering: Numbering, text: str, number: str, opens: bool) -> int | None:
     """The column of `text` where the next rule after `number` starts, run into it, or None.
     `opens`: the text begins with `number` itself; what stands between is its heading when
-    its level has titles."""
-    wanted = set(following(numbering, number))
+    its level has titles, or when the number after it is its first child."""
+    wanted = following(numbering, number)
     if not wanted or not any(c.isdigit() for c in text[1:]):
         return None
     level = numbering.level_of(number)
     titled = opens and level is not None and numbering.levels[level].title != "never"
+    child = wanted[0] if numbering.parent_of(wanted[0]) == number else None
     for match in token_pattern(numbering.cited()).finditer(text, 1):
         found = match.group("n")
         # a number of one segment (`2`) is a count in a sentence unless its mark follows
         marked = match.group("mark") or numbering.parent_of(found) is not None
-        if found in wanted and marked and can_start(text[: match.start()], titled):
+        heading = titled or (opens and found == child)
+        if found in wanted and marked and can_start(text[: match.start()], heading):
             return match.start()
     return None
 
