@@ -77,8 +77,11 @@ class Shape:
         cited = self.numbering.cited()
         # A number: not glued to a word, a number or a dot before it; not going on into a
         # longer number (`1.2.3.4` where three levels are all there is) or a word after it.
+        # (where numbers start with a digit, only a digit is tried: one character class
+        # costs less than the lookbehind at every position)
+        lead = r"(?=\d)" if scheme.levels[0].segment == "digits" else ""
         self.full = re.compile(
-            rf"(?<![0-9A-Za-z.．\-_/])(?P<n>{cited})(?![0-9A-Za-z])(?![.．\-]\d)"
+            rf"{lead}(?<![0-9A-Za-z.．\-_/])(?P<n>{cited})(?![0-9A-Za-z])(?![.．\-]\d)"
             rf"(?P<mark>[{MARKS}](?![0-9]))?"
         )
         owns = [level for level in scheme.levels if level.printed == "own"]
