@@ -254,17 +254,23 @@ def account_numbers(doc: Document, lines: list[Line], scheme: NumberedScheme) ->
         previous[line.line] = last
         last = line.text.rstrip() or last
     warnings: list[ParseWarning] = []
+    steps: dict[str, str] = {}  # the last step of a list in each record
     for token in shape.tokens(lines):
-        problem = unaccounted(token, ledger, missing, shape, previous)
+        problem = unaccounted(token, ledger, missing, shape, previous, steps)
         if problem is not None:
             at = Location(line=token.line.line, page=token.line.page)
-            warnings.append(ParseWarning(code=WarningCode.UNACCOUNTED_NUMBER, message=problem,
-                                         location=at))  # fmt: skip
+            code = WarningCode.UNACCOUNTED_NUMBER
+            warnings.append(ParseWarning(code=code, message=problem, location=at))
     return warnings
 
 
 def unaccounted(
-    token: Token, ledger: Ledger, missing: dict[str, str], shape: Shape, previous: dict[int, str]
+    token: Token,
+    ledger: Ledger,
+    missing: dict[str, str],
+    shape: Shape,
+    previous: dict[int, str],
+    steps: dict[str, str],
 ) -> str | None:
     """Why the token is no record, citation or declared matter, or None when it is one."""
     number, line = token.number, token.line.line
@@ -275,7 +281,7 @@ def unaccounted(
     if token.own:
         if number in ledger.numbers or number in ledger.starts.get(line + 1, ()):
             return None  # a chapter's running head; a number set on a line of its own
-        return None if accounted_own(token, ledger, shape) else describe(token, "")
+        return None if accounted_own(token, ledger, shape, steps) else describe(token, "")
     if number in ledger.numbers:
         return None  # the rule is there: this is a citation or a contents entry of it
     before = token.line.text[: token.column]
@@ -318,18 +324,29 @@ def in_list(token: Token, ledger: Ledger) -> bool:
     return record is not None and record.depth > 1
 
 
-def accounted_own(token: Token, ledger: Ledger, shape: Shape) -> bool:
-    """A segment printed alone (`c.`) opens a record on its line, or stands in a list of
-    the record it sits in (a step `1.` inside a rule whose children are letters)."""
+def accounted_own(token: Token, ledger: Ledger, shape: Shape, steps: dict[str, str]) -> bool:
+    """A segment printed alone (`c.`) that opens no record is a step of a list inside the
+    record it stands in (`1.`, then `2.`, ...: `steps` holds each record's last step), or
+    a rule lost: the open record's next sibling or first child, or a sibling further on
+    (`c.` after `a.` where `b.` is gone)."""
     record = ledger.record_at(token.line.line)
     if record is None:
         return True  # before the first rule: front matter
-    segments = shape.numbering.segments(record.number) or []
-    depth = len(segments)
-    expected = [shape.numbering.successor(len(segments) - 1, segments[-1])] if segments else []
-    if depth < len(shape.numbering.levels):
-        expected.append(shape.numbering.first(depth))
-    return token.number not in expected
+    numbering = shape.numbering
+    segments = numbering.segments(record.number) or []
+    step = steps.get(record.number)
+    level = len(segments) - 1
+    if level + 1 < len(numbering.levels) and token.number == numbering.first(level + 1):
+        return False
+    if token.number == (numbering.successor(level, step) if step else None) or (
+        step is None and token.number in ("1", "a", "i", "A")
+    ):
+        steps[record.number] = token.number
+        return True
+    own = segments[-1] if segments else ""
+    same_kind = own.isdigit() == token.number.isdigit()
+    ahead = numbering.ordinal(level, token.number) > numbering.ordinal(level, own)
+    return not (segments and same_kind and ahead)
 
 
 def describe(token: Token, why: str) -> str:

@@ -255,8 +255,13 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
     """Bytes of one rendition -> Document (source left None for the caller to fill): parsed,
     its ending checked, its extraction engine recorded, its spans' character offsets placed
     and its texts linted (unreviewed findings are warnings or publisher notes)."""
+    return parse_extracted(family_of(request.family).extract(data, request), request)
+
+
+def parse_extracted(extracted: Extracted[Any], request: ParseRequest) -> Document:
+    """What an extractor read -> Document: `parse_bytes` after the extraction (tests give it
+    lines they changed, to see what the parse and its account make of them)."""
     family = family_of(request.family)
-    extracted = family.extract(data, request)
     options = ParseOptions(
         document=request.document,
         rendition=request.rendition,

@@ -21,12 +21,13 @@ import pytest
 from helpers import EXAMPLE_REGISTRIES, SHARED
 
 from pipeline.fetch.manifest import entries_for, parse_manifest
+from pipeline.models.content import Line
 from pipeline.models.records import Document, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry
 from pipeline.runner.cache import ParseCache
-from pipeline.runner.families import FAMILIES, parse_bytes
+from pipeline.runner.families import FAMILIES, Extracted, family_of, parse_bytes, parse_extracted
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest, request_for
@@ -209,6 +210,57 @@ def test_a_rule_run_into_the_line_before_is_named_where_the_family_misses_it() -
 def test_a_rule_deleted_from_the_middle_of_a_sequence_is_no_loss(mtg_clean: Document) -> None:
     doc = parse_mutated(MTG, lambda lines: deleted(lines, "100.2a "))
     assert numbers(doc) == [n for n in numbers(mtg_clean) if n != "100.2a"]
+    assert unaccounted(doc) == []
+
+
+# A PDF's lines, changed after extraction: what a publisher's own typesetting would print.
+GUNDAM = "gundam/comprehensive-rules/1.6.0/comprehensiverules_en.pdf"
+PdfLines = tuple[Extracted[list[Line]], ParseRequest]
+
+
+@pytest.fixture(scope="module")
+def gundam(shared: Path) -> PdfLines:
+    request = request_for(source_of(GUNDAM), what=GUNDAM)
+    extracted = family_of("numbered").extract((shared / GUNDAM).read_bytes(), request)
+    return extracted, request
+
+
+def parse_lines(pdf: PdfLines, mutate: Callable[[list[Line]], list[Line]]) -> Document:
+    extracted, request = pdf
+    lines = mutate([line.model_copy() for line in extracted.content])
+    changed = Extracted(lines, extracted.notes, extracted.engine, extracted.engine_version, lines)
+    return parse_extracted(changed, request)
+
+
+def retext(lines: list[Line], start: str, change: Callable[[str], str]) -> list[Line]:
+    at = next(i for i, line in enumerate(lines) if line.text.startswith(start))
+    return [
+        *lines[:at],
+        lines[at].model_copy(update={"text": change(lines[at].text)}),
+        *lines[at + 1 :],
+    ]
+
+
+def test_a_pdf_rule_printed_without_its_dot_is_read_as_the_rule(gundam: PdfLines) -> None:
+    clean = parse_lines(gundam, lambda lines: lines)
+    doc = parse_lines(gundam, lambda ls: retext(ls, "2-2-2. ", lambda t: t.replace(".", "", 1)))
+    assert numbers(doc) == numbers(clean)
+    by_number = {r.number: r for r in doc.records}
+    assert by_number["2-2-2"].text.startswith("Cards may be referred to by their card name")
+    assert by_number["2-2-1"].text == "The name of a card."
+    assert doc.warnings == clean.warnings == []
+
+
+def test_a_pdf_rule_run_into_the_line_before_is_read_as_the_rule(gundam: PdfLines) -> None:
+    def run_in(lines: list[Line]) -> list[Line]:
+        at = next(i for i, line in enumerate(lines) if line.text.startswith("2-2-2. "))
+        joined = lines[at - 1].model_copy(update={"text": f"{lines[at - 1].text} {lines[at].text}"})
+        return [*lines[: at - 1], joined, *lines[at + 1 :]]
+
+    clean = parse_lines(gundam, lambda lines: lines)
+    doc = parse_lines(gundam, run_in)
+    assert numbers(doc) == numbers(clean)
+    assert {r.number: r for r in doc.records}["2-2-1"].text == "The name of a card."
     assert unaccounted(doc) == []
 
 
