@@ -264,6 +264,27 @@ def test_a_pdf_rule_run_into_the_line_before_is_read_as_the_rule(gundam: PdfLine
     assert unaccounted(doc) == []
 
 
+SWU = "swu/comprehensive-rules/7.0/SWU-comprehensive-rules.pdf"
+
+
+def test_an_outline_rule_deleted_leaves_the_ones_after_it_named(shared: Path) -> None:
+    """Star Wars: Unlimited prints only a rule's own segment (`b.`). With 1.5.2.b's lines
+    gone, `c.` to `f.` no longer follow the outline: the parser keeps them as text, and
+    the account names each (`c.` after `a.` skips ahead: no list starts there)."""
+    request = request_for(source_of(SWU), what=SWU)
+    extracted = family_of("swu-cr").extract((shared / SWU).read_bytes(), request)
+    clean = parse_lines((extracted, request), lambda lines: lines)
+    (gone,) = [r for r in clean.records if r.number == "1.5.2.b"]
+    first, last = gone.location.line, gone.location.end_line or gone.location.line
+    doc = parse_lines(
+        (extracted, request), lambda ls: [ln for ln in ls if not first <= ln.line <= last]
+    )
+    lost = {"1.5.2.c", "1.5.2.d", "1.5.2.e", "1.5.2.f"}
+    assert lost <= set(numbers(clean)) and not lost & set(numbers(doc))
+    assert named(doc) == {"c", "d", "e", "f"}
+    assert unaccounted(clean) == []
+
+
 # ---------------------------------------------------------------- documents made here
 
 
