@@ -281,7 +281,8 @@ def unaccounted(
     if token.own:
         if number in ledger.numbers or number in ledger.starts.get(line + 1, ()):
             return None  # a chapter's running head; a number set on a line of its own
-        return None if accounted_own(token, ledger, shape, steps) else describe(token, "")
+        full = lost_own(token, ledger, shape, steps)
+        return describe(token, "", full) if full is not None else None
     if number in ledger.numbers:
         return None  # the rule is there: this is a citation or a contents entry of it
     before = token.line.text[: token.column]
@@ -324,32 +325,33 @@ def in_list(token: Token, ledger: Ledger) -> bool:
     return record is not None and record.depth > 1
 
 
-def accounted_own(token: Token, ledger: Ledger, shape: Shape, steps: dict[str, str]) -> bool:
-    """A segment printed alone (`c.`) that opens no record is a step of a list inside the
-    record it stands in (`1.`, then `2.`, ...: `steps` holds each record's last step), or
-    a rule lost: the open record's next sibling or first child, or a sibling further on
-    (`c.` after `a.` where `b.` is gone)."""
+def lost_own(token: Token, ledger: Ledger, shape: Shape, steps: dict[str, str]) -> str | None:
+    """The whole number a segment printed alone (`c.`) that opens no record stands for,
+    when it is a rule lost: the open record's first child, its next sibling or a sibling
+    further on (`c.` after `a.` where `b.` is gone). None when it is a step of a list
+    inside the record it stands in (`1.`, then `2.`, ...: `steps` holds each record's
+    last step), or stands before the first rule."""
     record = ledger.record_at(token.line.line)
     if record is None:
-        return True  # before the first rule: front matter
+        return None
     numbering = shape.numbering
     segments = numbering.segments(record.number) or []
     step = steps.get(record.number)
     level = len(segments) - 1
     if level + 1 < len(numbering.levels) and token.number == numbering.first(level + 1):
-        return False
+        return numbering.join([*segments, token.number])
     if token.number == (numbering.successor(level, step) if step else None) or (
         step is None and token.number in ("1", "a", "i", "A")
     ):
         steps[record.number] = token.number
-        return True
+        return None
     own = segments[-1] if segments else ""
     same_kind = own.isdigit() == token.number.isdigit()
     ahead = numbering.ordinal(level, token.number) > numbering.ordinal(level, own)
-    return not (segments and same_kind and ahead)
+    return numbering.join([*segments[:-1], token.number]) if own and same_kind and ahead else None
 
 
-def describe(token: Token, why: str) -> str:
+def describe(token: Token, why: str, full: str | None = None) -> str:
     where = {
         "line-start": "at the start of the line",
         "sentence-end": "after a sentence's end",
@@ -360,7 +362,8 @@ def describe(token: Token, why: str) -> str:
     context = text if len(text) <= 80 else text[:77] + "..."
     reason = f" ({why})" if why else ""
     return (
-        f"{token.number} stands {where} on line {token.line.line}{reason} but is no rule, "
+        f"{full or token.number}{f' (printed {token.number}.)' if full else ''} stands {where} "
+        f"on line {token.line.line}{reason} but is no rule, "
         f"citation or declared matter: a rule may be lost in {context!r}"
     )
 
