@@ -96,6 +96,8 @@ class WarningCode(StrEnum):
     BAD_MARKUP = "bad-markup"
     UNPRINTED_TEXT = "unprinted-text"
     NO_CHANGELOG = "no-changelog"
+    # the account of every number (pipeline/parse/account.py)
+    UNACCOUNTED_NUMBER = "unaccounted-number"
 
 
 class CountKey(StrEnum):

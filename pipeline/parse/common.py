@@ -77,6 +77,7 @@ MAY_LOSE_RULES = frozenset(
         WarningCode.MISPLACED,
         WarningCode.NUMBERING,
         WarningCode.UNPLACED_TEXT,
+        WarningCode.UNACCOUNTED_NUMBER,
         WarningCode.UNLABELLED_PARAGRAPH,
         WarningCode.UNALIGNED_NUMBERS,
         WarningCode.CONTENTS_MISMATCH,

@@ -14,16 +14,23 @@ engine on the Document (`parser.engine`, `parser.engine_version`: ONE place),
 places every record's character offsets in the extracted text, and runs the
 extraction-artefact lint (`parse.lint.lint_parsed`).
 
+Every family whose documents number their rules declares its number shape (`shape`:
+its scheme, or the registry entry's for family `numbered`), and `parse_bytes` accounts
+for every number of that shape in the extracted lines (`parse.account`): a number no
+record, citation or declared matter accounts for is an `unaccounted-number` warning.
+
 Adding a family: write its parser (a sub-package of `parse/`, or nothing at
 all for a numbered document: family `numbered` reads the scheme its registry
-entry declares), add one `Family(...)` line here, and a `[[source]]` in
-`registry/sources.toml`, and its name to `NAMES` (runner/family_names.py, which the
-registry checks sources against without importing this table).
+entry declares), add one `Family(...)` line here (with its number shape, if it has
+one), a `[[source]]` in `registry/sources.toml`, and its name to `NAMES`
+(runner/family_names.py, which the registry checks sources against without importing
+this table).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
@@ -34,7 +41,9 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines, sniff_encoding
 from pipeline.models.content import FaqPage, Line, NsgHtmlPage, RulesSite, WikiPage, YamlBundle
 from pipeline.models.records import Document, ParseOptions
+from pipeline.models.scheme import NumberedScheme
 from pipeline.parse import faq, rulings, sections, wiki
+from pipeline.parse.account import account_document
 from pipeline.parse.common import doubt_citations
 from pipeline.parse.endings import check_ending
 from pipeline.parse.fab import cr as fab_cr
@@ -106,12 +115,30 @@ class Parser(Protocol[T_contra]):
     ) -> Document: ...
 
 
+def registry_scheme(options: ParseOptions) -> NumberedScheme | None:
+    """The number shape of family `numbered`: the scheme its registry entry declares."""
+    return options.scheme
+
+
+class Declared:
+    """The number shape a family's parser reads by (its module's `SCHEME`)."""
+
+    def __init__(self, scheme: NumberedScheme) -> None:
+        self.scheme = scheme
+
+    def __call__(self, options: ParseOptions) -> NumberedScheme | None:
+        return self.scheme
+
+
 @dataclass(frozen=True)
 class Family(Generic[T]):
     name: str
     extract: Extractor[T]
     parse: Parser[T]
     version: str
+    # the numbers its documents are made of, for the account of every number; None: a
+    # family whose records are not numbered in the text (FAQ pages, rulings, YAML sources)
+    shape: Callable[[ParseOptions], NumberedScheme | None] | None = None
 
 
 class Lines:
@@ -174,21 +201,34 @@ def nsg_page(data: bytes, request: ParseRequest) -> Extracted[NsgHtmlPage]:
     return Extracted(read_nsg_page(data, what=request.what), {}, *html_engine())
 
 
-def family(name: str, extract: Extractor[T], parse: Parser[T], version: str) -> Family[Any]:
+def family(
+    name: str,
+    extract: Extractor[T],
+    parse: Parser[T],
+    version: str,
+    shape: Callable[[ParseOptions], NumberedScheme | None] | None = None,
+) -> Family[Any]:
     """One entry, checked: the parser must take what the extractor gives. (Written as
     `Family(...)` inside the Any-typed list, mypy would infer Any and check nothing.)"""
-    return Family(name, extract, parse, version)
+    return Family(name, extract, parse, version, shape)
 
 
+# fmt: off
 TABLE: list[Family[Any]] = [
-    family("fab-cr", Lines(), fab_cr.parse, fab_cr.PARSER_VERSION),
-    family("fab-policy", Lines(), fab_policy.parse, fab_policy.PARSER_VERSION),
-    family("mtg-cr", Lines(mtg_cr.SENTINEL), mtg_cr.parse, mtg_cr.PARSER_VERSION),
-    family("mtg-policy", Lines(), mtg_policy.parse, mtg_policy.PARSER_VERSION),
-    family("netrunner-cr", Lines(), netrunner_cr.parse, netrunner_cr.PARSER_VERSION),
-    family("riftbound-cr", Lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION),
-    family("numbered", Lines(), numbered.parse_numbered, numbered.PARSER_VERSION),
-    family("swu-cr", Lines(), swu_cr.parse, swu_cr.PARSER_VERSION),
+    family("fab-cr", Lines(), fab_cr.parse, fab_cr.PARSER_VERSION, Declared(fab_cr.SCHEME)),
+    family("fab-policy", Lines(), fab_policy.parse, fab_policy.PARSER_VERSION,
+           Declared(fab_policy.SHAPE)),
+    family("mtg-cr", Lines(mtg_cr.SENTINEL), mtg_cr.parse, mtg_cr.PARSER_VERSION,
+           Declared(mtg_cr.SCHEME)),
+    family("mtg-policy", Lines(), mtg_policy.parse, mtg_policy.PARSER_VERSION,
+           mtg_policy.shape_of),
+    family("netrunner-cr", Lines(), netrunner_cr.parse, netrunner_cr.PARSER_VERSION,
+           Declared(netrunner_cr.SCHEME)),
+    family("riftbound-cr", Lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION,
+           Declared(riftbound_cr.SCHEME)),
+    family("numbered", Lines(), numbered.parse_numbered, numbered.PARSER_VERSION,
+           registry_scheme),
+    family("swu-cr", Lines(), swu_cr.parse, swu_cr.PARSER_VERSION, Declared(swu_cr.SCHEME)),
     family("headed-sections", Lines(), sections.parse, sections.PARSER_VERSION),
     family("nrdb-rulings", tar_members, rulings.parse, rulings.PARSER_VERSION),
     family("faq-html", faq_page, faq.parse, faq.PARSER_VERSION),
@@ -197,6 +237,7 @@ TABLE: list[Family[Any]] = [
     family("nsg-html", nsg_page, nsg_html.parse, nsg_html.PARSER_VERSION),
     family("fab-html", rules_site, fab_html.parse, fab_html.PARSER_VERSION),
 ]
+# fmt: on
 FAMILIES: dict[str, Family[Any]] = {family.name: family for family in TABLE}
 if set(FAMILIES) != NAMES:  # the registry checks sources against NAMES without this table
     raise RuntimeError(f"runner/family_names.py must list exactly {sorted(FAMILIES)}")
@@ -217,8 +258,13 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
     """Bytes of one rendition -> Document (source left None for the caller to fill): parsed,
     its ending checked, its extraction engine recorded, its spans' character offsets placed
     and its texts linted (unreviewed findings are warnings or publisher notes)."""
+    return parse_extracted(family_of(request.family).extract(data, request), request)
+
+
+def parse_extracted(extracted: Extracted[Any], request: ParseRequest) -> Document:
+    """What an extractor read -> Document: `parse_bytes` after the extraction (tests give it
+    lines they changed, to see what the parse and its account make of them)."""
     family = family_of(request.family)
-    extracted = family.extract(data, request)
     options = ParseOptions(
         document=request.document,
         rendition=request.rendition,
@@ -232,6 +278,9 @@ def parse_bytes(data: bytes, request: ParseRequest) -> Document:
     doc = doc.model_copy(update={"parser": parser})
     if extracted.lines is not None:
         doc = place_offsets(doc, extracted.lines)
+        scheme = family.shape(options) if family.shape is not None else None
+        if scheme is not None:
+            doc = account_document(doc, extracted.lines, scheme)
     return lint_parsed(doubt_citations(doc), text_file=request.rendition == "txt")
 
 

@@ -89,6 +89,26 @@ pdf = extract_pdf_lines(open(sys.argv[1], "rb").read(), what=sys.argv[1], engine
 print(len(pdf.lines), pdf.pages)
 """
 
+# The account of every number (parse/account.py) after a parse of the MTG text export, the
+# largest count of numbers of any real document: its own seconds beside the whole parse's.
+ACCOUNT = """
+import sys, time
+from pipeline.extract.text import extract_text_lines
+from pipeline.parse.account import account_numbers
+from pipeline.parse.mtg.cr import SCHEME
+from pipeline.runner.families import parse_bytes
+from pipeline.runner.request import ParseRequest
+data = open(sys.argv[1], "rb").read()
+request = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what=sys.argv[1])
+start = time.perf_counter()
+doc = parse_bytes(data, request)
+whole = time.perf_counter() - start
+lines = extract_text_lines(data, what=sys.argv[1])
+start = time.perf_counter()
+found = account_numbers(doc, lines, SCHEME)
+print(f"{time.perf_counter() - start:.4f}", f"{whole:.4f}", len(found))
+"""
+
 # What `parse` imports besides the CLI before it reads a page: every parser, the engines.
 PARSERS_IMPORT = "import pipeline.runner.families, pipeline.runner.sandbox"
 
@@ -237,6 +257,22 @@ def pdf_rows(table: Table, shared: Path, runs: int, quick: bool) -> None:
             )
 
 
+def account_row(table: Table, shared: Path, runs: int) -> None:
+    """The account of every number on the MTG text export, beside the whole parse it ends."""
+    accounts, parses = Figures(), Figures()
+    for _ in range(runs):
+        out = measure_once([sys.executable, "-c", ACCOUNT, str(shared / MTG_NEW_TXT)]).stdout
+        alone, whole, _ = out.split()
+        accounts.add(float(alone), 0.0)
+        parses.add(float(whole), 0.0)
+    table.add_row(
+        "account of every number, MTG 20251114 TXT (the account alone)",
+        f"{accounts.wall:.3f} s",
+        f"{parses.wall:.3f} s (parse_bytes, the account in it)",
+        ratio(accounts.wall, parses.wall),
+    )
+
+
 def show_row(table: Table, corpus: Path, runs: int) -> None:
     show = [sys.executable, "-m", "pipeline", "--corpus", str(corpus), "show", "cr:702.19c"]
     show += ["--doc", "mtg/cr"]
@@ -368,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{changes} changes",
         "",
     )
+    account_row(table, shared, args.runs)
     with tempfile.TemporaryDirectory() as tmp:
         if args.quick:
             corpus = Path(tmp) / "corpus"

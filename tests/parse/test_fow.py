@@ -11,8 +11,15 @@ from typing import Any
 import pytest
 from helpers import parse_example
 
-# A numbered line as a reader counts them: `100.`, `1009.`, `101.1.`, `105.3a.`, `903.2i-i.`
-NUMBERED = re.compile(r"^(\d{3,4}(?:\.\d+(?:[a-z](?:-[ivx]+)?)?)?)\. ", re.MULTILINE)
+# A number as a reader counts rules: `100.`, `1009.`, `101.1.`, `105.3a.`, `903.2i-i.` at a
+# line's start, or after a sentence's end where the conversion ran a rule into the line
+# before (`… the rules below: 1301.1a. If only one player …`).
+NUMBERED = re.compile(
+    r"(?:^(NUMBER)\. |(?<=[.:] )(NUMBER)\. (?=[A-Z]))".replace(
+        "NUMBER", r"\d{3,4}(?:\.\d+(?:[a-z](?:-[ivx]+)?)?)?"
+    ),
+    re.MULTILINE,
+)
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +30,7 @@ def fow() -> tuple[Any, str]:
 
 def test_every_numbered_line_is_one_record_and_the_contents_none(fow: tuple[Any, str]) -> None:
     doc, text = fow
-    printed = NUMBERED.findall(text)
+    printed = [start or run_in for start, run_in in NUMBERED.findall(text)]
     numbers = [r.number for r in doc.records]
     assert len(numbers) == len(set(numbers)) == len(set(printed))
     assert set(numbers) == set(printed)

@@ -62,8 +62,9 @@ def scheme_and_parse(path: Path, game: str, tmp_path: Path) -> tuple[str, str, l
 
 
 def printed_numbers(path: Path) -> set[str]:
-    """Every number the document prints at the start of a line (a dot or `)` after it), read
-    here independently of the pipeline's readers."""
+    """Every number the document prints at the start of a line (a dot or `)` after it) or
+    run into the line before after a sentence's end (`… the rules below: 1301.1a. If …`),
+    read here independently of the pipeline's readers."""
     from pipeline.extract.pdf import extract_pdf_lines
     from pipeline.extract.text import extract_text_lines
 
@@ -73,7 +74,9 @@ def printed_numbers(path: Path) -> set[str]:
     else:
         lines = [ln.text for ln in extract_text_lines(data, what=path.name)]
     start = re.compile(r"^\s*(\d+(?:[.\-]?[0-9A-Za-z]+)*?)[.)]?(?:\s|$)")
-    return {m.group(1) for text in lines if (m := start.match(text))}
+    run_in = re.compile(r"(?<=[.:] )(\d+(?:[.\-]?[0-9A-Za-z]+)*?)\. (?=[A-Z])")
+    found = {m.group(1) for text in lines if (m := start.match(text))}
+    return found | {m.group(1) for text in lines for m in run_in.finditer(text)}
 
 
 # (file, game, the hand-written family that reads it too, or None)
@@ -501,12 +504,11 @@ def test_sections_numbered_in_hundreds_under_their_chapters_are_two_levels(
     assert f"parse with this entry: {len(ids)} records, 0 warnings" in report
 
 
-def test_the_next_number_printed_with_a_mark_the_scheme_does_not_read_is_a_warning(
+def test_the_next_number_printed_with_a_mark_the_scheme_does_not_read_is_read_as_the_rule(
     tmp_path: Path,
 ) -> None:
     """With `dot = "none"` declared for subrules, `101.2c.` became text of 101.2b without a
-    word: a reader sees the next rule there. It is kept as text, and a numbering warning
-    (which stages the version) names it."""
+    word: a reader sees the next rule there, and reads it as that rule."""
     path = tmp_path / "comet.txt"
     path.write_text(hundreds_export(), encoding="utf-8")
     toml, _, _ = scheme_and_parse(path, "comet", tmp_path)
@@ -517,10 +519,12 @@ def test_the_next_number_printed_with_a_mark_the_scheme_does_not_read_is_a_warni
     subrules["dot"] = "none"
     registry.write_text(tomli_w.dumps(entry), encoding="utf-8")
     code, out, _ = invoke("parse", str(path), "--family", "numbered", "--sources", str(registry))
-    assert code == EXIT_PARSE
-    warnings = json.loads(out)["warnings"]
-    assert [w["code"] for w in warnings] == ["numbering"]
-    assert "101.2c is the next number after 101.2b" in warnings[0]["message"]
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["warnings"] == []
+    by_number = {r["number"]: r for r in doc["records"]}
+    assert by_number["101.2c"]["parent"] == "cr:101.2"
+    assert "101.2c" not in by_number["101.2b"]["text"]
 
 
 # a line as wide as a page's column: 40 characters, 80 columns

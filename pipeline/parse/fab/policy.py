@@ -29,6 +29,7 @@ LEVELS = [
     LevelScheme(kind="section", title="always"),
     LevelScheme(kind="subsection", title="always"),
 ]
+SHAPE = NumberedScheme(levels=LEVELS)  # the numbers of either document, for their account
 
 
 def _heading(

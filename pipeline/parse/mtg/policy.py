@@ -101,6 +101,16 @@ def policy_scheme(prefix: str) -> NumberedScheme:
     )
 
 
+def shape_of(options: ParseOptions) -> NumberedScheme:
+    """The number shape of a tournament document, for the account of every number."""
+    return options.scheme or policy_scheme(document_prefix(options))
+
+
+def document_prefix(options: ParseOptions) -> str:
+    """`mtr` or `ipg`: the registry's `prefix`, else the document id's last part."""
+    return options.settings.get("prefix") or options.document.rsplit("/", 1)[-1]
+
+
 class PolicyReferences(References):
     """The document's own citations, and those of the game's other documents (`mtr:`,
     `ipg:`, `cr:`), in the order they appear."""
@@ -295,8 +305,7 @@ def parse(lines: list[Line], notes: dict[str, int], options: ParseOptions) -> Do
     document = options.document
     if options.rendition != "pdf":
         raise ParseError(document, f"mtg-policy reads the PDF, not {options.rendition!r}")
-    prefix = options.settings.get("prefix") or document.rsplit("/", 1)[-1]
-    scheme = options.scheme or policy_scheme(prefix)
+    scheme = shape_of(options)
     engine = Engine(scheme)
     written = [line for line in lines if line.text.strip()]
     if not written:

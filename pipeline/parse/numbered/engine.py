@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
@@ -40,6 +41,7 @@ from pipeline.parse.numbered.layout import (
 from pipeline.parse.numbered.numbers import Numbering, NumberStart
 from pipeline.parse.numbered.records import Draft, Join, label_pattern, line_at, paragraphs, span
 from pipeline.parse.numbered.references import References
+from pipeline.parse.numbered.runin import following, run_in_at, unmarked_start
 from pipeline.parse.numbered.statements import compile_statement, find_statement, form_templates
 from pipeline.parse.numbered.structure import find_contents, repeated_on_pages, text_pages
 
@@ -171,8 +173,22 @@ class Reader:
         return draft
 
     def feed(self, block: Block) -> None:
-        at = block.location
+        """A block, and the rules run into it (runin.py) after it, each as a block."""
         start = self.numbering.match_start(block.text)
+        opened = start.number if start is not None and not start.own else None
+        number = opened or (self.current.number if self.current else None)
+        at = run_in_at(self.numbering, block.text, number, opened is not None) if number else None
+        if at is None:
+            return self.feed_block(block, start)
+        head = replace(block, text=block.text[:at].rstrip())
+        self.feed_block(head, self.numbering.match_start(head.text))
+        rest = replace(block, text=block.text[at:], bullet=False, after_gap=False, indented=False)
+        self.feed(rest)
+
+    def feed_block(self, block: Block, start: NumberStart | None) -> None:
+        at = block.location
+        if start is None and (unread := self.next_number_unread(block.text)):
+            start = unmarked_start(self.numbering, block.text, unread)  # `6.7.1 Counters`
         if start is not None and (placed := self.place(start)) is not None:
             number, parent = placed
             if number not in self.seen:
@@ -184,31 +200,20 @@ class Reader:
         if draft is None:
             self.warnings.append(unplaced(block.text, at))
             return
-        if start is None and (unread := self.next_number_unread(block.text)):
-            message = (
-                f"{unread} is the next number after {draft.number} but is printed with a mark "
-                "its level's `dot` does not read; kept as text"
-            )
-            self.warnings.append(warn(WarningCode.NUMBERING, message, at))
         self.continue_draft(draft, block.text, at, block.bullet)
         draft.mark(block.highlight)
 
     def next_number_unread(self, text: str) -> str | None:
         """The number a reader takes for the next rule (the open record's next sibling or
         first child) where the line starts with it and a mark the scheme does not read
-        (`119.1d.` where subrules carry no dot, `606.5` where rules carry one)."""
+        (`119.1d.` where subrules carry no dot, `6.7.1` where rules carry one)."""
         current = self.current
-        words = text.split(maxsplit=1)
-        parts = self.numbering.segments(current.number) if current and words else None
-        if not parts:
+        word = text.split(maxsplit=1)[0] if text.strip() else ""
+        if current is None or not word:
             return None
-        level, numbering = len(parts) - 1, self.numbering
-        following = [numbering.join([*parts[:-1], numbering.successor(level, parts[-1])])]
-        if level + 1 < len(numbering.levels):
-            following.append(numbering.join([*parts, numbering.first(level + 1)]))
-        word = words[0]
         bare = word.rstrip(".)")
-        return bare if bare in following and bare not in self.seen else None
+        nearest = following(self.numbering, current.number)[:2]
+        return bare if bare in nearest and bare not in self.seen else None
 
     def continue_draft(self, draft: Draft, piece: str, at: Location, bullet: bool = False) -> None:
         """A label opens an example or note, a bullet a list item, a `See rule ...` line goes
