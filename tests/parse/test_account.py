@@ -21,11 +21,11 @@ import pytest
 from helpers import EXAMPLE_REGISTRIES, SHARED
 
 from pipeline.fetch.manifest import entries_for, parse_manifest
+from pipeline.jobs.context import load_sources
 from pipeline.models.content import Line
 from pipeline.models.records import Document, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.models.sources import Source
-from pipeline.registry.loader import load_registry
 from pipeline.runner.cache import ParseCache
 from pipeline.runner.families import FAMILIES, Extracted, family_of, parse_bytes, parse_extracted
 from pipeline.runner.family_names import NAMES
@@ -42,7 +42,7 @@ def numbered_documents() -> list[tuple[str, Source]]:
     registries = [None, *sorted(EXAMPLE_REGISTRIES.glob("*.toml"))]
     found: dict[str, Source] = {}
     for registry in registries:
-        for source in load_registry(registry, NAMES):
+        for source in load_sources(registry, NAMES):
             if FAMILIES[source.family].shape is None:
                 continue
             for entry in entries_for(source, manifest):

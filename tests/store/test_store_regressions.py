@@ -17,12 +17,11 @@ from mtg_sources import copy_tree
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_OK, RegistryError, UnsafeName
 from pipeline.jobs import verify as audit
-from pipeline.jobs.context import Context
+from pipeline.jobs.context import Context, load_sources
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.versions import add_version
 from pipeline.models.records import SourceRef
 from pipeline.models.sources import Pin
-from pipeline.registry.loader import load_registry
 from pipeline.store import files as store_files
 from pipeline.store import layout
 from pipeline.store.corpus import Corpus
@@ -210,6 +209,6 @@ def test_a_game_named_like_a_file_of_the_corpus_or_the_site_is_refused(
         ],
     )
     with pytest.raises(RegistryError, match=f"may not be named {re.escape(game)}"):
-        load_registry(registry)
+        load_sources(registry)
     with pytest.raises(UnsafeName):
         layout.version_file(f"{game}/cr", "1.0", "0" * 64)
