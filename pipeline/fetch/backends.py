@@ -19,6 +19,7 @@ from pipeline.fetch.discover import PageReaders, find_link
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.manifest import (
     ManifestEntry,
+    check_size,
     parse_manifest,
     read_archive_files,
     read_manifest,
@@ -178,6 +179,7 @@ class MirrorUrlBackend:
         )
         if record.sha256 != entry.sha256:
             raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
+        check_size(url, entry, record.bytes)
         return record.model_copy(update={"url": entry.url or source.url or url, "final_url": url})
 
     def get_site(self, source: Source, entries: list[ManifestEntry]) -> FetchResult:
@@ -190,6 +192,7 @@ class MirrorUrlBackend:
             )
             if record.sha256 != entry.sha256:
                 raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
+            check_size(url, entry, record.bytes)
             pages[entry.url or url] = self.blobs.read(record.sha256)
         return store_site_bundle(
             source,

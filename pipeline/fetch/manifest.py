@@ -213,15 +213,21 @@ def read_checked(source: Source, entry: ManifestEntry, root: Path) -> bytes:
         raise HashMismatch(
             str(path), entry.sha256, got, "checked against the archive's manifest.json"
         )
-    if len(data) != entry.bytes:
+    check_size(str(path), entry, len(data))
+    return data
+
+
+def check_size(what: str, entry: ManifestEntry, size: int) -> None:
+    """The manifest's `bytes` is checked like its SHA-256: a manifest that misstates a
+    file's size does not describe that file (exit 20)."""
+    if size != entry.bytes:
         raise VerificationError(
-            str(path),
+            what,
             [
-                f"the manifest says {entry.bytes} bytes, the file has {len(data)}; the "
+                f"the manifest says {entry.bytes} bytes, the file has {size}; the "
                 "manifest.json does not describe this file: check it against the archive"
             ],
         )
-    return data
 
 
 def read_site_pages(

@@ -599,15 +599,19 @@ def run_scheme(path: Path, memory_mb: int = 300) -> subprocess.CompletedProcess[
 def test_scheme_runs_outside_the_limited_parse_child(tmp_path: Path) -> None:
     """`scheme` extracted and inferred in the command's own process: an inflate bomb of
     870 KB peaked at 4.8 GB and a million `N.` lines at 1.35 GB. It reads in the parse
-    child now, under the parse limits, and stops at them with the parse's own error."""
+    child now, under the parse limits, and stops at them with the parse's own error; a
+    text of more lines than any rules document is refused before its scheme is read."""
     bomb = tmp_path / "bomb.pdf"
     bomb.write_bytes(pdf_bomb(1 << 30))
     many = tmp_path / "many.txt"
     many.write_text("Rules\n" + "".join(f"{n}. x\n" for n in range(1, 300_001)))
-    for path in (bomb, many):
+    for path, said, code in [
+        (bomb, "address-space limit of 300 MiB", EXIT_PARSE),
+        (many, "lines, more than 250000", EXIT_USAGE),
+    ]:
         done = run_scheme(path)
-        assert done.returncode == EXIT_PARSE, done.stderr
-        assert str(path) in done.stderr and "address-space limit of 300 MiB" in done.stderr
+        assert done.returncode == code, done.stderr
+        assert str(path) in done.stderr and said in done.stderr, done.stderr
 
 
 def test_scheme_takes_minutes_on_a_thousand_nesting_levels(tmp_path: Path) -> None:

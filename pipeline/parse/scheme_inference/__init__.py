@@ -118,8 +118,18 @@ def unread_marks(lines: Sequence[Line], contents: set[int], scheme: NumberedSche
     return [f"{len(marked)} numbers closed by `)` ({example!r}): not read as numbers"]
 
 
+# Lines a document may have for its scheme to be inferred: every step reads them all again.
+MAX_LINES = 250_000
+
+
 def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr") -> Inference:
     """The scheme of a numbered rules document, from its extracted lines."""
+    if len(lines) > MAX_LINES:
+        raise ParseError(
+            what,
+            f"{len(lines)} lines, more than {MAX_LINES} (the longest rules documents have tens "
+            "of thousands); not a numbered rules document",
+        )
     if not any(line.text.strip() for line in lines):
         hint = "a scan without a text layer? OCR it first" if rendition == "pdf" else "empty"
         raise ParseError(what, f"no text to read ({hint}); not a numbered rules document")
