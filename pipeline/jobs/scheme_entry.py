@@ -44,7 +44,7 @@ class SchemeEntry:
     report: list[str]
 
 
-def read_file(path: Path) -> bytes:
+def read_document_bytes(path: Path) -> bytes:
     """The file's bytes; one that cannot be read is named with what is wrong."""
     limit = Source.model_fields["max_bytes"].default  # what `parse` reads at most
     try:
@@ -172,7 +172,7 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
     rendition = SUFFIXES.get(path.suffix.lower())
     if rendition not in READABLE:
         raise UsageError(f"{path}: scheme reads a PDF (.pdf) or a text file (.txt)")
-    data = read_file(path)
+    data = read_document_bytes(path)
     lines = read_lines(path, data, rendition)
     game = slugify(game or path.stem.split("_")[0])
     document = document or f"{game}/cr"
