@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import ParseError, SchemeError, UsageError
+from pipeline.extract.html_lines import extract_html_lines
+from pipeline.extract.markdown import extract_markdown_lines
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.content import Line
@@ -26,7 +28,7 @@ from pipeline.registry.loader import parse_registry
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.local_file import SUFFIXES, parse_file
 
-READABLE = ("txt", "pdf")
+READABLE = ("txt", "pdf", "md", "html")
 SHOWN_FURNITURE = 5
 
 
@@ -53,6 +55,10 @@ def read_lines(path: Path, rendition: str) -> list[Line]:
     try:
         if rendition == "pdf":
             return extract_pdf_lines(data, what=str(path)).lines
+        if rendition == "md":
+            return extract_markdown_lines(data, what=str(path))
+        if rendition == "html":
+            return extract_html_lines(data, what=str(path))
         return extract_text_lines(data, what=str(path))
     except ParseError as exc:
         problem = exc.problem.rstrip(".")
@@ -119,7 +125,10 @@ def infer_entry(path: Path, game: str | None = None, document: str | None = None
     file with it."""
     rendition = SUFFIXES.get(path.suffix.lower())
     if rendition not in READABLE:
-        raise UsageError(f"{path}: scheme reads a PDF (.pdf) or a text file (.txt)")
+        raise UsageError(
+            f"{path}: scheme reads a PDF (.pdf), a text file (.txt), a Markdown page (.md) "
+            "or an HTML page (.html)"
+        )
     lines = read_lines(path, rendition)
     game = slugify(game or path.stem.split("_")[0])
     document = document or f"{game}/cr"

@@ -291,12 +291,12 @@ def test_a_file_that_is_no_numbered_document_is_refused_in_one_line(
 
 
 def test_a_file_scheme_cannot_read_is_named_with_what_to_do(tmp_path: Path) -> None:
-    notes = tmp_path / "rules.md"
-    notes.write_text("1. Setup\n", encoding="utf-8")
+    notes = tmp_path / "rules.docx"
+    notes.write_bytes(b"PK\x03\x04")
     fake = tmp_path / "rules.pdf"
     fake.write_bytes(b"1. Setup\n")
     for path, said in [
-        (notes, "scheme reads a PDF (.pdf) or a text file (.txt)"),
+        (notes, "scheme reads a PDF (.pdf), a text file (.txt), a Markdown page (.md)"),
         (tmp_path / "missing.txt", "cannot read it"),
         (fake, "not a PDF"),
     ]:

@@ -229,7 +229,8 @@ class Reader:
             examples = [e.strip() for e in inline if e.strip()]
             main = engine.glyph.sub("", main.strip())
             rule = self.numbering.levels[self.numbering.level_of(draft.number) or 0].title
-            if rule == "always" or (rule == "short" and is_title(main)):
+            # a heading's words are its title already (a Markdown or HTML page's)
+            if not draft.title and (rule == "always" or (rule == "short" and is_title(main))):
                 draft.title, main = [main], ""
             draft.text, draft.examples = ([main] if main else []), [[e] for e in examples]
         return self.drafts
@@ -292,11 +293,19 @@ def read_body(reader: Reader, blocks: list[Block]) -> None:
         reader.feed(block)
 
 
-def read_document(engine: Engine, blocks: list[Block], what: str, body: Body = read_body) -> Parsed:
-    """Front matter, the numbered rules (read by `body`) and the back matter of the blocks."""
+def read_document(
+    engine: Engine,
+    blocks: list[Block],
+    what: str,
+    body: Body = read_body,
+    opens: Callable[[Block], bool] | None = None,
+) -> Parsed:
+    """Front matter, the numbered rules (read by `body`, from the first block that `opens` a
+    rule: by default one that starts with a number) and the back matter of the blocks."""
     contents = find_contents([b.text for b in blocks])
     blocks = [b for i, b in enumerate(blocks) if i not in contents]
-    start = next((i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text)), None)
+    opens = opens or (lambda block: engine.numbering.match_start(block.text) is not None)
+    start = next((i for i, b in enumerate(blocks) if opens(b)), None)
     if start is None:
         problem = "no numbered rules found: not a rules document, or the `levels` of its "
         raise ParseError(what, problem + "registry entry's [source.scheme] do not fit it")

@@ -93,6 +93,9 @@ def build_records(drafts: list[Draft], finish: Finish) -> list[Rule]:
         # a heading cites too: NISEI's `12.2.1. Corp's Turn (Section 5.6)`
         cited = [title or "", text, *chain(*parts.values())]
         refs = finish.references.find(*cited, known=known, own=ident)
+        linked = (f"{prefix}:{n}" for n in draft.cites)
+        own = ident if finish.references.scheme.exclude_self else None
+        refs = list(dict.fromkeys([*refs, *(r for r in linked if r in known and r != own)]))
         if finish.companion is not None:
             moved = (r if r in known else f"{finish.companion}:{r.split(':', 1)[1]}" for r in refs)
             refs = list(dict.fromkeys(moved))

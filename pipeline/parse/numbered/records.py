@@ -71,6 +71,7 @@ class Draft:
     notes: list[list[str]] = field(default_factory=list)
     bullets: list[list[str]] = field(default_factory=list)
     highlighted: bool | None = None
+    cites: list[str] = field(default_factory=list)  # numbers its links point to (a web page's)
     part: str = "text"  # which part continuations go to
     last: Location | None = None  # the last lines that fed the draft (None: only its first)
 
