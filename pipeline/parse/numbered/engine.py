@@ -39,7 +39,13 @@ from pipeline.parse.numbered.layout import (
 from pipeline.parse.numbered.numbers import Numbering, NumberStart
 from pipeline.parse.numbered.records import Draft, Join, label_pattern, line_at, paragraphs, span
 from pipeline.parse.numbered.references import References
-from pipeline.parse.numbered.statements import compile_statement, find_statement, form_templates
+from pipeline.parse.numbered.statements import (
+    ambiguous_date,
+    ambiguous_date_note,
+    compile_statement,
+    find_statement,
+    form_templates,
+)
 from pipeline.parse.numbered.structure import find_contents, repeated_on_pages, text_pages
 
 SENTENCE_END = (".", ":", ";", "?", "!", ",")
@@ -67,7 +73,7 @@ class Engine:
         # part of the sentence and stays in the text, as the publisher set it.
         # no labels: nothing opens an example (an empty alternative would match every colon)
         words = "|".join(map(re.escape, scheme.example)) or "(?!)"
-        self.inline = re.compile(rf"\s*(?<!\()\b(?:{words}):\s*")
+        self.inline = re.compile(rf"\s*(?<![(（])\b(?:{words})[:：]\s*")
         try:
             templates = scheme.statements + form_templates(scheme.statement_forms)
         except ValueError as exc:
@@ -238,12 +244,16 @@ class Reader:
 
 def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> list[Line]:
     """The version and date the statement lines state, into `parsed`; those lines."""
-    found = find_statement(lines, engine.statements)
+    found = find_statement(lines, engine.statements, engine.scheme.date_order)
     if found is None:
         return []
     if found.date is None and found.date_text is not None:
-        message = f"cannot read the date in {found.date_text!r}"
-        parsed.warnings.append(warn(WarningCode.BAD_DATE, message, line_at(found.lines[0])))
+        if ambiguous_date(found.date_text):
+            parsed.notes.append(ambiguous_date_note(found.date_text, found.lines))
+            parsed.missing = f"the date {found.date_text.strip()!r} reads two ways"
+        else:
+            message = f"cannot read the date in {found.date_text!r}"
+            parsed.warnings.append(warn(WarningCode.BAD_DATE, message, line_at(found.lines[0])))
     parsed.stated = found.date if engine.scheme.version_is_date else found.version
     setattr(parsed, engine.scheme.date_is, found.date)
     return found.lines

@@ -26,6 +26,7 @@ from pipeline.models.records import (
     ParseWarning,
     Passage,
     PublisherChange,
+    PublisherNote,
     Rule,
     WarningCode,
 )
@@ -60,6 +61,7 @@ class Parsed:
     back_matter: list[Passage] = field(default_factory=list)
     publisher_changes: list[PublisherChange] = field(default_factory=list)
     warnings: list[ParseWarning] = field(default_factory=list)
+    notes: list[PublisherNote] = field(default_factory=list)  # of the front matter
     counts: dict[str, int] = field(default_factory=dict)
 
 
@@ -185,7 +187,10 @@ def finish_document(
         records=records, glossary=glossary, extraction=dict(sorted((notes or {}).items())),
         counts=counts, **{name: getattr(parsed, name) for name in _STATED},
     )  # fmt: skip
-    return check_document(doc, warnings)
+    doc = check_document(doc, warnings)
+    if parsed.notes:
+        doc = doc.model_copy(update={"publisher_notes": [*parsed.notes, *doc.publisher_notes]})
+    return doc
 
 
 def place_offsets(doc: Document, lines: list[Line]) -> Document:

@@ -12,6 +12,7 @@ document, and says so.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from pipeline.parse.scheme_inference.front import (
     BackMatter,
     infer_back_matter,
     infer_bullets,
+    infer_date_order,
     infer_front,
     infer_labels,
 )
@@ -149,7 +151,13 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
         blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(body)
     share = check_numbered(engine, blocks, what)
     start = next(i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text))
-    front = infer_front(blocks[:start])
+    # the line just before a table of contents is its heading (`CONTENTS`, `目次 ページ`)
+    before_contents = frozenset(
+        a.line
+        for a, b in itertools.pairwise(blocks)
+        if b.line in in_contents and a.line not in in_contents
+    )
+    front = infer_front(blocks[:start], before_contents)
     printed = {s.number for s in read_starts(numbered_lines) if s.line.line not in in_contents}
     back = infer_back_matter(blocks, engine.numbering, in_contents)
     # how the rules cite each other: a change log after them cites in words of its own
@@ -163,6 +171,7 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
             "statements": front.statements,
             "statement_forms": front.forms,
             "date_is": front.date_is,
+            "date_order": infer_date_order(lines),
             # a document that states only a date is versioned by it (`Last Updated: …`)
             "version_is_date": bool(templates) and all("{version}" not in s for s in templates),
             "ends": [back.ends] if back is not None and back.declared else [],
