@@ -348,7 +348,7 @@ def test_a_long_word_at_a_line_start_is_read_in_one_pass() -> None:
 def furnished_export() -> str:
     """A text export of a PDF: a site line, a copyright line and a page number after every
     page's rules, as a person skips them."""
-    lines = ["Lantern Duel Comprehensive Rules", "Last updated: 3/2/2026", ""]
+    lines = ["Lantern Duel Comprehensive Rules", "Last updated: 3/14/2026", ""]
     for chapter in (1, 2, 3, 4):
         lines.append(f"{chapter}. Chapter {chapter}")
         for rule in (1, 2, 3):

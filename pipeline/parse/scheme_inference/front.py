@@ -166,9 +166,8 @@ def infer_front(front: Sequence[Block], skip: frozenset[int] = frozenset()) -> F
     contents (`skip`: its line numbers) is never the title."""
     statements: list[str] = []
     forms: list[str] = []
-    stated: list[Block] = []
-    kinds: set[bool] = set()
     title: str | None = None
+    candidates: list[tuple[Block, Stated]] = []
     for block, text in join_wrapped(front):
         found = read_stated(text)
         if found is None:
@@ -178,14 +177,25 @@ def infer_front(front: Sequence[Block], skip: frozenset[int] = frozenset()) -> F
         before = text[: found.at].strip(" -\u2013\u2014:,")
         if title is None and found.form is not None and LETTER.search(before):
             title = before
-        if found.version in kinds:
-            continue  # one statement of each: the engine reads the first it finds
-        kinds.add(found.version)
+        candidates.append((block, found))
+    # one statement of each kind (the engine reads the first it finds): a form of the table
+    # before a sentence of the document's own (`最终更新日：…` before a heading that happens
+    # to end in a date)
+    chosen = [
+        next(iter(sorted((c for c in candidates if c[1].version is kind), key=by_form)), None)
+        for kind in (True, False)
+    ]
+    stated = sorted((c for c in chosen if c is not None), key=lambda c: c[0].line)
+    for _, found in stated:
         (forms if found.form is not None else statements).append(found.form or found.template)
-        stated.append(block)
     dates = [FORMS.get(s, s) for s in forms + statements if "{date}" in FORMS.get(s, s)]
     date_is = "effective" if dates and "effective" in dates[0].lower() else "published"
-    return Front(title, statements, forms, date_is, stated)
+    return Front(title, statements, forms, date_is, [block for block, _ in stated])
+
+
+def by_form(candidate: tuple[Block, Stated]) -> tuple[bool, int]:
+    """Statements in a form of the table first, then by their place in the document."""
+    return candidate[1].form is None, candidate[0].line
 
 
 def infer_date_order(lines: Sequence[Line]) -> str | None:
