@@ -19,7 +19,6 @@ from bs4.element import NavigableString, Tag
 from pipeline.extract.html import BLOCKS, HEADINGS, load_html
 from pipeline.models.content import Line
 
-_ROWS = frozenset({"tr"})
 _CELLS = frozenset({"td", "th"})
 
 
@@ -75,8 +74,8 @@ def lay_out(node: Tag, layout: _Layout) -> None:
         href = str(child.get("href", "")) if child.name == "a" else ""
         if href.startswith("#") and len(href) > 1:
             layout.links.append(href[1:])
-        if child.name in _CELLS:
-            layout.parts.append(" | " if layout.parts else "")
+        if child.name in _CELLS and "".join(layout.parts).strip():
+            layout.parts.append(" | ")  # between a row's cells, as a text table shows them
         if child.name not in BLOCKS or child.name in _CELLS:
             lay_out(child, layout)
             continue

@@ -147,3 +147,13 @@ def test_an_html_page_without_scripts_styles_or_navigation() -> None:
         b"<script>var x = '2. Code';</script><h2>1. Setup</h2><p>Shuffle.<br>Draw.</p></body>"
     )
     assert [line.text for line in extract_html_lines(page)] == ["1. Setup", "Shuffle.", "Draw."]
+
+
+def test_a_table_row_is_one_line_its_cells_apart() -> None:
+    page = (
+        b"<table>\n<tr>\n <td>Zone</td>\n <td><b>Cards</b></td></tr>"
+        b"<tr><th>Deck</th><td>40</td></tr></table>"
+    )
+    assert [line.text for line in extract_html_lines(page)] == ["Zone | Cards", "Deck | 40"]
+    markdown = b"| Zone | Cards |\n|---|---|\n| Deck | 40 |\n"
+    assert [line.text for line in extract_markdown_lines(markdown)] == ["Zone | Cards", "Deck | 40"]

@@ -259,14 +259,18 @@ def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> list[Li
     return found.lines
 
 
-def read_front(engine: Engine, front: list[Block]) -> tuple[Parsed, list[Block]]:
-    """Title and stated version or date from the lines before the rules; the rest is kept."""
+def read_front(
+    engine: Engine, front: list[Block], heading: Block | None = None
+) -> tuple[Parsed, list[Block]]:
+    """Title and stated version or date from the lines before the rules; the rest is kept.
+    `heading`: the heading of a table of contents, the title only when no other line is."""
     lines = [Line(text=b.text, line=b.line, page=b.page) for b in front]
     parsed = Parsed(drafts=[], missing="no version statement before the rules")
     stated = {line.line for line in read_statement(engine, lines, parsed)}
     rest = [b for b in front if b.line not in stated]
     wanted = engine.scheme.title
-    title = next((b for b in rest if wanted is None or wanted.lower() in b.text.lower()), None)
+    named = [b for b in rest if (wanted or b.text).lower() in b.text.lower()]
+    title = next((b for b in named if b is not heading), named[0] if named else None)
     parsed.title = title.text if title is not None else None
     if title is None and wanted is not None:
         # `Force of Will Comprehensive Rules ver. 7.0`: the title line states the version
@@ -313,6 +317,8 @@ def read_document(
     """Front matter, the numbered rules (read by `body`, from the first block that `opens` a
     rule: by default one that starts with a number) and the back matter of the blocks."""
     contents = find_contents([b.text for b in blocks])
+    first: int = min(contents, default=0)  # the contents' heading stands just before them
+    heading = blocks[first - 1] if first else None
     blocks = [b for i, b in enumerate(blocks) if i not in contents]
     opens = opens or (lambda block: engine.numbering.match_start(block.text) is not None)
     start = next((i for i, b in enumerate(blocks) if opens(b)), None)
@@ -321,7 +327,7 @@ def read_document(
         raise ParseError(what, problem + "registry entry's [source.scheme] do not fit it")
     stop = next((i for i in range(start, len(blocks)) if engine.ends(blocks[i].text)), None)
     stop = stop if stop is not None else find_colophon(engine, blocks, start)
-    parsed, preface = read_front(engine, blocks[:start])
+    parsed, preface = read_front(engine, blocks[:start], heading)
     reader = Reader(engine)
     body(reader, blocks[start:stop])
     parsed.drafts = reader.settle()

@@ -162,17 +162,21 @@ def infer_front(front: Sequence[Block], skip: frozenset[int] = frozenset()) -> F
     """The statements of the blocks before the rules (the first line that states a version,
     the first that states a date) and the title: the first words a reader meets that are
     neither a statement nor a date, the words before a statement in a form of the table
-    included (`Force of Will Comprehensive Rules ver. 7.0`); a heading of a table of
-    contents (`skip`: its line numbers) is never the title."""
+    included (`Force of Will Comprehensive Rules ver. 7.0`); the heading of a table of
+    contents (`skip`: its line numbers) only when nothing else is."""
     statements: list[str] = []
     forms: list[str] = []
     title: str | None = None
+    heading: str | None = None  # the contents' heading: the title only if nothing else is
     candidates: list[tuple[Block, Stated]] = []
     for block, text in join_wrapped(front):
         found = read_stated(text)
         if found is None:
             if title is None and LETTER.search(text) and not states_date(text):
-                title = None if block.line in skip else text
+                if block.line in skip:
+                    heading = heading or text
+                else:
+                    title = text
             continue
         before = text[: found.at].strip(" -\u2013\u2014:,")
         if title is None and found.form is not None and LETTER.search(before):
@@ -190,6 +194,7 @@ def infer_front(front: Sequence[Block], skip: frozenset[int] = frozenset()) -> F
         (forms if found.form is not None else statements).append(found.form or found.template)
     dates = [FORMS.get(s, s) for s in forms + statements if "{date}" in FORMS.get(s, s)]
     date_is = "effective" if dates and "effective" in dates[0].lower() else "published"
+    title = title if title is not None else heading
     return Front(title, statements, forms, date_is, [block for block, _ in stated])
 
 
