@@ -22,6 +22,7 @@ GLOBALS: dict[str, Path | None] = {}
 class Rendition(StrEnum):
     txt = "txt"
     pdf = "pdf"
+    md = "md"
     html = "html"
     tar = "tar.gz"
 

@@ -24,7 +24,9 @@ from statistics import median
 # visible runs along the line.
 Span = tuple[float, float]
 MIDDLE = (0.25, 0.75)  # the gutter stands in this band of the page's width
-GUTTER_SIZES = 1.5  # a gutter is wider than this many font sizes (a word space is ~0.3)
+# a gutter is wider than this many font sizes (a word space is ~0.3; Chinese and Japanese
+# pages, set without spaces, keep narrow gutters)
+GUTTER_SIZES = 1.2
 MIN_ROWS = 3  # lines each column has at the least
 RUNS_DOWN = 0.5  # the columns run alongside each other for this share of the text's height
 FILLED = 0.5  # a column's typical line reaches across this share of its width
@@ -73,12 +75,13 @@ def find_gutter(
     """The band of the middle of the page that the most rows leave free (the widest such
     band), with the first and last of those rows; None when it is too narrow or too few
     rows leave it free to be a gutter between columns."""
-    step = max(size / 4, 0.5)
+    step = max(size / 8, 0.5)
     lo = MIDDLE[0] * width
     bins = max(1, int((MIDDLE[1] - MIDDLE[0]) * width / step))
     crossing = crossing_rows(rows, lo, step, bins)
     text = sum(1 << i for i, spans in enumerate(rows) if spans)
     best: tuple[int, int, int, int] | None = None  # first bin, end bin, first row, last row
+    wide = math.ceil(GUTTER_SIZES * size / step)  # bins a gutter takes at the least
     for start in range(bins):
         mask = 0
         for end in range(start, bins):
@@ -86,12 +89,14 @@ def find_gutter(
             body = body_of(mask, text)
             if body is None or body[1] - body[0] + 1 < 2 * MIN_ROWS:
                 break  # a wider band only loses rows
-            if best is None or (body[1] - body[0], end + 1 - start) > (
-                best[3] - best[2],
-                best[1] - best[0],
+            # among the bands wide enough to be a gutter, the one the most rows leave free:
+            # a narrow slit beside a page number set in the gutter is no gutter
+            if end + 1 - start >= wide and (
+                best is None
+                or (body[1] - body[0], end + 1 - start) > (best[3] - best[2], best[1] - best[0])
             ):
                 best = (start, end + 1, *body)
-    if best is None or (best[1] - best[0]) * step < GUTTER_SIZES * size:
+    if best is None:
         return None
     return lo + best[0] * step, lo + best[1] * step, best[2], best[3]
 

@@ -17,6 +17,8 @@ from functools import partial
 from pathlib import Path
 
 from pipeline.errors import ParseError, SchemeError, UsageError
+from pipeline.extract.html_lines import extract_html_lines
+from pipeline.extract.markdown import extract_markdown_lines
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
 from pipeline.fetch.manifest import ManifestEntry, parse_manifest
@@ -31,7 +33,7 @@ from pipeline.runner.local_file import SUFFIXES, parse_file, read_document
 from pipeline.runner.request import ParseRequest
 from pipeline.runner.sandbox import run_isolated
 
-READABLE = ("txt", "pdf")
+READABLE = ("txt", "pdf", "md", "html")
 SHOWN_FURNITURE = 5
 # Where the publisher's file lives is stated by no file: a reserved name (RFC 2606) that
 # never resolves, until a person writes the real one.
@@ -60,6 +62,10 @@ def infer_in_child(rendition: str, data: bytes, request: ParseRequest) -> Infere
     try:
         if rendition == "pdf":
             lines = extract_pdf_lines(data, what=request.what).lines
+        elif rendition == "md":
+            lines = extract_markdown_lines(data, what=request.what)
+        elif rendition == "html":
+            lines = extract_html_lines(data, what=request.what)
         else:
             lines = extract_text_lines(data, what=request.what)
     except ParseError as exc:
@@ -178,7 +184,10 @@ def infer_entry(
     file with it."""
     rendition = SUFFIXES.get(path.suffix.lower())
     if rendition not in READABLE:
-        raise UsageError(f"{path}: scheme reads a PDF (.pdf) or a text file (.txt)")
+        raise UsageError(
+            f"{path}: scheme reads a PDF (.pdf), a text file (.txt), a Markdown page (.md) "
+            "or an HTML page (.html)"
+        )
     game = slugify(game or path.stem.split("_")[0])
     document = document or f"{game}/cr"
     if "/" not in document:

@@ -22,6 +22,19 @@ class Line(Model):
     size: float | None = None
     bold: bool = False
     highlight: bool = False
+    heading: int | None = Field(
+        default=None, description="Markdown and HTML: the heading level (1-6) of a heading line"
+    )
+    item: str | None = Field(
+        default=None,
+        description="Markdown and HTML: a list item's marker (`1.` ordered, `-` or `•` bulleted)",
+    )
+    anchors: tuple[str, ...] = Field(
+        default=(), description="Markdown and HTML: the anchors (ids) that lead to this line"
+    )
+    links: tuple[str, ...] = Field(
+        default=(), description="Markdown and HTML: the anchors of this page the line links to"
+    )
 
 
 @dataclass(frozen=True)

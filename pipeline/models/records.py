@@ -57,6 +57,7 @@ class WarningCode(StrEnum):
     UNALIGNED_NUMBERS = "unaligned-numbers"
     NO_VERSION = "no-version"
     BAD_DATE = "bad-date"
+    AMBIGUOUS_DATE = "ambiguous-date"
     VERSION_MISMATCH = "version-mismatch"
     EFFECTIVE_DATE_MISMATCH = "effective-date-mismatch"
     TITLE_NOT_RECOGNISED = "title-not-recognised"

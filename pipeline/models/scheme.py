@@ -148,6 +148,12 @@ class NumberedScheme(Model):
         default=False, description="the version is the stated date (YYYY-MM-DD)"
     )
     date_is: Literal["published", "effective"] = "published"
+    date_order: Literal["mdy", "dmy"] | None = Field(
+        default=None,
+        description="how a date in numbers that reads both ways (06/11/2020) is read: mdy "
+        "(month first) or dmy (day first); unset, such a date is a publisher note and is not "
+        "read (25/11/2020 and 2020/11/06 read one way only)",
+    )
     hyphens: Literal["glued", "vocabulary", "space"] = Field(
         default="glued",
         description="a line ending in a dash: glued (kept, no space: non-/Commander), "

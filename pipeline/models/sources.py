@@ -9,7 +9,7 @@ from pydantic import Field
 from pipeline.models.base import Model
 from pipeline.models.scheme import NumberedScheme
 
-Rendition = Literal["txt", "pdf", "html", "json", "tar.gz", "wiki"]
+Rendition = Literal["txt", "pdf", "md", "html", "json", "tar.gz", "wiki"]
 
 
 class Discovery(Model):

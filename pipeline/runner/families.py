@@ -56,6 +56,7 @@ from pipeline.parse.netrunner import cr as netrunner_cr
 from pipeline.parse.nsg import html_cr as nsg_html
 from pipeline.parse.nsg import yaml_cr as nsg_yaml
 from pipeline.parse.numbered import engine as numbered
+from pipeline.parse.numbered import headed
 from pipeline.parse.numbered.finish import place_offsets
 from pipeline.parse.riftbound import cr as riftbound_cr
 from pipeline.parse.swu import cr as swu_cr
@@ -83,6 +84,11 @@ TAR_ENGINE = ("python-tarfile json", PYTHON)
 @cache
 def html_engine() -> tuple[str, str]:
     return ("beautifulsoup4 html.parser", f"{_installed('beautifulsoup4')} ({PYTHON})")
+
+
+@cache
+def markdown_engine() -> tuple[str, str]:
+    return ("markdown-it-py commonmark", f"{_installed('markdown-it-py')} ({PYTHON})")
 
 
 @cache
@@ -153,6 +159,8 @@ class Lines:
             columns, engine = pdf_options(request)
             pdf = extract_pdf_lines(data, what=request.what, columns=columns, engine=engine)
             return Extracted(pdf.lines, dict(pdf.notes), pdf.engine, pdf.engine_version, pdf.lines)
+        if request.rendition in ("md", "html"):
+            return page_lines(data, request)
         text = extract_text_lines(data, what=request.what, sentinel=self.sentinel)
         encoding, bom = sniff_encoding(data)
         codec = f"python-codecs {encoding}" + (" (byte-order mark)" if bom else "")
@@ -166,6 +174,19 @@ def tar_members(data: bytes, request: ParseRequest) -> Extracted[dict[str, bytes
     from pipeline.extract.tarball import read_tar_members
 
     return Extracted(read_tar_members(data, what=request.what), {}, *TAR_ENGINE)
+
+
+def page_lines(data: bytes, request: ParseRequest) -> Extracted[list[Line]]:
+    """A Markdown or HTML page's lines as a reader sees them rendered."""
+    if request.rendition == "md":
+        from pipeline.extract.markdown import extract_markdown_lines
+
+        lines = extract_markdown_lines(data, what=request.what)
+        return Extracted(lines, {}, *markdown_engine(), lines=lines)
+    from pipeline.extract.html_lines import extract_html_lines
+
+    lines = extract_html_lines(data, what=request.what)
+    return Extracted(lines, {}, *html_engine(), lines=lines)
 
 
 def faq_page(data: bytes, request: ParseRequest) -> Extracted[FaqPage]:
@@ -226,7 +247,7 @@ TABLE: list[Family[Any]] = [
            Declared(netrunner_cr.SCHEME)),
     family("riftbound-cr", Lines(), riftbound_cr.parse, riftbound_cr.PARSER_VERSION,
            Declared(riftbound_cr.SCHEME)),
-    family("numbered", Lines(), numbered.parse_numbered, numbered.PARSER_VERSION,
+    family("numbered", Lines(), headed.parse_rendition, numbered.PARSER_VERSION,
            registry_scheme),
     family("swu-cr", Lines(), swu_cr.parse, swu_cr.PARSER_VERSION, Declared(swu_cr.SCHEME)),
     family("headed-sections", Lines(), sections.parse, sections.PARSER_VERSION),

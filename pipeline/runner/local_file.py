@@ -22,6 +22,8 @@ from pipeline.verify.checks import sha256_bytes
 SUFFIXES = {
     ".txt": "txt",
     ".pdf": "pdf",
+    ".md": "md",
+    ".markdown": "md",
     ".html": "html",
     ".htm": "html",
     ".json": "json",

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from twocolumn import make_two_column_pdf
+from twocolumn import Entry, make_flowed_two_column_pdf, make_two_column_pdf
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -159,3 +159,59 @@ def test_declared_columns_still_split_the_page_evenly() -> None:
     data = make_two_column_pdf([(["a1 left", "a2 left"], ["b1 right", "b2 right"])])
     read = [ln.text for ln in extract_pdf_lines(data, columns=2).lines]
     assert read == ["a1 left", "a2 left", "b1 right", "b2 right"]
+
+
+CHAPTERS = ["ゲームの概要", "カードの情報", "ゲーム領域", "ゲームの準備", "ターンの進行", "戦闘"]
+HEADINGS = ["ゲーム人数", "勝敗", "カード名", "レベル", "コスト", "色", "特徴"]
+SENTENCE = (
+    "このルールはゲームの進行に関する処理を定めており、プレイヤーは常にこれに従ってゲームを行います"
+)
+
+
+def flowed_japanese_rules() -> list[Entry]:
+    """Chapters, sections and rules (some with subrules) numbered with hyphens, rules of
+    every length from a few characters to three lines of a column."""
+    entries: list[Entry] = []
+    for chapter, name in enumerate(CHAPTERS, start=1):
+        entries.append(Entry(f"{chapter}.", name, 0))
+        for section in range(1, 8):
+            heading = HEADINGS[(chapter + section) % len(HEADINGS)]
+            entries.append(Entry(f"{chapter}-{section}.", heading, 1))
+            for rule in range(1, 4):
+                text = SENTENCE[: 8 + (chapter * 7 + section * 5 + rule * 11) % 60] + "。"
+                entries.append(Entry(f"{chapter}-{section}-{rule}.", text, 2))
+                if rule == 2 and section % 3 == 0:
+                    entries.append(
+                        Entry(f"{chapter}-{section}-{rule}-1.", "例外として、" + text, 3)
+                    )
+    return entries
+
+
+def test_a_japanese_two_column_rulebook_is_read_rule_by_rule_in_both_columns(
+    tmp_path: Path,
+) -> None:
+    """As a typesetter sets one: narrow justified columns that share no baselines, a page
+    number centred in the gutter, larger chapter headings, indented subrules, hyphen
+    numbering; every rule is read, in order, whole."""
+    entries = flowed_japanese_rules()
+    title = ["デジタルカード 総合ルール", "ver.1.2.0", "最終更新日：2024/02/16"]
+    path = tmp_path / "harbor.pdf"
+    path.write_bytes(make_flowed_two_column_pdf(title, entries))
+    _, doc = scheme_and_parse(path, tmp_path)
+    records: list[dict[str, str]] = doc["records"]  # type: ignore[assignment]
+    assert [r["number"] for r in records] == [e.number.rstrip(".") for e in entries]
+    texts = {r["number"]: r["title"] or r["text"] for r in records}
+    assert texts == {e.number.rstrip("."): e.text for e in entries}
+    assert (doc["warnings"], doc["version"], doc["published"]) == ([], "1.2.0", "2024-02-16")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_page_number_in_the_gutter_does_not_hide_the_gutter(engine: str) -> None:
+    """The centred page number below the columns stands in the gutter: the band beside it,
+    which every row leaves free, is the gutter still."""
+    entries = flowed_japanese_rules()[:80]
+    data = make_flowed_two_column_pdf(["デジタルカード 総合ルール"], entries)
+    read = [ln.text for ln in extract_pdf_lines(data, engine=engine).lines if ln.page == 2]
+    numbers = [m.group(1) for text in read if (m := NUMBER.match(text))]
+    assert numbers == [e.number.rstrip(".") for e in entries][: len(numbers)]
+    assert len(numbers) > 40 and read[-1] == "1"  # the page number, read after the columns

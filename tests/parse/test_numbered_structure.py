@@ -13,8 +13,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from pipeline.jobs.context import load_sources
+from pipeline.models.content import Line
 from pipeline.models.records import Document
-from pipeline.parse.numbered.layout import join_glued, join_spaced
+from pipeline.parse.numbered.layout import drop_furniture, join_glued, join_spaced
 from pipeline.parse.numbered.statements import FORMS, compile_statement, read_date
 from pipeline.parse.numbered.structure import find_contents
 from pipeline.runner.families import parse_bytes
@@ -188,3 +189,18 @@ def test_furniture_of_a_text_export_of_a_pdf_stays_out_of_records(
     assert "starfall.invalid" not in texts and "©" not in texts
     assert doc.records[-1].text == "Damage to a Base is dealt to its HP."
     assert doc.warnings == []
+
+
+def test_rules_opening_pages_with_the_same_words_are_kept_and_a_running_head_dropped() -> None:
+    """Two rules that open their pages with the same words under other numbers (`3-1-2.`
+    and `7-1-2.`) are two rules, not a running head; a numbered running head repeats as it
+    is and is furniture."""
+    numbered = lambda text: text[:1].isdigit()  # noqa: E731
+    lines: list[Line] = []
+    firsts = ["3-1-2. 同じ文です。", "7-1-2. 同じ文です。", "9-1-2. 別の文です。"]
+    for page, first in enumerate(firsts, start=1):
+        for top, text in ((50.0, first), (80.0, f"本文{page}"), (800.0, "3. ゲーム領域")):
+            lines.append(Line(text=text, line=len(lines) + 1, page=page, top=top, size=8.0))
+    kept = [ln.text for ln in drop_furniture(lines, 8.0, numbered)]
+    assert "3. ゲーム領域" not in kept
+    assert [t for t in kept if "同じ" in t] == ["3-1-2. 同じ文です。", "7-1-2. 同じ文です。"]

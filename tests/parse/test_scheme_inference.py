@@ -347,12 +347,12 @@ def test_a_file_that_is_no_numbered_document_is_refused_in_one_line(
 
 
 def test_a_file_scheme_cannot_read_is_named_with_what_to_do(tmp_path: Path) -> None:
-    notes = tmp_path / "rules.md"
-    notes.write_text("1. Setup\n", encoding="utf-8")
+    notes = tmp_path / "rules.docx"
+    notes.write_bytes(b"PK\x03\x04")
     fake = tmp_path / "rules.pdf"
     fake.write_bytes(b"1. Setup\n")
     for path, said in [
-        (notes, "scheme reads a PDF (.pdf) or a text file (.txt)"),
+        (notes, "scheme reads a PDF (.pdf), a text file (.txt), a Markdown page (.md)"),
         (tmp_path / "missing.txt", "cannot open the document (No such file"),
         (fake, "not a PDF"),
     ]:
@@ -404,7 +404,7 @@ def test_a_long_word_at_a_line_start_is_read_in_one_pass() -> None:
 def furnished_export() -> str:
     """A text export of a PDF: a site line, a copyright line and a page number after every
     page's rules, as a person skips them."""
-    lines = ["Lantern Duel Comprehensive Rules", "Last updated: 3/2/2026", ""]
+    lines = ["Lantern Duel Comprehensive Rules", "Last updated: 3/14/2026", ""]
     for chapter in (1, 2, 3, 4):
         lines.append(f"{chapter}. Chapter {chapter}")
         for rule in (1, 2, 3):

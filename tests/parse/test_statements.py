@@ -12,7 +12,12 @@ import pytest
 
 from pipeline.parse.mtg.cr import SCHEME as MTG
 from pipeline.parse.netrunner.cr import SCHEME as NISEI
-from pipeline.parse.numbered.statements import compile_statement, read_date
+from pipeline.parse.numbered.statements import (
+    DateOrder,
+    ambiguous_date,
+    compile_statement,
+    read_date,
+)
 from pipeline.parse.riftbound.cr import SCHEME as RIFTBOUND
 
 
@@ -125,3 +130,23 @@ def test_a_statement_is_read_whatever_its_punctuation_spacing_and_case(
 )
 def test_another_sentence_is_not_the_statement(template: str, line: str) -> None:
     assert compile_statement(template).search(line) is None
+
+
+@pytest.mark.parametrize(
+    ("written", "order", "date"),
+    [
+        ("06/11/2020", None, None),  # 6 November or 11 June: not read without an order
+        ("06/11/2020", "dmy", "2020-11-06"),
+        ("06/11/2020", "mdy", "2020-06-11"),
+        ("25/11/2020", None, "2020-11-25"),  # only day first gives a date
+        ("11/25/2020", "dmy", "2020-11-25"),  # only month first does, whatever the order
+        ("06/06/2020", None, "2020-06-06"),  # the same day either way
+        ("2024/02/16", None, "2024-02-16"),  # year first reads one way
+        ("2024.02.16", None, "2024-02-16"),
+    ],
+)
+def test_a_date_in_numbers_is_read_by_its_values_or_by_the_stated_order(
+    written: str, order: DateOrder | None, date: str | None
+) -> None:
+    assert read_date(written, order) == date
+    assert ambiguous_date(written) is (written == "06/11/2020")

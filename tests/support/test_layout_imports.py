@@ -59,6 +59,7 @@ LIBRARIES = {
     "pdfminer": "extract",
     "pypdfium2": "extract",
     "yaml": "extract",
+    "markdown_it": "extract",
     "requests": "fetch",
     "urllib3": "fetch",
 }

@@ -42,7 +42,13 @@ from pipeline.parse.numbered.numbers import Numbering, NumberStart
 from pipeline.parse.numbered.records import Draft, Join, label_pattern, line_at, paragraphs, span
 from pipeline.parse.numbered.references import References
 from pipeline.parse.numbered.runin import following, run_in_at, unmarked_start
-from pipeline.parse.numbered.statements import compile_statement, find_statement, form_templates
+from pipeline.parse.numbered.statements import (
+    ambiguous_date,
+    ambiguous_date_note,
+    compile_statement,
+    find_statement,
+    form_templates,
+)
 from pipeline.parse.numbered.structure import find_contents, repeated_on_pages, text_pages
 
 SENTENCE_END = (".", ":", ";", "?", "!", ",")
@@ -70,7 +76,7 @@ class Engine:
         # part of the sentence and stays in the text, as the publisher set it.
         # no labels: nothing opens an example (an empty alternative would match every colon)
         words = "|".join(map(re.escape, scheme.example)) or "(?!)"
-        self.inline = re.compile(rf"\s*(?<!\()\b(?:{words}):\s*")
+        self.inline = re.compile(rf"\s*(?<![(（])\b(?:{words})[:：]\s*")
         try:
             templates = scheme.statements + form_templates(scheme.statement_forms)
         except ValueError as exc:
@@ -240,7 +246,8 @@ class Reader:
             examples = [e.strip() for e in inline if e.strip()]
             main = engine.glyph.sub("", main.strip())
             rule = self.numbering.levels[self.numbering.level_of(draft.number) or 0].title
-            if rule == "always" or (rule == "short" and is_title(main)):
+            # a heading's words are its title already (a Markdown or HTML page's)
+            if not draft.title and (rule == "always" or (rule == "short" and is_title(main))):
                 draft.title, main = [main], ""
             draft.text, draft.examples = ([main] if main else []), [[e] for e in examples]
         return self.drafts
@@ -249,25 +256,33 @@ class Reader:
 def read_statement(engine: Engine, lines: list[Line], parsed: Parsed) -> list[Line]:
     """The version and date the statement lines state, into `parsed`; those lines."""
     with within_budget():  # the registry's version_pattern runs on the document's text
-        found = find_statement(lines, engine.statements)
+        found = find_statement(lines, engine.statements, engine.scheme.date_order)
     if found is None:
         return []
     if found.date is None and found.date_text is not None:
-        message = f"cannot read the date in {found.date_text!r}"
-        parsed.warnings.append(warn(WarningCode.BAD_DATE, message, line_at(found.lines[0])))
+        if ambiguous_date(found.date_text):
+            parsed.notes.append(ambiguous_date_note(found.date_text, found.lines))
+            parsed.missing = f"the date {found.date_text.strip()!r} reads two ways"
+        else:
+            message = f"cannot read the date in {found.date_text!r}"
+            parsed.warnings.append(warn(WarningCode.BAD_DATE, message, line_at(found.lines[0])))
     parsed.stated = found.date if engine.scheme.version_is_date else found.version
     setattr(parsed, engine.scheme.date_is, found.date)
     return found.lines
 
 
-def read_front(engine: Engine, front: list[Block]) -> tuple[Parsed, list[Block]]:
-    """Title and stated version or date from the lines before the rules; the rest is kept."""
+def read_front(
+    engine: Engine, front: list[Block], heading: Block | None = None
+) -> tuple[Parsed, list[Block]]:
+    """Title and stated version or date from the lines before the rules; the rest is kept.
+    `heading`: the heading of a table of contents, the title only when no other line is."""
     lines = [Line(text=b.text, line=b.line, page=b.page) for b in front]
     parsed = Parsed(drafts=[], missing="no version statement before the rules")
     stated = {line.line for line in read_statement(engine, lines, parsed)}
     rest = [b for b in front if b.line not in stated]
     wanted = engine.scheme.title
-    title = next((b for b in rest if wanted is None or wanted.lower() in b.text.lower()), None)
+    named = [b for b in rest if (wanted or b.text).lower() in b.text.lower()]
+    title = next((b for b in named if b is not heading), named[0] if named else None)
     parsed.title = title.text if title is not None else None
     if title is None and wanted is not None:
         # `Force of Will Comprehensive Rules ver. 7.0`: the title line states the version
@@ -304,17 +319,27 @@ def read_body(reader: Reader, blocks: list[Block]) -> None:
         reader.feed(block)
 
 
-def read_document(engine: Engine, blocks: list[Block], what: str, body: Body = read_body) -> Parsed:
-    """Front matter, the numbered rules (read by `body`) and the back matter of the blocks."""
+def read_document(
+    engine: Engine,
+    blocks: list[Block],
+    what: str,
+    body: Body = read_body,
+    opens: Callable[[Block], bool] | None = None,
+) -> Parsed:
+    """Front matter, the numbered rules (read by `body`, from the first block that `opens` a
+    rule: by default one that starts with a number) and the back matter of the blocks."""
     contents = find_contents([b.text for b in blocks])
+    first: int = min(contents, default=0)  # the contents' heading stands just before them
+    heading = blocks[first - 1] if first else None
     blocks = [b for i, b in enumerate(blocks) if i not in contents]
-    start = next((i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text)), None)
+    opens = opens or (lambda block: engine.numbering.match_start(block.text) is not None)
+    start = next((i for i, b in enumerate(blocks) if opens(b)), None)
     if start is None:
         problem = "no numbered rules found: not a rules document, or the `levels` of its "
         raise ParseError(what, problem + "registry entry's [source.scheme] do not fit it")
     stop = next((i for i in range(start, len(blocks)) if engine.ends(blocks[i].text)), None)
     stop = stop if stop is not None else find_colophon(engine, blocks, start)
-    parsed, preface = read_front(engine, blocks[:start])
+    parsed, preface = read_front(engine, blocks[:start], heading)
     reader = Reader(engine)
     body(reader, blocks[start:stop])
     parsed.drafts = reader.settle()

@@ -26,6 +26,7 @@ from pipeline.models.records import (
     ParseWarning,
     Passage,
     PublisherChange,
+    PublisherNote,
     Rule,
     WarningCode,
 )
@@ -60,6 +61,7 @@ class Parsed:
     back_matter: list[Passage] = field(default_factory=list)
     publisher_changes: list[PublisherChange] = field(default_factory=list)
     warnings: list[ParseWarning] = field(default_factory=list)
+    notes: list[PublisherNote] = field(default_factory=list)  # of the front matter
     counts: dict[str, int] = field(default_factory=dict)
 
 
@@ -93,6 +95,9 @@ def build_records(drafts: list[Draft], finish: Finish) -> list[Rule]:
         # a heading cites too: NISEI's `12.2.1. Corp's Turn (Section 5.6)`
         cited = [title or "", text, *chain(*parts.values())]
         refs = finish.references.find(*cited, known=known, own=ident)
+        linked = (f"{prefix}:{n}" for n in draft.cites)
+        own = ident if finish.references.scheme.exclude_self else None
+        refs = list(dict.fromkeys([*refs, *(r for r in linked if r in known and r != own)]))
         if finish.companion is not None:
             moved = (r if r in known else f"{finish.companion}:{r.split(':', 1)[1]}" for r in refs)
             refs = list(dict.fromkeys(moved))
@@ -182,7 +187,10 @@ def finish_document(
         records=records, glossary=glossary, extraction=dict(sorted((notes or {}).items())),
         counts=counts, **{name: getattr(parsed, name) for name in _STATED},
     )  # fmt: skip
-    return check_document(doc, warnings)
+    doc = check_document(doc, warnings)
+    if parsed.notes:
+        doc = doc.model_copy(update={"publisher_notes": [*parsed.notes, *doc.publisher_notes]})
+    return doc
 
 
 def place_offsets(doc: Document, lines: list[Line]) -> Document:

@@ -116,21 +116,26 @@ def drop_furniture(
 
     The first and last line of a page are furniture when they sit at a position
     shared by other pages and are set smaller than the body, repeat (digits
-    aside) on several pages, or are only a number. Near a page's top or foot, a
-    line whose text (digits aside) stands at the same height on many pages is
-    furniture too (structure.repeated_on_pages), unless `keep` claims it.
+    aside, unless `keep` claims it: then as it is) on several pages, or are only a
+    number. Near a page's top or foot, a line whose text (digits aside) stands at the
+    same height on many pages is furniture too (structure.repeated_on_pages), unless
+    `keep` claims it.
     """
     pages = _pages(lines)
     ends = [page[0] for page in pages] + [page[-1] for page in pages]
     bands = Counter(round(line.top or 0.0) for line in ends)
     texts = Counter(digitless(line.text) for line in ends)
+    exact = Counter(line.text for line in ends)
     dropped: set[int] = set()
     for page in pages:
         for line in {id(page[0]): page[0], id(page[-1]): page[-1]}.values():
             if bands[round(line.top or 0.0)] < 2:
                 continue
             smaller = line.size is not None and line.size < body - HEADING_STEP
-            repeated = texts[digitless(line.text)] >= 2
+            # a running head that is a numbered heading repeats as it is; two rules that
+            # open pages with the same words under other numbers are two rules
+            numbered = keep(line.text)
+            repeated = (exact[line.text] if numbered else texts[digitless(line.text)]) >= 2
             if smaller or repeated or line.text.strip().isdigit():
                 dropped.add(line.line)
     dropped |= repeated_on_pages(pdf_pages(lines), keep)

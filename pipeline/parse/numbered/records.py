@@ -25,10 +25,11 @@ Join = Callable[[list[str]], str]
 
 
 def label_pattern(scheme: NumberedScheme) -> re.Pattern[str]:
-    """`Example:`, `Example 2:`, `Note:` at the start of a piece: the label (group `example`
+    """`Example:`, `Example 2:`, `Note:`, `例：` at the start of a piece: the label (group `example`
     when it opens an example) and its text."""
     words = ["|".join(map(re.escape, labels)) or "(?!)" for labels in (scheme.example, scheme.note)]
-    return re.compile(rf"^(?:(?P<example>{words[0]})|(?:{words[1]}))(?: \d+)?:\s*(?P<text>.*)$")
+    # the colon may be the full-width one of Chinese and Japanese text (`例：`)
+    return re.compile(rf"^(?:(?P<example>{words[0]})|(?:{words[1]}))(?: \d+)?[:：]\s*(?P<text>.*)$")
 
 
 def span(first: Location, last: Location | None) -> Location:
@@ -71,6 +72,7 @@ class Draft:
     notes: list[list[str]] = field(default_factory=list)
     bullets: list[list[str]] = field(default_factory=list)
     highlighted: bool | None = None
+    cites: list[str] = field(default_factory=list)  # numbers its links point to (a web page's)
     part: str = "text"  # which part continuations go to
     last: Location | None = None  # the last lines that fed the draft (None: only its first)
 

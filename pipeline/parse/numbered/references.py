@@ -1,6 +1,7 @@
 """The reference grammar: how a numbered document cites its own rules, resolved to ids.
 
-Declared per scheme: `brackets` (`[1.3.2a, 1.3.3]`), `keywords` that introduce
+Declared per scheme: `brackets` (`[1.3.2a, 1.3.3]`, and the full-width `（10.5.1）` of
+Chinese and Japanese text), `keywords` that introduce
 lists of numbers (`rule 702.19c`, `rules 1.15.4a and 1.15.4b`, `section 7`,
 `See rule 355.6.`), `bare` dotted numbers taken wherever they stand (`as
 specified in 101.4a`), `ranges` (`601.2a–h`, `119.7–8`, `903.6–903.11`: the
@@ -18,6 +19,7 @@ from pipeline.parse.numbered.numbers import Numbering
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+", re.IGNORECASE)
 _LETTER = re.compile(r"[a-z]\b(?!\.[0-9])")
 _DIGIT = re.compile(r"[0-9]")
+LIST = re.compile(r"\s*[,，、]\s*")  # between the numbers in brackets
 
 
 class References:
@@ -28,7 +30,8 @@ class References:
         cited = numbering.cited()
         tail = rf"(?:[\u2013\u2014-](?P<tail>{cited}|[0-9]+|[a-z]))?" if scheme.ranges else ""
         self.item = re.compile(rf"(?<![0-9.])(?P<n>{cited}){tail}(?![A-Za-z0-9])")
-        self.bracket = re.compile(rf"\[(?:{cited})(?:\s*,\s*(?:{cited}))*\]")
+        # `[1.3.2a, 1.3.3]`, and in Chinese and Japanese text `（10.5.1）`, `（1.2、1.3）`
+        self.bracket = re.compile(rf"[\[（](?:{cited})(?:\s*[,，、]\s*(?:{cited}))*[\]）]")
         # Where every number starts with a digit, a text without one cites nothing (most
         # texts, and the search is a third of a parse), and a bare number is looked for
         # only where a digit stands: the lookbehind and the alternatives of `dotted`
@@ -46,7 +49,7 @@ class References:
         found: dict[int, list[str]] = {}
         if self.scheme.brackets:
             for bracket in self.bracket.finditer(text):
-                found.setdefault(bracket.start(), re.split(r"\s*,\s*", bracket.group(0)[1:-1]))
+                found.setdefault(bracket.start(), LIST.split(bracket.group(0)[1:-1]))
         if self.scheme.bare and self.bare is not None:
             for spot in self.bare.finditer(text):
                 if item := self.item.match(text, spot.start()):

@@ -16,8 +16,11 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from pipeline.models.content import Line
+from pipeline.models.records import Location, PublisherNote, WarningCode, text_digest
+from pipeline.parse.numbered.numbers import CJK
 
 # English month names, spelled out because strptime's %B follows the locale.
 _NAMES = "january february march april may june july august september october november december"
@@ -29,10 +32,14 @@ _FORMS = [  # (pattern, order of year, month, day in its groups)
     (re.compile(rf"^{_DAY}\s+([A-Za-z]+)\.?,?\s+(\d{{4}})$"), (2, 1, 0)),
     (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$"), (0, 1, 2)),
     (re.compile(r"^(\d{4})(\d{2})(\d{2})$"), (0, 1, 2)),  # ISO's basic form, 20251114
-    (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$"), (2, 0, 1)),  # the US order of its users
     (re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$"), (0, 1, 2)),  # year first: East Asian
+    (re.compile(r"^(\d{4})\.(\d{1,2})\.(\d{1,2})$"), (0, 1, 2)),  # year first, dotted
     (re.compile(r"^(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日$"), (0, 1, 2)),
 ]
+# Day and month as numbers before the year: `25/11/2020` is day first, `11/25/2020` month
+# first, and `06/11/2020` either, which only the scheme's `date_order` decides.
+NUMERIC_DAY_MONTH = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+DateOrder = Literal["mdy", "dmy"]
 # The statements publishers print, by name. Case, spacing and punctuation are free
 # (compile_statement), so `Ver.1.2`, `ver. 7.0` and `VER 1.2` are one form.
 FORMS: dict[str, str] = {
@@ -47,6 +54,9 @@ FORMS: dict[str, str] = {
     "date": "Date: {date}",
     "current-as-of": "These rules are current as of {date}.",
     "effective-as-of": "These rules are effective as of {date}.",
+    "version-ja": "バージョン {version}",
+    "version-zh": "版本 {version}",
+    "version-ko": "버전 {version}",
     "last-updated-ja": "最終更新日：{date}",
     "last-updated-zh": "最终更新日：{date}",
 }
@@ -65,9 +75,41 @@ def form_templates(names: list[str]) -> list[str]:
 DATE_IN_TEXT = re.compile(r"(?<![\d-])\d{4}-\d{1,2}-\d{1,2}(?![\d-])")
 
 
-def read_date(text: str) -> str | None:
-    """An ISO date from one written date, or None when it is not one."""
+def numeric_order(text: str) -> DateOrder | None:
+    """The order a date written in numbers day and month first shows by its values: `dmy`
+    for `25/11/2020`, `mdy` for `11/25/2020`; None for any other text, and for a date that
+    reads either way (`06/11/2020`)."""
+    match = NUMERIC_DAY_MONTH.match(" ".join(text.strip().rstrip(".").split()))
+    if match is None:
+        return None
+    first, second = int(match.group(1)), int(match.group(2))
+    if first > 12 >= second:
+        return "dmy"
+    return "mdy" if second > 12 >= first else None
+
+
+def ambiguous_date(text: str) -> bool:
+    """A date that reads as two days (`06/11/2020`: 6 November or 11 June)."""
+    match = NUMERIC_DAY_MONTH.match(" ".join(text.strip().rstrip(".").split()))
+    return match is not None and match.group(1) != match.group(2) and numeric_order(text) is None
+
+
+def read_date(text: str, order: DateOrder | None = "mdy") -> str | None:
+    """An ISO date from one written date, or None when it is not one. Day and month in
+    numbers are read by their values when only one order gives a date, and by `order`
+    otherwise (None: such a date is not read)."""
     text = " ".join(text.strip().rstrip(".").split())
+    if match := NUMERIC_DAY_MONTH.match(text):
+        shown = numeric_order(text) or order
+        if shown is None and ambiguous_date(text):
+            return None
+        day_at, month_at = (1, 2) if shown == "dmy" else (2, 1)
+        try:
+            return datetime.date(
+                int(match.group(3)), int(match.group(month_at)), int(match.group(day_at))
+            ).isoformat()
+        except ValueError:
+            return None
     for pattern, (y, m, d) in _FORMS:
         if match := pattern.match(text):
             year, month, day = match.group(y + 1), match.group(m + 1), match.group(d + 1)
@@ -99,7 +141,8 @@ def compile_statement(template: str, version_pattern: str = r"\d+(?:\.\d+)*") ->
         if index:
             out += r"\s+" if kind == "word" == parts[index - 1][0] else r"\s*"
         out += regex
-    return re.compile(rf"(?<!\w){out}\s*[.;,]?$", re.IGNORECASE)
+    # a statement may follow Chinese or Japanese with no space (`総合ルールver.1.24.1`)
+    return re.compile(rf"(?<![^\W{CJK}]){out}\s*[.;,]?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -112,9 +155,12 @@ class Statement:
     date_text: str | None
 
 
-def find_statement(lines: list[Line], patterns: list[re.Pattern[str]]) -> Statement | None:
+def find_statement(
+    lines: list[Line], patterns: list[re.Pattern[str]], order: DateOrder | None = "mdy"
+) -> Statement | None:
     """Version and date from the first line that matches each statement (one may state the
-    version, another the date), or None when no line matches any."""
+    version, another the date), or None when no line matches any. `order`: how a date
+    that reads both ways is read (None: it is not)."""
     found: list[Line] = []
     groups: dict[str, str] = {}
     for pattern in patterns:
@@ -125,5 +171,22 @@ def find_statement(lines: list[Line], patterns: list[re.Pattern[str]]) -> Statem
                 break
     text = groups.get("date")
     return (
-        Statement(found, groups.get("version"), text and read_date(text), text) if found else None
+        Statement(found, groups.get("version"), text and read_date(text, order), text)
+        if found
+        else None
     )
+
+
+def ambiguous_date_note(text: str, lines: list[Line]) -> PublisherNote:
+    """The publisher's date that reads as two days (`lines`: the statement's): noted, never
+    guessed."""
+    line = next((ln for ln in lines if text.strip() in ln.text), lines[0])
+    message = (
+        f"the date {text.strip()!r} may be day/month or month/day and is not read; the "
+        'scheme\'s date_order ("dmy" or "mdy") says which'
+    )
+    location = Location(line=line.line, page=line.page)
+    return PublisherNote(
+        code=WarningCode.AMBIGUOUS_DATE, record="front_matter", field="statement",
+        text=text.strip(), message=message, digest=text_digest(line.text), location=location,
+    )  # fmt: skip

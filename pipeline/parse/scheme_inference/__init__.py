@@ -12,6 +12,7 @@ document, and says so.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,12 +21,14 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.engine import Engine, find_furniture, pdf_blocks
+from pipeline.parse.numbered.headed import HEADED, headed_blocks, ordered
 from pipeline.parse.numbered.layout import Block, text_blocks
 from pipeline.parse.numbered.statements import form_templates
 from pipeline.parse.scheme_inference.front import (
     BackMatter,
     infer_back_matter,
     infer_bullets,
+    infer_date_order,
     infer_front,
     infer_labels,
 )
@@ -133,26 +136,39 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
     if not any(line.text.strip() for line in lines):
         hint = "a scan without a text layer? OCR it first" if rendition == "pdf" else "empty"
         raise ParseError(what, f"no text to read ({hint}); not a numbered rules document")
+    headed = rendition in HEADED
     contents = find_contents(lines)
     in_contents = {line.line for table in contents for line in table}
-    levels, skipped = infer_levels(lines, in_contents)
+    # a web page's rules are its numbered headings: a numbered list inside one is its text
+    numbered_lines = [line for line in lines if line.heading is not None] if headed else lines
+    levels, skipped = infer_levels(numbered_lines, in_contents)
     if not levels:
         raise ParseError(what, "no numbered lines; not a numbered rules document")
     scheme = NumberedScheme(prefix=prefix, levels=levels, skip_letters=skipped)
     engine = Engine(scheme)
     # labels and list glyphs are learnt from the page's body, as the parse reads it
-    furniture = find_furniture(engine, lines, rendition)
+    furniture = set() if headed else find_furniture(engine, lines, rendition)
     body = [line for line in lines if line.line not in furniture]
     examples, notes = infer_labels(body, engine.numbering)
     bullets = infer_bullets(body, engine.numbering) or scheme.bullets
     scheme = scheme.model_copy(update={"example": examples, "note": notes, "bullets": bullets})
     engine = Engine(scheme)
     # as the parse reads them: a page number or a site line is never the back matter's heading
-    blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(body)
+    if headed:
+        # a numbered list's items are no rules: they neither open rules nor end them
+        blocks = headed_blocks([line for line in body if not ordered(line)])
+    else:
+        blocks = pdf_blocks(engine, lines) if rendition == "pdf" else text_blocks(body)
     share = check_numbered(engine, blocks, what)
     start = next(i for i, b in enumerate(blocks) if engine.numbering.match_start(b.text))
-    front = infer_front(blocks[:start])
-    printed = {s.number for s in read_starts(lines) if s.line.line not in in_contents}
+    # the line just before a table of contents is its heading (`CONTENTS`, `目次 ページ`)
+    before_contents = frozenset(
+        a.line
+        for a, b in itertools.pairwise(blocks)
+        if b.line in in_contents and a.line not in in_contents
+    )
+    front = infer_front(blocks[:start], before_contents)
+    printed = {s.number for s in read_starts(numbered_lines) if s.line.line not in in_contents}
     back = infer_back_matter(blocks, engine.numbering, in_contents)
     # how the rules cite each other: a change log after them cites in words of its own
     # (`2-6-3. 与 4-12. 合并`: merged with)
@@ -165,12 +181,15 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
             "statements": front.statements,
             "statement_forms": front.forms,
             "date_is": front.date_is,
+            "date_order": infer_date_order(lines),
             # a document that states only a date is versioned by it (`Last Updated: …`)
             "version_is_date": bool(templates) and all("{version}" not in s for s in templates),
             "ends": [back.ends] if back is not None and back.declared else [],
             "keywords": keywords,
             "brackets": brackets,
-            "wraps": "paragraphs" if rendition != "pdf" and unwrapped(lines) else "join",
+            "wraps": "paragraphs"
+            if headed or (rendition != "pdf" and unwrapped(lines))
+            else "join",
         }
     )
     notes = unread_marks(lines, in_contents, scheme)

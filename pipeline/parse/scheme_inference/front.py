@@ -22,18 +22,28 @@ from dataclasses import dataclass
 from pipeline.models.content import Line
 from pipeline.parse.numbered.engine import is_title
 from pipeline.parse.numbered.layout import Block
-from pipeline.parse.numbered.numbers import Numbering
+from pipeline.parse.numbered.numbers import CJK, Numbering
 from pipeline.parse.numbered.statements import (
     DATE_IN_TEXT,
     FORMS,
     compile_statement,
+    numeric_order,
     read_date,
 )
 from pipeline.parse.scheme_inference.numbering import CJK_ENDS
 
-VERSION = re.compile(r"(?<!\w)(?P<word>ver(?:sion)?\.?)\s*(?P<v>\d+(?:\.\d+)+)(?![\d.]\d)", re.I)
-LABEL = re.compile(r"^(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?:\s*\S")
-INLINE_LABEL = re.compile(r"(?<=[.!?])\s+(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?:\s*\S")
+# `ver. 1.2`, `Version 3.1`, `バージョン1.2`, `版本 1.2`: glued to the Chinese or Japanese before
+VERSION = re.compile(
+    rf"(?<![^\W{CJK}])(?P<word>ver(?:sion)?\.?|バージョン|版本|버전)\s*(?P<v>\d+(?:\.\d+)+)(?![\d.]\d)",
+    re.I,
+)
+LABEL = re.compile(r"^(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?[:：]\s*\S")
+INLINE_LABEL = re.compile(
+    r"(?:(?<=[.!?])\s+|(?<=[。！？])\s*)(?P<label>[^\W\d_]+(?: [^\W\d_]+)?)(?: \d+)?[:：]\s*\S"
+)
+# The words of examples and notes in scripts whose labels do not start `Ex` or `Note`.
+EXAMPLE_WORDS = frozenset({"例", "例示", "示例", "范例", "範例", "예", "예시"})
+NOTE_WORDS = frozenset({"注", "注意", "注記", "備考", "补充", "참고"})
 MIN_LABELS = 2
 MIN_ITEMS = 3
 LETTER = re.compile(r"[^\W\d_]")
@@ -41,11 +51,16 @@ NUMERIC_DATE = re.compile(r"(?<!\d)\d{4}\s*[/年]\s*\d{1,2}\s*[/月]\s*\d{1,2}(?
 OPENED = re.compile(r"[(\uff08\[][^)\uff09\]]*$")  # a bracket the line leaves open
 
 
-def date_at(text: str) -> int | None:
-    """Where the date a line ends with starts (the longest one), or None."""
-    for match in re.finditer(r"(?<!\S)\S", text):
-        if read_date(text[match.start() :]) is not None:
-            return match.start()
+CLOSING = ")]）】"
+
+
+def date_at(text: str) -> tuple[int, int] | None:
+    """Where the date a line ends with stands (the longest one; a closing bracket after it
+    is not its own: `Version 3.1 (2024.02.16)`), or None."""
+    for match in re.finditer(r"(?<!\S)\S|(?<=[(\[（【])\S", text):
+        for end in (len(text), len(text.rstrip(CLOSING + " "))):
+            if read_date(text[match.start() : end]) is not None:
+                return match.start(), end
     return None
 
 
@@ -61,14 +76,14 @@ def statement_template(text: str) -> tuple[str, str | None] | None:
         tail = text[version.end() :]
         at = date_at(tail)
         if at is not None:
-            tail = tail[:at] + "{date}"
+            tail = tail[: at[0]] + "{date}" + tail[at[1] :]
         elif tail.strip(" .;,"):  # the version is not the end of the statement
             return None
         return head + "{version}" + tail, version.group("v")
     at = date_at(text)
-    if at is None or not re.search(r"\w", text[:at]):
+    if at is None or not re.search(r"\w", text[: at[0]]):
         return None  # a date alone would match any line of the front matter
-    return text[:at] + "{date}", None
+    return text[: at[0]] + "{date}" + text[at[1] :], None
 
 
 @dataclass(frozen=True)
@@ -146,34 +161,58 @@ def join_wrapped(front: Sequence[Block]) -> list[tuple[Block, str]]:
     return joined
 
 
-def infer_front(front: Sequence[Block]) -> Front:
+def infer_front(front: Sequence[Block], skip: frozenset[int] = frozenset()) -> Front:
     """The statements of the blocks before the rules (the first line that states a version,
-    the first that states a date) and the title: the first line with words that states
-    neither, or else the words before the first statement (`Force of Will Comprehensive
-    Rules ver. 7.0`)."""
+    the first that states a date) and the title: the first words a reader meets that are
+    neither a statement nor a date, the words before a statement in a form of the table
+    included (`Force of Will Comprehensive Rules ver. 7.0`); the heading of a table of
+    contents (`skip`: its line numbers) only when nothing else is."""
     statements: list[str] = []
     forms: list[str] = []
-    stated: list[Block] = []
-    kinds: set[bool] = set()
-    first: tuple[str, Stated] | None = None
     title: str | None = None
+    heading: str | None = None  # the contents' heading: the title only if nothing else is
+    candidates: list[tuple[Block, Stated]] = []
     for block, text in join_wrapped(front):
         found = read_stated(text)
         if found is None:
             if title is None and LETTER.search(text) and not states_date(text):
-                title = text
+                if block.line in skip:
+                    heading = heading or text
+                else:
+                    title = text
             continue
-        first = first or (text, found)
-        if found.version in kinds:
-            continue  # one statement of each: the engine reads the first it finds
-        kinds.add(found.version)
+        before = text[: found.at].strip(" -\u2013\u2014:,")
+        if title is None and found.form is not None and LETTER.search(before):
+            title = before
+        candidates.append((block, found))
+    # one statement of each kind (the engine reads the first it finds): a form of the table
+    # before a sentence of the document's own (`最终更新日：…` before a heading that happens
+    # to end in a date)
+    chosen = [
+        next(iter(sorted((c for c in candidates if c[1].version is kind), key=by_form)), None)
+        for kind in (True, False)
+    ]
+    stated = sorted((c for c in chosen if c is not None), key=lambda c: c[0].line)
+    for _, found in stated:
         (forms if found.form is not None else statements).append(found.form or found.template)
-        stated.append(block)
-    if title is None and first is not None:
-        title = first[0][: first[1].at].strip(" -\u2013\u2014:,") or None
     dates = [FORMS.get(s, s) for s in forms + statements if "{date}" in FORMS.get(s, s)]
     date_is = "effective" if dates and "effective" in dates[0].lower() else "published"
-    return Front(title, statements, forms, date_is, stated)
+    title = title if title is not None else heading
+    return Front(title, statements, forms, date_is, [block for block, _ in stated])
+
+
+def by_form(candidate: tuple[Block, Stated]) -> tuple[bool, int]:
+    """Statements in a form of the table first, then by their place in the document."""
+    return candidate[1].form is None, candidate[0].line
+
+
+def infer_date_order(lines: Sequence[Line]) -> str | None:
+    """The order of day and month the document's dates in numbers show (`25/11/2020`: day
+    first), when every one that reads one way only agrees; None when none does or they
+    disagree."""
+    words = (word.strip("()[]（）,.;") for line in lines for word in line.text.split())
+    orders = {order for word in words if "/" in word and (order := numeric_order(word))}
+    return orders.pop() if len(orders) == 1 else None
 
 
 def infer_labels(lines: Sequence[Line], numbering: Numbering) -> tuple[list[str], list[str]]:
@@ -187,8 +226,8 @@ def infer_labels(lines: Sequence[Line], numbering: Numbering) -> tuple[list[str]
             counts[match.group("label")] += 1
         counts.update(found.group("label") for found in INLINE_LABEL.finditer(text))
     seen = sorted(label for label, n in counts.items() if n >= MIN_LABELS)
-    examples = [label for label in seen if label.casefold().startswith("ex")]
-    notes = [label for label in seen if label.casefold().startswith("note")]
+    examples = [lb for lb in seen if lb.casefold().startswith("ex") or lb in EXAMPLE_WORDS]
+    notes = [lb for lb in seen if lb.casefold().startswith("note") or lb in NOTE_WORDS]
     return examples, notes
 
 

@@ -1,5 +1,5 @@
 """How a document cites its own rules: the words that stand before cited numbers (`see
-rule 355.6`, `Section 1.10`) and numbers in brackets (`[1.0.1a]`).
+rule 355.6`, `Section 1.10`) and numbers in brackets (`[1.0.1a]`, `（10.5.1）`).
 
 Learnt from the text: a word is a keyword when it stands before numbers the
 document prints as rules several times and often enough among all its uses
@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from pipeline.models.content import Line
 from pipeline.parse.numbered.numbers import Numbering
+from pipeline.parse.numbered.references import LIST
 
+BRACKETED = re.compile(r"\[([^\]]+)\]|（([^）]+)）")
 WORD = re.compile(r"(?<!\w)([^\W\d_]+)\b")
 MIN_CITATIONS = 3
 LONG = 3  # digits of a number of one segment that is no count (`rule 346`, not `draw 2`)
@@ -41,8 +43,8 @@ def infer_references(
             # a short number of one segment is a count as often as a citation (`draw 2`)
             if number in numbers and (numbering.parent_of(number) or len(number) >= LONG):
                 before.setdefault(word, set()).add(number)
-        for inside in re.findall(r"\[([^\]]+)\]", text):
-            parts = [p.strip() for p in inside.split(",")]
+        for bracketed in BRACKETED.finditer(text):
+            parts = LIST.split((bracketed.group(1) or bracketed.group(2)).strip())
             brackets += all(p in numbers for p in parts)
     # several different numbers: `version 1.3` and `version 1.4` cite no rule
     words = sorted(
