@@ -1,6 +1,6 @@
 """Every tier of the alignment, in order (pipeline.diff.align says what each does): the
 publisher's own keys first where asked, equal content, groups, similar content, headings by
-their children, copies by their parents, in place, in order inside a parent, structure,
+their children, copies by their parents, in place, structure, in order inside a parent,
 and containment last.
 Pure: records in, the alignment and the old id -> new id map out.
 """
@@ -54,8 +54,8 @@ def align_items(
     aligner.match_held(held, last=True)  # copies whose parent only the children tier placed
     aligner.release()
     match_in_place(aligner, min_similarity)
-    match_in_order(aligner, aligner.old_children, aligner.new_children, min_similarity)
     aligner.match_structure(floor)
+    match_in_order(aligner, aligner.old_children, aligner.new_children, min_similarity)
     match_contained(
         aligner, (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED, SEQUENCE), min_similarity
     )

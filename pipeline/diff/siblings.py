@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
 
 from pipeline.diff.containment import Aligning
 from pipeline.diff.items import Item
@@ -33,6 +34,8 @@ CROSSING = 0.6
 # Alone between the same two neighbours at its own number: the same first words and this.
 SLOT = 0.2
 SLOT_OPENING = 3
+# A rule now part of a longer one: this share of its own words, in order, in the new text.
+HELD, MIN_HELD_TOKENS = 0.65, 6
 
 _ORDINAL = re.compile(
     r"^(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
@@ -58,7 +61,7 @@ def sequence_tokens(item: Item) -> list[str]:
 
 
 def _candidates(
-    aligner: Aligning, parent: str, home: str, new_children: dict[str, list[Item]]
+    aligner: Aligning, parent: str, home: str, new_children: dict[str, list[Item]], deeper: bool
 ) -> list[Item]:
     """The free new records under `home`, in order: its children, and their children too
     where the section kept its number (a rule pushed down a level stays in its section;
@@ -66,7 +69,7 @@ def _candidates(
     found: list[Item] = []
     for child in new_children.get(home, []):
         found.append(child)
-        if home == parent:
+        if deeper and home == parent:
             found.extend(new_children.get(child.id, []))
     return sorted((n for n in found if aligner.is_free_new(n)), key=lambda n: n.pos)
 
@@ -116,34 +119,46 @@ def match_in_order(
 
     parents = sorted(old_children, key=lambda p: old_children[p][0].pos)
     for parent in parents:
-        olds = [o for o in old_children[parent] if aligner.is_free_old(o) and tokens_of(o)]
-        if not olds:
-            continue
-        home = aligner.home_of(olds[0])
+        free = [o for o in old_children[parent] if aligner.is_free_old(o) and tokens_of(o)]
+        home = aligner.home_of(free[0]) if free else None
         if home is None:
             continue
-        news = [n for n in _candidates(aligner, parent, home, new_children) if tokens_of(n)]
-        if not news:
-            continue
-        scores: list[list[float | None]] = []
-        for o in olds:
-            scorer = Scorer(tokens_of(o))
-            scores.append([scorer.at_least(tokens_of(n), in_order) for n in news])
-        for i, j in _align_in_order(scores):
-            score = scores[i][j]
-            assert score is not None
-            _pair(aligner, olds[i], news[j], score, f"in order under {home}")
-        left = [
-            (score, i, j)
-            for i, row in enumerate(scores)
-            for j, score in enumerate(row)
-            if score is not None and score >= crossing
-        ]
-        for score, i, j in sorted(left, key=lambda s: (-s[0], s[1], s[2])):
-            if aligner.is_free_old(olds[i]) and aligner.is_free_new(news[j]):
-                _pair(aligner, olds[i], news[j], score, f"out of order under {home}")
+        # Children with children first, then with the subrules too: a step's own rule that
+        # became a subrule of the next rule stands after that rule in the new order.
+        for deeper in (False, True):
+            olds = [o for o in free if aligner.is_free_old(o)]
+            news = [
+                n for n in _candidates(aligner, parent, home, new_children, deeper) if tokens_of(n)
+            ]
+            if not olds or not news:
+                continue
+            scores = [[_score(tokens_of(o), tokens_of(n), in_order) for n in news] for o in olds]
+            for i, j in _align_in_order(scores):
+                score = scores[i][j]
+                assert score is not None
+                _pair(aligner, olds[i], news[j], score, f"in order under {home}")
+            left = [
+                (score, i, j)
+                for i, row in enumerate(scores)
+                for j, score in enumerate(row)
+                if score is not None and score >= crossing
+            ]
+            for score, i, j in sorted(left, key=lambda s: (-s[0], s[1], s[2])):
+                if aligner.is_free_old(olds[i]) and aligner.is_free_new(news[j]):
+                    _pair(aligner, olds[i], news[j], score, f"out of order under {home}")
         if floor is None:
             _match_slots(aligner, old_children[parent], new_children.get(home, []), tokens_of)
+
+
+def _score(old: list[str], new: list[str], floor: float) -> float | None:
+    """Word similarity, or, for a rule that became part of a longer one (a step's own rule
+    now a subrule that says more), the share of its words the new text holds in order."""
+    ratio = Scorer(old).at_least(new, floor)
+    if ratio is not None or len(old) < MIN_HELD_TOKENS or len(new) <= len(old):
+        return ratio
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    held = sum(block.size for block in matcher.get_matching_blocks()) / len(old)
+    return round(held, 4) if held >= HELD else None
 
 
 def _pair(aligner: Aligning, o: Item, n: Item, score: float, where: str) -> None:
