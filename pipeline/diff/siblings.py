@@ -33,7 +33,7 @@ IN_ORDER = 0.5
 CROSSING = 0.6
 # Alone between the same two neighbours at its own number: the same first words and this.
 SLOT = 0.2
-SLOT_OPENING = 3
+SLOT_OPENING, LONG_WORD = 3, 5
 # A rule now part of a longer one: this share of its own words, in order, in the new text.
 HELD, MIN_HELD_TOKENS = 0.65, 6
 
@@ -46,9 +46,10 @@ _ORDINAL_MASK, _LIST_MASK = "#nth", "#n"
 
 
 def sequence_tokens(item: Item) -> list[str]:
-    """A rule's own title and text as this tier compares them: cited numbers, ordinal words
-    and list numbers masked, lower-cased, without examples or notes."""
-    tokens = " ".join(f for f in item.masked[:2] if f).lower().split()
+    """A rule's own text as this tier compares them: cited numbers, ordinal words and list
+    numbers masked, lower-cased, without examples or notes. A heading (a title and no
+    text) has none: two words of a title say too little to pair by."""
+    tokens = item.masked[1].lower().split()
     out: list[str] = []
     for token in tokens:
         if _ORDINAL.match(token):
@@ -189,7 +190,9 @@ def _match_slots(
         ):
             continue
         a, b = tokens_of(o), tokens_of(n)
-        if a[:SLOT_OPENING] != b[:SLOT_OPENING] or len(a) < SLOT_OPENING:
+        opening = a[:SLOT_OPENING]
+        # "If the card ..." opens many rules; "These Magic rules ..." says what it is about.
+        if opening != b[:SLOT_OPENING] or sum(len(t) >= LONG_WORD for t in opening) < 2:
             continue
         score = Scorer(a).at_least(b, SLOT)
         if score is None:
