@@ -303,9 +303,9 @@ class Aligner:
             ):
                 continue
             score = Scorer(o.key_tokens).at_least(n.key_tokens, 0.0)
-            self.pair(
-                o, n, CHILDREN, score, f"{count} of its {len(kids)} subrules moved under {n.id}"
-            )
+            # At its own number its subrules did not move: they are still under it.
+            went = "are still under it" if n.id == o.id else f"moved under {n.id}"
+            self.pair(o, n, CHILDREN, score, f"{count} of its {len(kids)} subrules {went}")
 
     def home_of(self, o: Item) -> str | None:
         """Where the old record's parent lives now: its pairing, else where most of its

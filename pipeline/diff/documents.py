@@ -24,6 +24,7 @@ from pipeline.diff.containment import CONTAINED
 from pipeline.diff.items import Alignment, Item
 from pipeline.diff.models import DocumentDiff, RenumberEntry
 from pipeline.diff.pairing import align_items
+from pipeline.diff.siblings import SEQUENCE
 from pipeline.diff.terms import align_same_id
 from pipeline.diff.text import drop_citing_words, number_changes, similarity, tokenize, word_ops
 from pipeline.models.changes import Change, ChangeClass
@@ -35,7 +36,7 @@ _RENUMBERING_NOISE: tuple[ChangeClass | None, ...] = (None, "typography-only", "
 _RULES, _GLOSSARY = 0, 1
 # A pairing made on similarity, children or structure below this is flagged for a reader.
 WEAK_BELOW = 0.85
-_JUDGED = (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED)
+_JUDGED = (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED, SEQUENCE)
 
 
 def rule_items(records: list[Rule]) -> list[Item]:

@@ -1,6 +1,7 @@
 """Every tier of the alignment, in order (pipeline.diff.align says what each does): the
 publisher's own keys first where asked, equal content, groups, similar content, headings by
-their children, copies by their parents, in place, structure, and containment last.
+their children, copies by their parents, in place, structure, in order inside a parent,
+and containment last.
 Pure: records in, the alignment and the old id -> new id map out.
 """
 
@@ -22,6 +23,7 @@ from pipeline.diff.align import (
 )
 from pipeline.diff.containment import CONTAINED, match_contained, match_in_place
 from pipeline.diff.items import Alignment, Item, unique_keys
+from pipeline.diff.siblings import SEQUENCE, match_in_order
 
 
 def align_items(
@@ -53,7 +55,10 @@ def align_items(
     aligner.release()
     match_in_place(aligner, min_similarity)
     aligner.match_structure(floor)
-    match_contained(aligner, (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED), min_similarity)
+    match_in_order(aligner, aligner.old_children, aligner.new_children, min_similarity)
+    match_contained(
+        aligner, (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED, SEQUENCE), min_similarity
+    )
     return aligner.result, aligner.id_map
 
 

@@ -25,6 +25,8 @@ _TYPOGRAPHY = str.maketrans(
         **{c: " " for c in "\u00a0\u2009\u202f"},
         **{c: None for c in "\u00ad\u200b\u200c\u200d\ufeff"},
         "\u2026": "...",
+        # A ligature is a way of setting two letters: "Æther" and "Aether" are one word.
+        **{"\u00c6": "Ae", "\u00e6": "ae", "\u0152": "Oe", "\u0153": "oe"},
     }
 )
 
@@ -49,8 +51,9 @@ def fold_typography(text: str) -> str:
     (single and double kept apart, so an apostrophe never becomes a quotation mark),
     dashes, ellipses (`…`, `...`, `[...]`), soft hyphens and zero-width characters,
     non-breaking and repeated spaces, spaces around a dash, and the space a PDF
-    extraction leaves before punctuation or after an opening bracket (`[1.0.1a] .`).
-    Letters and digits are never touched."""
+    extraction leaves before punctuation or after an opening bracket (`[1.0.1a] .`),
+    and the ligatures Æ, æ, Œ and œ, written out as two letters ("Æther" is "Aether").
+    No other letter and no digit is ever touched."""
     folded = text.translate(_TYPOGRAPHY)
     if "[" in folded:
         folded = _BRACKETED_ELLIPSIS.sub("...", folded)

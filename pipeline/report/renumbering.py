@@ -12,7 +12,18 @@ import io
 
 from pipeline.diff.models import MapEntry, RenumberingMap
 
-CSV_COLUMNS = ("old_id", "new_id", "class", "text_change", "method", "similarity", "weak")
+CSV_COLUMNS = (
+    "old_id",
+    "new_id",
+    "class",
+    "text_change",
+    "method",
+    "similarity",
+    "weak",
+    "new_ids",
+    "old_ids",
+    "evidence",
+)
 
 
 def _new(entry: MapEntry) -> str:
@@ -26,7 +37,9 @@ def _similarity(entry: MapEntry) -> str:
 
 
 def render_map_csv(rmap: RenumberingMap) -> str:
-    """One row per entry; a removed id has an empty new_id; a split joins its ids with ' + '."""
+    """One row per entry; a removed id has an empty new_id; a split joins its ids with ' + '
+    in new_id and lists them in new_ids, a merge lists every old id gathered in old_ids
+    (both space-separated), so no part of a split or merge is lost."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -40,6 +53,9 @@ def render_map_csv(rmap: RenumberingMap) -> str:
                 e.method or "",
                 _similarity(e),
                 "yes" if e.weak else "",
+                " ".join(e.new_ids),
+                " ".join(e.old_ids),
+                e.evidence or "",
             ]
         )
     return buffer.getvalue()
