@@ -68,7 +68,7 @@ def link_documents(reader: CorpusReader, sites: list[DocumentSite]) -> None:
     """Tie the documents of a game together: a record citing another document's number
     links to its page there, a ruling's page names its cards, a rule lists the rulings
     citing it with links to their pages."""
-    built = {s.id for s in sites}
+    built = {s.id: s.title for s in sites}
     by_game: dict[str, list[DocumentSite]] = {}
     for site in sites:
         by_game.setdefault(site.id.split("/", 1)[0], []).append(site)
@@ -131,7 +131,7 @@ def build_site(
         )
     try:
         pages = write_pages(folder, reader, sites, base_url)
-        for name, data in build_index(out):
+        for name, data in build_index(out, [s.id for s in sites]):
             folder.write(name, data)
     except BaseException:
         if folder.written:
@@ -149,7 +149,7 @@ def write_pages(
     for name in _ASSETS:
         folder.write(f"assets/{name}", read_asset(name))
     _page(folder, paths.home_page(), "home.html", home_context(sites))
-    _page(folder, paths.search_page(), "search.html", search_context())
+    _page(folder, paths.search_page(), "search.html", search_context(sites))
     return 2 + sum(write_document(folder, reader, site, base_url) for site in sites)
 
 

@@ -36,7 +36,7 @@ class DocumentSite:
     times: dict[str, str] = field(default_factory=dict)  # version -> when it came out
     stated: dict[str, str] = field(default_factory=dict)  # version -> the date it states
     card_names: dict[str, str] = field(default_factory=dict)  # a ruling's card slug -> name
-    built: set[str] = field(default_factory=set)  # the documents the site is built of
+    built: dict[str, str] = field(default_factory=dict)  # the site's documents -> titles
 
     @property
     def version(self) -> str:

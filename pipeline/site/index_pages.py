@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pipeline.site import paths
 from pipeline.site.document_site import DocumentSite
 from pipeline.site.rule_pages import crumbs_of, doc_of, rule_item
 from pipeline.site.ruling_pages import ruling_item
+from pipeline.site.search import INDEX_DIR, index_folder
 from pipeline.site.wording import counts_in_words
 
 
@@ -110,5 +112,22 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
     }
 
 
-def search_context() -> dict[str, Any]:
-    return {"title": "Search", "crumbs": [], "feed": None, "feed_title": ""}
+def search_context(sites: list[DocumentSite]) -> dict[str, Any]:
+    """The search page merges one index per document, each filtered as its game and
+    document (see `search`)."""
+    bundles = [
+        {
+            "bundlePath": index_folder(s.id) + "/",
+            "mergeFilter": {"game": [doc_of(s)["game"]], "document": [s.title]},
+        }
+        for s in sites
+    ]
+    return {
+        "title": "Search",
+        "crumbs": [],
+        "feed": None,
+        "feed_title": "",
+        # Read by the page's script as JSON: no "<" may end the element early.
+        "bundles": json.dumps(bundles, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c"),
+        "first": bundles[0]["bundlePath"] if bundles else f"{INDEX_DIR}/",
+    }

@@ -163,7 +163,7 @@ def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
         "rulings": [
             {
                 "page": paths.ruling_page(source, r.id) if source in site.built else None,
-                "document": source,
+                "document": site.built.get(source, source),
                 "question": r.question,
                 "answer": r.answer,
                 "text": r.text,

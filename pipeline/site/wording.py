@@ -4,10 +4,12 @@ the changes page's fine print, not its wording."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 from pipeline.models.changes import Change
 
+_CITATION_PREFIX = re.compile(r"\b[a-z][a-z-]*:(?=\d)")
 METHODS = {
     "exact": "the same text",
     "typography": "the same text but for punctuation",
@@ -98,7 +100,9 @@ def evidence(change: Change) -> str:
     if change.method:
         parts.append("matched by " + METHODS.get(change.method, change.method))
     if change.evidence:
-        parts.append(change.evidence)
+        # The diff's note names records by citation id (`under cr:500`): a reader reads
+        # the number.
+        parts.append(_CITATION_PREFIX.sub("", change.evidence))
     if change.weak:
         parts.append("a weak match: compare the two texts before relying on it")
     return "; ".join(parts)

@@ -1,10 +1,20 @@
-// The search page: Pagefind's own interface, started with the words of ?q= when the
-// search box of another page sent them, and filtered to the game and document of ?game=
-// and ?document= when a document's page sent them (the filters can be cleared).
+// The search page: Pagefind's own interface over one index per document (listed in
+// #search-indexes, each filtered as its game and document), started with the words of
+// ?q= when the search box of another page sent them, and filtered to the document of
+// ?document= when a document's page sent them (the filter can be cleared).
 window.addEventListener("DOMContentLoaded", function () {
   var params = new URLSearchParams(window.location.search);
+  var indexes = JSON.parse(document.getElementById("search-indexes").textContent);
+  // Index folders are relative to the site's root, which is where this page's folder is.
+  var root = new URL("../", window.location.href).pathname;
+  var first = indexes[0] || { bundlePath: "pagefind/", mergeFilter: {} };
   var ui = new PagefindUI({
     element: "#search",
+    bundlePath: root + first.bundlePath,
+    mergeFilter: first.mergeFilter,
+    mergeIndex: indexes.slice(1).map(function (index) {
+      return { bundlePath: root + index.bundlePath, mergeFilter: index.mergeFilter };
+    }),
     showSubResults: true,
     showImages: false,
     processResult: function (result) {
@@ -15,15 +25,8 @@ window.addEventListener("DOMContentLoaded", function () {
       return result;
     }
   });
-  var filters = {};
-  if (params.get("game")) {
-    filters.game = [params.get("game")];
-  }
   if (params.get("document")) {
-    filters.document = [params.get("document")];
-  }
-  if (Object.keys(filters).length) {
-    ui.triggerFilters(filters);
+    ui.triggerFilters({ document: [params.get("document")] });
   }
   var query = params.get("q");
   if (query) {
