@@ -3,7 +3,10 @@
 OUT/index.html                                 every document, its version and last change
 OUT/<game>/<doc>/index.html                    contents, glossary, versions
 OUT/<game>/<doc>/<number>/index.html           a page per rule of the current version
-OUT/<game>/<doc>/v/<version>/<number>/index.html   an old number: where it went, or when removed
+OUT/<game>/<doc>/v/<version>/index.html       an older version's contents
+OUT/<game>/<doc>/v/<version>/<number>/index.html   a rule as it stood then (or a light page
+                                               leading to where that text still stands)
+OUT/<game>/<doc>/rulings/<id>/index.html       a page per ruling
 OUT/<game>/<doc>/changes/<version>/index.html  what changed in that version
 OUT/<game>/<doc>/feed.atom                     one entry per version
 OUT/search/index.html, OUT/pagefind/           search without a server
@@ -26,8 +29,10 @@ from pipeline.site.feed import feed_context
 from pipeline.site.index_pages import document_context, home_context, search_context
 from pipeline.site.output import SiteFolder
 from pipeline.site.render import read_asset, render_page
-from pipeline.site.rule_pages import old_number_context, rule_context
+from pipeline.site.rule_pages import rule_context
+from pipeline.site.ruling_pages import card_names, ruling_context
 from pipeline.site.search import build_index
+from pipeline.site.version_pages import version_pages
 
 _ASSETS = ("site.css", "search.js")
 
@@ -80,6 +85,32 @@ def rulings_by_game(reader: CorpusReader, games: set[str]) -> dict[str, list[tup
     return found
 
 
+def link_documents(reader: CorpusReader, sites: list[DocumentSite]) -> None:
+    """Tie the documents of a game together: a record citing another document's number
+    links to its page there, a ruling's page names its cards, a rule lists the rulings
+    citing it with links to their pages."""
+    built = {s.id: s.title for s in sites}
+    by_game: dict[str, list[DocumentSite]] = {}
+    for site in sites:
+        by_game.setdefault(site.id.split("/", 1)[0], []).append(site)
+    for game, group in by_game.items():
+        rulings = (
+            [
+                r
+                for info in reader.documents()
+                if info.id.startswith(game + "/") and info.id in built
+                for r in reader.rulings(info.id)
+            ]
+            if any(s.doc.rulings for s in group)
+            else []
+        )
+        names = card_names(rulings) if rulings else {}
+        for site in group:
+            site.built = built
+            site.card_names = names
+            site.linker.others = [s.linker for s in group if s is not site]
+
+
 def choose_documents(reader: CorpusReader, wanted: list[str]) -> list[str]:
     known = [d.id for d in reader.documents()]
     if not known:
@@ -125,6 +156,7 @@ def read_sites(reader: CorpusReader, chosen: list[str]) -> list[DocumentSite]:
         site = read_document_site(reader, document, others)
         if site is not None:
             sites.append(site)
+    link_documents(reader, sites)
     if not sites:
         raise UsageError(
             f"the corpus at {reader.root} has no published version of "
@@ -142,7 +174,7 @@ def _build(
 ) -> SiteBuilt:
     try:
         pages = write_pages(Pages(folder, indexed), reader, sites, base_url)
-        for name, data in build_index(indexed):
+        for name, data in build_index(indexed, [s.id for s in sites]):
             folder.write(name, data)
     except BaseException:
         if folder.written:
@@ -160,7 +192,7 @@ def write_pages(
     for name in _ASSETS:
         folder.write(f"assets/{name}", read_asset(name))
     folder.page(paths.home_page(), "home.html", home_context(sites))
-    folder.page(paths.search_page(), "search.html", search_context())
+    folder.page(paths.search_page(), "search.html", search_context(sites))
     return 2 + sum(write_document(folder, reader, site, base_url) for site in sites)
 
 
@@ -173,10 +205,13 @@ def write_document(
     for rule in site.rules:
         folder.page(paths.rule_page(site.id, rule.number), "rule.html", rule_context(site, rule))
         count += 1
-    for old in site.lineage.old_numbers:
-        # old numbers' pages, often the most numerous, carry no text to find
-        context = old_number_context(site, old)
-        folder.page(old.page, "old_number.html", context, found=False)
+    for page, template, context in version_pages(site):
+        # older versions' pages: a search finds the rule as it stands
+        folder.page(page, template, context, found=False)
+        count += 1
+    for ruling in site.doc.rulings:
+        page = paths.ruling_page(site.id, ruling.id)
+        folder.page(page, "ruling.html", ruling_context(site, ruling, site.card_names))
         count += 1
     for version in site.lineage.diffs:
         page = paths.changes_page(site.id, version)

@@ -5,27 +5,16 @@ lineage across stored versions. Read once per document; every page is a view of 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from functools import partial
 
 from pipeline.corpus import CorpusReader, VersionInfo
 from pipeline.corpus.site_queries import Retrieval, version_retrieval
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.site import paths
+from pipeline.site.dates import version_times
 from pipeline.site.lineage import Lineage, paged_records, read_lineage
-
-# How a ruling or FAQ answer names a rule to its reader: "rule 702.19c", "rules 603.2",
-# "see rule 1.1.a." (a sentence's full stop is not part of the number). A number the
-# document does not have is no citation and is dropped.
-_RULE_MENTION = re.compile(r"\brules?\s+(\d+(?:\.?[0-9a-z]+)*)", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Segment:
-    """A run of a record's text; `page` is set where the run is a cited rule's number."""
-
-    text: str
-    page: str | None = None
+from pipeline.site.linking import MENTION, Linker, Segment
 
 
 @dataclass
@@ -39,42 +28,26 @@ class DocumentSite:
     rules: list[Rule]
     by_id: dict[str, Rule]
     position: dict[str, int]
+    linker: Linker
     children: dict[str, list[Rule]] = field(default_factory=dict)
     cited_by: dict[str, list[Rule]] = field(default_factory=dict)
     glossary_citing: dict[str, list[GlossaryTerm]] = field(default_factory=dict)
     rulings_citing: dict[str, list[tuple[str, Ruling]]] = field(default_factory=dict)
+    times: dict[str, str] = field(default_factory=dict)  # version -> when it came out
+    stated: dict[str, str] = field(default_factory=dict)  # version -> the date it states
+    card_names: dict[str, str] = field(default_factory=dict)  # a ruling's card slug -> name
+    built: dict[str, str] = field(default_factory=dict)  # the site's documents -> titles
 
     @property
     def version(self) -> str:
         return self.info.version
 
     def rule_page(self, citation: str) -> str | None:
-        rule = self.by_id.get(citation)
-        return paths.rule_page(self.id, rule.number) if rule else None
+        return self.linker.page(citation)
 
     def segments(self, text: str, references: list[str]) -> list[Segment]:
         """The text, each cited rule's number in it a link to that rule's page."""
-        cited = {
-            self.by_id[ref].number: self.rule_page(ref)
-            for ref in references
-            if ref in self.by_id and self.by_id[ref].number
-        }
-        if not cited or not text:
-            return [Segment(text)]
-        names = "|".join(re.escape(n) for n in sorted(cited, key=len, reverse=True))
-        # A number is cited where it stands alone: not inside a longer number (702.19c in
-        # 702.19ca) and not followed by another of its parts.
-        pattern = re.compile(rf"(?<![\w.])(?:{names})(?![\w]|\.\w)")
-        out: list[Segment] = []
-        last = 0
-        for match in pattern.finditer(text):
-            if match.start() > last:
-                out.append(Segment(text[last : match.start()]))
-            out.append(Segment(match.group(0), cited[match.group(0)]))
-            last = match.end()
-        if last < len(text):
-            out.append(Segment(text[last:]))
-        return out
+        return self.linker.segments(text, references)
 
 
 def read_document_site(
@@ -89,16 +62,22 @@ def read_document_site(
         return None
     doc = reader.document(document, info.version)
     rules = paged_records(reader, document, info.version)
+    lineage = read_lineage(reader, document)
     site = DocumentSite(
         id=document,
         title=reader.document_info(document).title or doc.title or document,
         info=info,
         doc=doc,
         retrieval=version_retrieval(reader, document, info.version),
-        lineage=read_lineage(reader, document),
+        lineage=lineage,
         rules=rules,
         by_id={r.id: r for r in rules},
         position={r.id: i for i, r in enumerate(rules)},
+        times=version_times(reader, document, lineage.versions),
+        stated={
+            v.version: d for v in reader.versions(document) if (d := v.effective or v.published)
+        },
+        linker=Linker({r.id: r.number for r in rules}, partial(paths.rule_page, document)),
     )
     for rule in rules:
         if rule.parent in site.by_id:
@@ -113,7 +92,7 @@ def read_document_site(
     by_number = {r.number: r.id for r in rules}
     for source, ruling in rulings:
         texts = (ruling.question, ruling.answer, ruling.text)
-        named = {m.group(1) for t in texts if t for m in _RULE_MENTION.finditer(t)}
+        named = {m.group(1) for t in texts if t for m in MENTION.finditer(t)}
         for number in sorted(named):
             if number in by_number:
                 site.rulings_citing.setdefault(by_number[number], []).append((source, ruling))

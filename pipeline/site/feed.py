@@ -12,12 +12,11 @@ import uuid
 from typing import Any
 
 from pipeline.corpus import CorpusReader
-from pipeline.corpus.site_queries import version_retrieval
 from pipeline.site import paths
 from pipeline.site.document_site import DocumentSite
+from pipeline.site.wording import counts_in_words
 
 _NAMESPACE = uuid.UUID("6f1c8d3e-5a0b-4c47-9a51-2f3e0b7d9c11")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _EPOCH = "1970-01-01T00:00:00Z"
 # What XML 1.0 forbids in a document (C0 controls but tab, line feed and carriage return;
 # lone surrogates; U+FFFE and U+FFFF): a feed holding one is not XML at all.
@@ -33,17 +32,6 @@ def atom_id(*parts: str) -> str:
     return uuid.uuid5(_NAMESPACE, "/".join(parts)).urn
 
 
-def atom_time(reader: CorpusReader, document: str, version: str) -> str:
-    """When a version came out: the date it states (published, else effective), else when
-    its bytes were retrieved; an RFC 3339 timestamp as Atom requires."""
-    info = next(v for v in reader.versions(document) if v.version == version)
-    for value in (info.published, info.effective):
-        if value and _DATE.match(value):
-            return f"{value}T00:00:00Z"
-    retrieved = version_retrieval(reader, document, version).retrieved
-    return retrieved or _EPOCH
-
-
 def _href(base_url: str | None, feed: str, page: str) -> str:
     if base_url:
         return xml_text(base_url.rstrip("/") + "/" + page)
@@ -54,11 +42,11 @@ def feed_context(reader: CorpusReader, site: DocumentSite, base_url: str | None)
     feed = paths.feed_file(site.id)
     lineage = site.lineage
     entries = []
+    times = site.times
     for at, version in enumerate(lineage.versions):
         diff = lineage.diffs.get(version)
         if diff is not None:
-            counts = [f"{n} {cls}" for cls, n in sorted(diff.summary.items()) if n]
-            summary = f"Changes from {diff.old_version}: " + (", ".join(counts) or "none")
+            summary = f"Changes from {diff.old_version}: " + counts_in_words(diff.summary)
             page = paths.changes_page(site.id, version)
         else:
             summary = "The first stored version." if at == 0 else "Stored; no diff kept."
@@ -67,7 +55,7 @@ def feed_context(reader: CorpusReader, site: DocumentSite, base_url: str | None)
             {
                 "id": atom_id(site.id, version),
                 "title": xml_text(f"{site.title} {version}"),
-                "updated": atom_time(reader, site.id, version),
+                "updated": times[version],
                 "href": _href(base_url, feed, page),
                 "summary": xml_text(summary),
             }

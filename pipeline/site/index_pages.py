@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pipeline.site import paths
 from pipeline.site.document_site import DocumentSite
-from pipeline.site.rule_pages import crumbs_of, rule_item
+from pipeline.site.rule_pages import crumbs_of, doc_of, rule_item
+from pipeline.site.ruling_pages import ruling_item
+from pipeline.site.search import INDEX_DIR, index_folder
+from pipeline.site.wording import counts_in_words
 
 
 def last_change(site: DocumentSite) -> dict[str, Any] | None:
@@ -14,18 +18,20 @@ def last_change(site: DocumentSite) -> dict[str, Any] | None:
     for version in reversed(site.lineage.versions):
         diff = site.lineage.diffs.get(version)
         if diff is not None:
-            counts = [f"{n} {cls}" for cls, n in sorted(diff.summary.items()) if n]
             return {
                 "version": version,
                 "old_version": diff.old_version,
-                "summary": ", ".join(counts) or "no changes",
+                "summary": counts_in_words(diff.summary),
                 "page": paths.changes_page(site.id, version),
             }
     return None
 
 
 def date_of(site: DocumentSite) -> str | None:
-    return site.doc.effective or site.doc.published
+    """The date the current version states, else the day the corpus first stored it."""
+    if site.doc.effective or site.doc.published:
+        return site.doc.effective or site.doc.published
+    return "first stored " + site.times[site.version][:10]
 
 
 def home_context(sites: list[DocumentSite]) -> dict[str, Any]:
@@ -55,9 +61,8 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
     contents = [
         {
             **rule_item(site, top),
-            "title": top.title,
             "sections": [
-                {**rule_item(site, s), "title": s.title}
+                rule_item(site, s)
                 for s in site.children.get(top.id, [])
                 if s.title  # the headings of a chapter; its numbered rules are on its page
             ],
@@ -76,6 +81,8 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
         {
             "version": v,
             "current": v == site.version,
+            "page": None if v == site.version else paths.version_page(site.id, v),
+            "date": site.stated.get(v),
             "changes": paths.changes_page(site.id, v) if v in site.lineage.diffs else None,
         }
         for v in reversed(site.lineage.versions)
@@ -91,29 +98,36 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
         "feed": paths.feed_file(site.id),
         "feed_title": f"{site.title}: changes",
         "doc": {
-            "id": site.id,
-            "title": site.title,
-            "version": site.version,
+            **doc_of(site),
             "date": date_of(site),
             "published": site.doc.published,
             "effective": site.doc.effective,
         },
         "contents": contents,
         "glossary": glossary,
-        "rulings": [
-            {
-                "cards": r.card_titles or r.cards,
-                "question": r.question,
-                "answer": r.answer,
-                "text": r.text,
-            }
-            for r in site.doc.rulings
-        ],
+        "rulings": [ruling_item(site, r, site.card_names) for r in site.doc.rulings],
         "versions": versions,
         "old_numbers": [{"version": v, "numbers": numbers} for v, numbers in old_numbers.items()],
         "last_change": last_change(site),
     }
 
 
-def search_context() -> dict[str, Any]:
-    return {"title": "Search", "crumbs": [], "feed": None, "feed_title": ""}
+def search_context(sites: list[DocumentSite]) -> dict[str, Any]:
+    """The search page merges one index per document, each filtered as its game and
+    document (see `search`)."""
+    bundles = [
+        {
+            "bundlePath": index_folder(s.id) + "/",
+            "mergeFilter": {"game": [doc_of(s)["game"]], "document": [s.title]},
+        }
+        for s in sites
+    ]
+    return {
+        "title": "Search",
+        "crumbs": [],
+        "feed": None,
+        "feed_title": "",
+        # Read by the page's script as JSON: no "<" may end the element early.
+        "bundles": json.dumps(bundles, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c"),
+        "first": bundles[0]["bundlePath"] if bundles else f"{INDEX_DIR}/",
+    }

@@ -7,10 +7,11 @@ renumbered (the number now lives elsewhere, or names another rule) or removed.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from pipeline.corpus import CorpusReader
+from pipeline.corpus import CorpusReader, Followed
 from pipeline.corpus.site_queries import follow_version, published_versions, stored_diff
 from pipeline.diff.models import DocumentDiff
 from pipeline.models.records import Rule
@@ -53,6 +54,10 @@ class Lineage:
     old_numbers: list[OldNumber] = field(default_factory=list)
     pages: dict[tuple[str, str], str] = field(default_factory=dict)  # (version, id) -> page
     history: dict[str, list[Step]] = field(default_factory=dict)  # current id -> steps
+    records: dict[str, list[Rule]] = field(default_factory=dict)  # older version -> records
+    followed: dict[str, dict[str, Followed]] = field(default_factory=dict)
+    # an older version's page whose text stands unchanged later -> the page it stands on
+    light: dict[str, str] = field(default_factory=dict)
 
     @property
     def current(self) -> str:
@@ -119,29 +124,68 @@ def read_lineage(reader: CorpusReader, document: str) -> Lineage:
     if not versions:
         return lineage
     current = lineage.current
-    for rule in paged_records(reader, document, current):
+    records = {v: paged_records(reader, document, v) for v in versions}
+    for rule in records[current]:
         lineage.pages[(current, rule.id)] = paths.rule_page(document, rule.number)
+    # Newest first: a version's page of a number whose text (its whole subtree) stands
+    # unchanged under the same number in the next version leads to where that text stands.
+    digests = digests_of(records[current])
+    standing = {r.number: (digests[r.id], lineage.pages[(current, r.id)]) for r in records[current]}
+    for version in reversed(versions[:-1]):
+        lineage.records[version] = records[version]
+        followed = follow_version(reader, document, version)
+        lineage.followed[version] = followed
+        here: dict[str, tuple[str, str]] = {}
+        digests = digests_of(records[version])
+        for rule in records[version]:
+            digest = digests[rule.id]
+            own = paths.old_number_page(document, version, rule.number)
+            later = standing.get(rule.number)
+            target = later[1] if later and later[0] == digest else own
+            if target != own:
+                lineage.light[own] = target
+            lineage.pages[(version, rule.id)] = target
+            here[rule.number] = (digest, target)
+            where = followed[rule.id]
+            if where.citation != rule.id or (current, rule.id) not in lineage.pages:
+                lineage.old_numbers.append(
+                    OldNumber(version, rule, where.citation, where.removed_in, own)
+                )
+        standing = here
+    lineage.old_numbers.sort(key=lambda o: versions.index(o.version))
     # current id -> [(version, old rule)] for the history rows
     earlier: dict[str, list[tuple[str, Rule]]] = {}
     for version in versions[:-1]:
-        followed = follow_version(reader, document, version)
-        for rule in paged_records(reader, document, version):
-            where = followed[rule.id]
+        for rule in records[version]:
+            where = lineage.followed[version][rule.id]
             if where.citation is not None:
                 earlier.setdefault(where.citation, []).append((version, rule))
-            if where.citation == rule.id and (current, rule.id) in lineage.pages:
-                lineage.pages[(version, rule.id)] = lineage.pages[(current, rule.id)]
-                continue
-            page = paths.old_number_page(document, version, rule.number)
-            lineage.pages[(version, rule.id)] = page
-            lineage.old_numbers.append(
-                OldNumber(version, rule, where.citation, where.removed_in, page)
-            )
-    for rule in paged_records(reader, document, current):
+    for rule in records[current]:
         steps = [_step(lineage, version, old) for version, old in earlier.get(rule.id, [])]
         steps.append(_step(lineage, current, rule))
         lineage.history[rule.id] = steps
     return lineage
+
+
+def children_of(records: list[Rule]) -> dict[str, list[Rule]]:
+    """Each rule's children among the records, in document order."""
+    known = {r.id for r in records}
+    out: dict[str, list[Rule]] = {}
+    for rule in records:
+        if rule.parent in known:
+            out.setdefault(rule.parent, []).append(rule)
+    return out
+
+
+def digests_of(records: list[Rule]) -> dict[str, str]:
+    """What a reader reads of each rule, as a digest: its subtree's numbers and texts."""
+    children = children_of(records)
+    out: dict[str, str] = {}
+    for rule in reversed(records):
+        parts = [rule.number, rule.title or "", rule.text, *rule.examples, *rule.notes]
+        parts += [*rule.bullets, *(out[c.id] for c in children.get(rule.id, []))]
+        out[rule.id] = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+    return out
 
 
 def _step(lineage: Lineage, version: str, rule: Rule) -> Step:

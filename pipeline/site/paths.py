@@ -47,6 +47,14 @@ def old_number_page(document: str, version: str, number: str) -> str:
     return f"{document}/v/{number_slug(version)}/{number_slug(number)}/index.html"
 
 
+def version_page(document: str, version: str) -> str:
+    return f"{document}/v/{number_slug(version)}/index.html"
+
+
+def ruling_page(document: str, ruling_id: str) -> str:
+    return f"{document}/rulings/{number_slug(ruling_id.partition(':')[2] or ruling_id)}/index.html"
+
+
 def changes_page(document: str, version: str) -> str:
     return f"{document}/changes/{number_slug(version)}/index.html"
 

@@ -7,28 +7,29 @@ from typing import Any
 
 from pipeline.models.records import Rule
 from pipeline.site import paths
+from pipeline.site.blocks import block_of, heading_of, subtree_blocks
 from pipeline.site.document_site import DocumentSite
-from pipeline.site.lineage import OldNumber
-
-# Above this many sub-rules a page lists their numbers only: a keyword chapter's section
-# holds some two hundred rules, and a rule page stays small enough to load on a phone.
-_EXCERPTS_UP_TO = 60
-_EXCERPT_CHARS = 72
+from pipeline.site.labels import game_name
 
 
-def excerpt(rule: Rule) -> str:
-    text = rule.title or rule.text
-    if len(text) <= _EXCERPT_CHARS:
-        return text
-    return text[: _EXCERPT_CHARS - 1].rsplit(" ", 1)[0] + "…"
+def titled_ancestor(site: DocumentSite, rule: Rule) -> Rule | None:
+    """The nearest rule above this one that has a title (702.19 Trample above 702.19c)."""
+    parent = site.by_id.get(rule.parent) if rule.parent else None
+    while parent is not None and not title_of(site, parent):
+        parent = site.by_id.get(parent.parent) if parent.parent else None
+    return parent
 
 
-def rule_item(site: DocumentSite, rule: Rule, with_excerpt: bool = True) -> dict[str, Any]:
+def rule_item(site: DocumentSite, rule: Rule) -> dict[str, Any]:
     return {
         "number": rule.number,
         "page": paths.rule_page(site.id, rule.number),
-        "excerpt": excerpt(rule) if with_excerpt else "",
+        "title": title_of(site, rule) or "",
     }
+
+
+def title_of(site: DocumentSite, rule: Rule) -> str | None:
+    return heading_of(rule, rule.id in site.children)
 
 
 def crumbs_of(site: DocumentSite) -> list[dict[str, str]]:
@@ -36,6 +37,18 @@ def crumbs_of(site: DocumentSite) -> list[dict[str, str]]:
         {"label": "Home", "page": paths.home_page()},
         {"label": site.title, "page": paths.document_page(site.id)},
     ]
+
+
+def doc_of(site: DocumentSite) -> dict[str, Any]:
+    """What every page of a document says of it, and what its search filters on."""
+    game = site.id.split("/", 1)[0]
+    return {
+        "id": site.id,
+        "title": site.title,
+        "version": site.version,
+        "game": game_name(game),
+        "page": paths.document_page(site.id),
+    }
 
 
 def check_commands(site: DocumentSite, rule: Rule) -> str:
@@ -83,7 +96,6 @@ def source_block(site: DocumentSite, rule: Rule) -> dict[str, Any]:
 def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
     at = site.position[rule.id]
     parent = site.by_id.get(rule.parent) if rule.parent else None
-    children = site.children.get(rule.id, [])
     lineage = site.lineage
     history = [
         {
@@ -96,8 +108,17 @@ def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
         }
         for step in lineage.history.get(rule.id, [])
     ]
+    ancestor = titled_ancestor(site, rule)
+    blocks, whole = subtree_blocks(
+        rule, site.children, site.linker, lambda r: paths.rule_page(site.id, r.number)
+    )
+    title = title_of(site, rule)
+    heading = f"{rule.number} {title or ''}".strip()
     return {
-        "title": f"{rule.number} {rule.title or ''}".strip() + f" — {site.title}",
+        "title": heading + f" — {site.title}",
+        "search_title": heading
+        if title or ancestor is None
+        else f"{rule.number} ({ancestor.number} {title_of(site, ancestor)})",
         "crumbs": [
             *crumbs_of(site),
             *(
@@ -108,31 +129,30 @@ def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
         ],
         "feed": paths.feed_file(site.id),
         "feed_title": f"{site.title}: changes",
-        "doc": {"id": site.id, "title": site.title, "version": site.version},
+        "doc": doc_of(site),
         "rule": {
+            **block_of(
+                rule,
+                site.linker,
+                paths.rule_page(site.id, rule.number),
+                0,
+                rule.id in site.children,
+            ),
             "id": rule.id,
-            "number": rule.number,
             "kind": rule.kind,
-            "title": rule.title,
-            "text": site.segments(rule.text, rule.references),
-            "bullets": [site.segments(b, rule.references) for b in rule.bullets],
-            "examples": [site.segments(e, rule.references) for e in rule.examples],
-            "notes": [site.segments(n, rule.references) for n in rule.notes],
         },
+        "ancestor": rule_item(site, ancestor) if ancestor else None,
+        "subtree": blocks,
+        "whole": whole,
         "parent": rule_item(site, parent) if parent else None,
         "previous": rule_item(site, site.rules[at - 1]) if at > 0 else None,
         "next": rule_item(site, site.rules[at + 1]) if at + 1 < len(site.rules) else None,
-        "children": [
-            rule_item(site, c, with_excerpt=len(children) <= _EXCERPTS_UP_TO) for c in children
-        ],
         "cites": [
-            rule_item(site, site.by_id[ref], with_excerpt=False)
+            rule_item(site, site.by_id[ref])
             for ref in dict.fromkeys(rule.references)
             if ref in site.by_id and ref != rule.id
         ],
-        "cited_by": [
-            rule_item(site, r, with_excerpt=False) for r in site.cited_by.get(rule.id, [])
-        ],
+        "cited_by": [rule_item(site, r) for r in site.cited_by.get(rule.id, [])],
         "glossary": [
             {
                 "term": t.term,
@@ -142,11 +162,12 @@ def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
         ],
         "rulings": [
             {
-                "document": source,
+                "page": paths.ruling_page(source, r.id) if source in site.built else None,
+                "document": site.built.get(source, source),
                 "question": r.question,
                 "answer": r.answer,
                 "text": r.text,
-                "cards": r.card_titles or r.cards,
+                "cards": [site.card_names.get(c, c) for c in r.cards] or r.card_titles,
                 "updated": r.updated,
             }
             for source, r in site.rulings_citing.get(rule.id, [])
@@ -154,34 +175,4 @@ def rule_context(site: DocumentSite, rule: Rule) -> dict[str, Any]:
         "history": history,
         "renumbered": len({step["number"] for step in history}) > 1,
         "source": source_block(site, rule),
-    }
-
-
-def old_number_context(site: DocumentSite, old: OldNumber) -> dict[str, Any]:
-    now = site.by_id.get(old.now) if old.now else None
-    lineage = site.lineage
-    removed_page = None
-    if old.removed_in:
-        removed_page = lineage.change_link(old.removed_in, old.rule.id, before=True) or (
-            paths.changes_page(site.id, old.removed_in) if old.removed_in in lineage.diffs else None
-        )
-    return {
-        "title": f"{old.rule.number} in {old.version} — {site.title}",
-        "crumbs": crumbs_of(site),
-        "feed": paths.feed_file(site.id),
-        "feed_title": f"{site.title}: changes",
-        "doc": {"id": site.id, "title": site.title, "version": site.version},
-        "old": {
-            "number": old.rule.number,
-            "version": old.version,
-            "title": old.rule.title,
-            "text": old.rule.text,
-            "bullets": old.rule.bullets,
-            "examples": old.rule.examples,
-            "notes": old.rule.notes,
-        },
-        "now": rule_item(site, now) if now else None,
-        "removed_in": old.removed_in,
-        "removed_page": removed_page,
-        "change_page": lineage.first_change(old.version, old.rule.id) if now else None,
     }

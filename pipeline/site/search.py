@@ -2,6 +2,11 @@
 of the pages the build wrote (never the site's folder, which may hold a person's own pages)
 and writes a static index the search page queries in the browser.
 
+One index per document (`pagefind/<game>/<doc>/`): the search page merges them, each
+with the game and document its results come from as a filter of its own, so a reader
+chooses them. (Pagefind's own filter index is written in an order that differs from run
+to run; an index per document keeps the same corpus giving the same bytes.)
+
 It writes into a folder of its own first; the site then takes each file through the
 same rewrite-only-if-changed path as its pages."""
 
@@ -15,7 +20,9 @@ from pathlib import Path
 from pipeline.errors import UsageError
 
 INDEX_DIR = "pagefind"
-INDEXED = "{index.html,*/*/index.html,*/*/*/index.html,*/*/changes/*/index.html}"
+# A document's pages that carry text to find: contents, rules, changes, rulings. Older
+# versions' pages are not read at all: a search finds the rule as it stands.
+INDEXED = "{index.html,*/index.html,changes/*/index.html,rulings/*/index.html}"
 _TIMEOUT = 600.0
 
 
@@ -30,10 +37,19 @@ def pagefind_binary() -> Path:
     return Path(get_executable())
 
 
-def build_index(site_root: Path) -> Iterator[tuple[str, bytes]]:
-    """(path under the site, bytes) of every file of the search index for the pages
-    under site_root."""
+def index_folder(document: str) -> str:
+    return f"{INDEX_DIR}/{document}"
+
+
+def build_index(site_root: Path, documents: list[str]) -> Iterator[tuple[str, bytes]]:
+    """(path under the site, bytes) of every file of the search indexes of these
+    documents' pages under site_root."""
     binary = pagefind_binary()
+    for document in documents:
+        yield from _document_index(binary, site_root, document)
+
+
+def _document_index(binary: Path, site_root: Path, document: str) -> Iterator[tuple[str, bytes]]:
     with tempfile.TemporaryDirectory(prefix="rulescorpus-pagefind-") as temp:
         output = Path(temp) / INDEX_DIR
         try:
@@ -46,10 +62,8 @@ def build_index(site_root: Path) -> Iterator[tuple[str, bytes]]:
                     str(output),
                     # results link to .../index.html, which opens from disk as well
                     "--keep-index-url",
-                    # the pages that carry text to find (home, contents, rules, changes);
-                    # old numbers' pages, often the most numerous, are not read at all
                     "--glob",
-                    INDEXED,
+                    f"{document}/{INDEXED}",
                 ],
                 capture_output=True,
                 text=True,
@@ -63,4 +77,5 @@ def build_index(site_root: Path) -> Iterator[tuple[str, bytes]]:
             raise UsageError(f"the search index could not be built: pagefind said {last[0]}")
         for path in sorted(output.rglob("*")):
             if path.is_file():
-                yield f"{INDEX_DIR}/{path.relative_to(output).as_posix()}", path.read_bytes()
+                name = path.relative_to(output).as_posix()
+                yield f"{index_folder(document)}/{name}", path.read_bytes()

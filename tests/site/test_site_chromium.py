@@ -50,7 +50,12 @@ function report() {{
     title: doc.title,
     results: results.length,
     first: results.length ? results[0].getAttribute("href") : null,
-    text: doc.body.innerText.slice(0, 4000)
+    labels: Array.prototype.map.call(results, function (r) {{ return r.textContent; }}),
+    wraps: Array.prototype.map.call(
+      doc.querySelectorAll(".searchbox button, h1 .version"),
+      function (e) {{ return Math.round(e.getBoundingClientRect().height); }}),
+    line: parseFloat(frame.contentWindow.getComputedStyle(doc.body).lineHeight),
+    text: doc.body.innerText.slice(0, 20000)
   }});
   fetch("/__release?id={key}");
 }}
@@ -72,13 +77,17 @@ setTimeout(function () {{ poll(300); }}, 200);
 </script>
 </body></html>
 """
-WIDTHS = (390, 1280)
+WIDTHS = (390, 1366)
 PAGES = {
     "home": "index.html",
     "contents": "mtg/cr/index.html",
     "rule": "mtg/cr/702.19c/index.html",
+    "whole rule": "mtg/cr/702.19/index.html",
     "old number": "mtg/cr/v/2025-02-07/500.5/index.html",
+    "old text": "mtg/cr/v/2025-07-25/603.2f/index.html",
     "changes": "mtg/cr/changes/2025-11-14/index.html",
+    # The NetrunnerDB ruling on Mirrormorph (its id is a digest of its text).
+    "ruling": "netrunner/rulings/rulings/ad376814289424bb/index.html",
 }
 # A transparent 1x1 GIF.
 GIF = bytes.fromhex(
@@ -159,16 +168,64 @@ def test_no_page_is_wider_than_the_screen(
         "home": "Magic: The Gathering Comprehensive Rules",
         "contents": "Glossary",
         "rule": "702.19c",
-        "old number": "Removed in version",
+        "whole rule": "Example: A 2/2 creature that can block an additional creature",
+        "old number": "it was removed in version",
+        "old text": "This is the rule as of 2025-07-25; the current rule is 603.2e",
         "changes": "What changed in 2025-11-14",
+        "ruling": "as per rule 5.4.3b",
     }[name]
     assert expected in text, text[:500]
+    # Neither the Search button nor a version in a heading breaks across lines.
+    heights = seen["wraps"]
+    assert isinstance(heights, list) and isinstance(seen["line"], float | int)
+    assert all(h < 2 * float(seen["line"]) for h in heights), seen
 
 
-def test_an_old_number_that_moved_redirects_to_its_rule(server: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_whole_of_702_19_reads_on_one_page_with_its_example_labels(
+    server: str, tmp_path: Path, width: int
+) -> None:
+    seen = probe(tmp_path, server, "mtg/cr/702.19/index.html", width)
+    text = str(seen["text"])
+    assert "702.19 Trample" in text
+    for letter in "abcdefg":
+        assert f"702.19{letter}\n" in text, letter
+    assert text.count("Example:") == 3 and "…" not in text
+
+
+def test_an_old_number_shows_its_old_text_before_the_current_rule(
+    server: str, tmp_path: Path
+) -> None:
     seen = probe(tmp_path, server, "mtg/cr/v/2025-07-25/603.2f/index.html", 390)
-    assert seen["url"] == "/mtg/cr/603.2e/index.html", seen
-    assert "Some trigger events use the word" in str(seen["text"])
+    assert seen["url"] == "/mtg/cr/v/2025-07-25/603.2f/index.html", seen
+    text = str(seen["text"])
+    assert "Some trigger events use the word" in text and "Example: An ability" in text
+    assert "the current rule is 603.2e" in text
+
+
+def test_an_unchanged_old_text_leads_to_where_it_stands(server: str, tmp_path: Path) -> None:
+    seen = probe(tmp_path, server, "mtg/cr/v/2025-07-25/702.19/index.html", 390)
+    assert seen["url"] == "/mtg/cr/702.19/index.html", seen
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_search_results_name_their_game_and_document_and_filter_by_it(
+    server: str, tmp_path: Path, width: int
+) -> None:
+    everywhere = probe(tmp_path, server, "search/index.html?q=priority", width)
+    labels = [str(label) for label in everywhere["labels"]]  # type: ignore[attr-defined]
+    assert labels and all(" — " in label for label in labels), labels
+    games = {label.rsplit(" — ", 1)[1].split(" · ")[0] for label in labels}
+    assert len(games) >= 2, labels  # "priority" is a word of more than one game's rules
+    query = "search/index.html?q=priority&document=Netrunner+Comprehensive+Rules+%28YAML+source%29"
+    filtered = probe(tmp_path, server, query, width)
+    only = [str(label) for label in filtered["labels"]]  # type: ignore[attr-defined]
+    assert only and all(
+        label.endswith("Netrunner · Netrunner Comprehensive Rules (YAML source)") for label in only
+    ), only
+    assert isinstance(filtered["width"], int) and filtered["width"] <= int(
+        str(filtered["viewport"])
+    )
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -184,7 +241,9 @@ def test_a_search_finds_the_rule_and_fits_the_screen(
 @pytest.mark.parametrize(
     ("shot", "page", "height"),
     [
-        ("site-rule.png", "mtg/cr/702.19c/index.html", 1400),
+        ("site-rule.png", "mtg/cr/702.19/index.html", 1400),
+        ("site-old-version.png", "mtg/cr/v/2025-07-25/603.2f/index.html", 1000),
+        ("site-ruling.png", "netrunner/rulings/rulings/ad376814289424bb/index.html", 900),
         ("site-changes.png", "mtg/cr/changes/2025-11-14/index.html", 1400),
         ("site-search.png", "search/index.html?q=trample", 1000),
     ],
@@ -225,3 +284,12 @@ def test_a_hostile_rule_text_is_shown_as_text_and_never_run(tmp_path: Path) -> N
     assert text is not None
     assert html.unescape(re.sub(r"<a [^>]*>|</a>", "", text.group(1))).startswith(HOSTILE_RULE)
     assert "<img" not in dom and dom.count("<script") == 0
+
+
+def test_a_ruling_page_links_the_rule_it_names(server: str, tmp_path: Path) -> None:
+    page = "netrunner/rulings/rulings/ad376814289424bb/index.html"
+    seen = probe(tmp_path, server, page, 390)
+    assert str(seen["text"]).startswith("Rules corpus"), seen
+    assert "Mirrormorph\n" in str(seen["text"]) and "2019-04-27" in str(seen["text"])
+    rule = probe(tmp_path, server, "netrunner/cr/5.4.3b/index.html", 390)
+    assert "Rulings citing it" in str(rule["text"]) and "Mirrormorph" in str(rule["text"])

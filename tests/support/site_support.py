@@ -1,5 +1,6 @@
 """What the site tests share: a corpus imported from a few real documents (three MTG text
-exports, so old numbers and changes have a real history, and two FaB versions), and a
+exports, so old numbers and changes have a real history, two FaB versions, three Netrunner
+versions and the NetrunnerDB rulings), and a
 small game of the tests' own whose rule text is hostile markup; each made once per run."""
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ SUBSET = (
     "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt",
     "fab/comprehensive-rules/2.10.1/en-fab-cr-2.10.1-20250519212741.txt",
     "fab/comprehensive-rules/2.14.0/en-fab-cr.txt",
+    # Netrunner: versions that state no date (their feed times come from the corpus), and
+    # the NetrunnerDB rulings, which name the rules' numbers and file cards under slugs.
+    "netrunner/comprehensive-rules-yaml-source/22.12/nsg-cr-yaml-v22.12.tar.gz",
+    "netrunner/comprehensive-rules-yaml-source/25.04/nsg-cr-yaml-v25.04.tar.gz",
+    "netrunner/comprehensive-rules-yaml-source/26.03/nsg-cr-yaml-v26.03.tar.gz",
+    "netrunner/rulings-netrunnerdb/2024-01-15/netrunnerdb-v2-rulings-2024-01-15.tar.gz",
 )
 
 # A rules text whose rules hold markup: the site must show it as text and never run it.
