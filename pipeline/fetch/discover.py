@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pipeline.errors import DiscoveryError
+from pipeline.registry.patterns import use_budget
 
 
 class ListLinks(Protocol):
@@ -46,7 +47,9 @@ def find_link(
     no link or more than one distinct link matches.
     """
     regex = re.compile(pattern)
-    found = [link for link in list_links(html, base_url) if regex.search(link)]
+    links = list_links(html, base_url)
+    with use_budget(source, "discovery.link_pattern", pattern):
+        found = [link for link in links if regex.search(link)]
     if len(found) != 1:
         raise DiscoveryError(source, base_url, pattern, found)
     return found[0]

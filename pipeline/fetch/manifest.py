@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pipeline.errors import FetchError, HashMismatch, UnreadableInput, UsageError, VerificationError
 from pipeline.fetch.policy import utc_now
 from pipeline.models.sources import FetchResult, Source
+from pipeline.registry.patterns import use_budget
 from pipeline.store.blobs import BlobStore
 from pipeline.store.files import MANIFEST_BYTES, read_input
 
@@ -112,7 +113,8 @@ def entries_for(source: Source, entries: list[ManifestEntry]) -> list[ManifestEn
         chosen = []
     if source.manifest is not None and source.manifest.path_pattern:
         pattern = re.compile(source.manifest.path_pattern)
-        chosen = [e for e in chosen if pattern.search(e.path)]
+        with use_budget(source.id, "manifest.path_pattern", pattern.pattern):
+            chosen = [e for e in chosen if pattern.search(e.path)]
     return sorted(chosen, key=lambda e: (e.date or "", e.version))
 
 

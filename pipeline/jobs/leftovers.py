@@ -19,6 +19,7 @@ from pipeline.extract.tarball import read_tar_members
 from pipeline.fetch.manifest import ManifestEntry, read_checked
 from pipeline.jobs.outcomes import Outcome
 from pipeline.models.sources import Source
+from pipeline.registry.patterns import use_budget
 
 Member = tuple[Source, list[ManifestEntry]]
 
@@ -28,9 +29,10 @@ def side_file_reason(sources: list[Source], entry: ManifestEntry) -> str | None:
         key = source.manifest
         if key is None or (key.game, key.document) != (entry.game, entry.document):
             continue
-        for side in key.side_files:
-            if re.search(side.path_pattern, entry.path):
-                return side.reason
+        for n, side in enumerate(key.side_files, 1):
+            with use_budget(source.id, f"manifest.side_files[{n}].path_pattern", side.path_pattern):
+                if re.search(side.path_pattern, entry.path):
+                    return side.reason
     return None
 
 

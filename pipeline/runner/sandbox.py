@@ -131,6 +131,9 @@ def _child(
     cpu = limits.cpu_now()
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     answer: tuple[str, Any]
+    # A registry pattern past its budget ends this child by SIGALRM's default action, which
+    # the parent reports by the pattern's key (see _died), whatever this process inherited.
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
     set_pattern_budget(limits.pattern_seconds)
     try:
         # This child lives for one parse: what it has now (the modules, the caller's heap)

@@ -4,6 +4,7 @@ servers, malformed links and registry URLs. Each docstring says what was found."
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -14,13 +15,16 @@ from server import Reply, ScriptedServer
 from pipeline.errors import (
     EXIT_FETCH,
     RegistryError,
+    UsageError,
 )
 from pipeline.extract.html import list_links
 from pipeline.fetch.discover import find_link
 from pipeline.fetch.http import Fetcher
+from pipeline.fetch.manifest import ManifestEntry, entries_for
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import update as jobs
 from pipeline.jobs.context import Context, load_sources
+from pipeline.models.sources import Source
 from pipeline.registry.loader import parse_registry
 from pipeline.store.blobs import BlobStore
 
@@ -129,3 +133,31 @@ def test_a_registry_pattern_with_inline_flags_is_not_called_catastrophic() -> No
     assert any("(?i)" in line for line in packaged.read_text().splitlines())
     sources = load_sources(packaged)
     assert {s.id for s in sources} >= {"riftbound-cr-pdf", "mtg-cr-txt"}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path"), [(r"v(a+)+b", "v" + "a" * 60 + "!"), (r"x(\d+)+y", "x" + "1" * 60)]
+)
+def test_catastrophic_path_patterns_keep_import_busy(
+    monkeypatch: pytest.MonkeyPatch, pattern: str, path: str
+) -> None:
+    """A registry path_pattern that backtracks on an archive's paths kept `import` busy
+    for over 150 s. Each use on an archive's paths has a time budget: past it, exit 2
+    naming the entry and the key. (The load-time probes refuse these patterns too; the
+    budget is for one they miss, so the source is built here without loading it.)"""
+    monkeypatch.setenv("RULESCORPUS_PATTERN_S", "1")
+    source = Source.model_validate({
+        "id": "mtg-cr-txt", "game": "mtg", "document": "mtg/cr", "title": "MTG",
+        "family": "mtg-cr", "rendition": "txt", "primary": True,
+        "options": {"archive_only": "true"},
+        "manifest": {"game": "mtg", "document": "cr", "format": "txt", "path_pattern": pattern},
+    })  # fmt: skip
+    entry = ManifestEntry(
+        game="mtg", document="cr", version="1", format="txt", bytes=1, sha256="0" * 64, path=path
+    )
+    began = time.monotonic()
+    with pytest.raises(UsageError) as caught:
+        entries_for(source, [entry])
+    assert time.monotonic() - began < 10
+    assert "mtg-cr-txt" in str(caught.value) and "manifest.path_pattern" in str(caught.value)
+    assert "time budget of 1 s" in str(caught.value)

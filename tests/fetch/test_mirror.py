@@ -132,6 +132,28 @@ def test_mirror_url_is_fetched_like_a_publisher(
     assert server.requests_for(path)[-1].headers.get("if-none-match") == '"m1"'
 
 
+@pytest.mark.parametrize("where", ["folder", "url"])
+def test_the_manifest_bytes_field_is_unchecked_by_a_mirror(
+    tmp_path: Path, registry: Path, server: ScriptedServer, where: str
+) -> None:
+    """A mirror's manifest whose `bytes` misstated a file's size was taken as it was. The
+    size is checked like the SHA-256: exit 20, nothing stored."""
+    mirror = make_mirror(tmp_path / "mirror", ["20250725"])
+    entries = json.loads((mirror / "manifest.json").read_text())
+    entries[0]["bytes"] += 1
+    (mirror / "manifest.json").write_text(json.dumps(entries))
+    target = str(mirror)
+    if where == "url":
+        server.serve("/manifest.json", Reply(200, json.dumps(entries).encode()))
+        data = (mirror / str(entries[0]["path"])).read_bytes()
+        server.serve("/" + str(entries[0]["path"]).replace(" ", "%20"), Reply(200, data))
+        target = server.base
+    code, out = run(tmp_path, registry, "update", "--mirror", target)
+    assert code == EXIT_VERIFY, out
+    assert f"the manifest says {entries[0]['bytes']} bytes" in " ".join(out.split())
+    assert not (tmp_path / "corpus/index.json").exists()
+
+
 def test_a_source_the_mirror_lacks_is_skipped_not_failed(tmp_path: Path) -> None:
     registry = registry_file(
         tmp_path,
