@@ -69,3 +69,15 @@ def test_the_conversion_note_after_the_rules_is_no_part_of_the_last_rule(
     assert doc.records[-1].text.endswith("treat it as if that card said “Pay [0]”.")
     (note,) = doc.back_matter
     assert note.text == "Converted to .txt form by Stefan Letica"
+
+
+def test_regression_a_rule_run_into_the_line_before_was_lost_in_its_text(
+    fow: tuple[Any, str],
+) -> None:
+    """The conversion runs 1301.1a into 1301.1's line (`… the rules below: 1301.1a. If only
+    one player …`): it was the end of 1301.1's text, with no warning. It is its own rule."""
+    doc, _ = fow
+    by_number = {r.number: r for r in doc.records}
+    assert by_number["1301.1"].text.endswith("it follows the rules below:")
+    assert by_number["1301.1a"].text.startswith("If only one player can stop the loop")
+    assert by_number["1301.1a"].parent == "cr:1301.1"
