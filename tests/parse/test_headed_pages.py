@@ -157,3 +157,15 @@ def test_a_table_row_is_one_line_its_cells_apart() -> None:
     assert [line.text for line in extract_html_lines(page)] == ["Zone | Cards", "Deck | 40"]
     markdown = b"| Zone | Cards |\n|---|---|\n| Deck | 40 |\n"
     assert [line.text for line in extract_markdown_lines(markdown)] == ["Zone | Cards", "Deck | 40"]
+
+
+def test_an_unnumbered_heading_after_the_rules_opens_the_back_matter(tmp_path: Path) -> None:
+    page = (FIXTURES / "rulebook.md").read_text(encoding="utf-8")
+    path = tmp_path / "rulebook.md"
+    path.write_text(page + "\n## Change Log\n\nRule 2.2.2 is new.\n\n- Typos fixed.\n", "utf-8")
+    entry, doc = scheme_then_parse(path, tmp_path)
+    assert 'ends = ["Change Log"]' in entry
+    assert rows(doc) == RULES and doc["warnings"] == []
+    assert [(p["title"], p["text"]) for p in doc["back_matter"]] == [
+        ("Change Log", "Rule 2.2.2 is new.\nTypos fixed.")
+    ]

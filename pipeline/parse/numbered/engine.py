@@ -320,12 +320,9 @@ def read_body(reader: Reader, blocks: list[Block]) -> None:
 
 
 def read_document(
-    engine: Engine,
-    blocks: list[Block],
-    what: str,
-    body: Body = read_body,
+    engine: Engine, blocks: list[Block], what: str, body: Body = read_body,
     opens: Callable[[Block], bool] | None = None,
-) -> Parsed:
+) -> Parsed:  # fmt: skip
     """Front matter, the numbered rules (read by `body`, from the first block that `opens` a
     rule: by default one that starts with a number) and the back matter of the blocks."""
     contents = find_contents([b.text for b in blocks])

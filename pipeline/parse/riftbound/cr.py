@@ -36,7 +36,8 @@ SCHEME = NumberedScheme(
     keywords=["rule", "see"], bullets=["*", "•", "●"], statements=["Last Updated: {date}"],
     # a next release may word its date otherwise (`Updated January 5, 2027`, `Effective: ...`)
     statement_forms=["updated", "effective"],
-    version_is_date=True, hyphens="space",
+    # Riot writes a date in numbers month first (`Last Updated 7/16/2026`)
+    version_is_date=True, hyphens="space", date_order="mdy",
 )  # fmt: skip
 ENGINE = Engine(SCHEME)
 
