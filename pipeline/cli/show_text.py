@@ -82,9 +82,10 @@ def format_shown(data: dict[str, Any], width: int | None = None) -> str:
     record, p = data["record"], data["provenance"]
     out: list[str] = []
     if data.get("renumbered_from"):
+        # When it happened, not the version shown (the alias table spans many).
+        when = data.get("renumbered_in") or p["version"]
         out += [
-            f"{data['renumbered_from']} was renumbered to {record['id']} in "
-            f"{p['document']} {p['version']}",
+            f"{data['renumbered_from']} was renumbered to {record['id']} in {p['document']} {when}",
             "",
         ]
     for line in record_lines(record):

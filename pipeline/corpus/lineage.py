@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from pipeline.corpus.stored import StoredCorpus
@@ -66,6 +67,8 @@ def step_of_map(data: dict[str, Any]) -> Step:
         old_id = entry["old_id"]
         new_ids = tuple(entry.get("new_ids") or ([entry["new_id"]] if entry.get("new_id") else []))
         forward[old_id], entries[old_id] = new_ids, entry
+        if entry.get("class") == "possibly-moved":
+            continue  # where its words stand, not a record's past: history looks elsewhere
         for new_id in new_ids:
             back.setdefault(new_id, []).append(old_id)
     return Step(
@@ -126,6 +129,32 @@ def text_of(record: dict[str, Any] | None) -> str | None:
         return record.get("answer") or record.get("text")
     text, title = record.get("text"), record.get("title")
     return text if text or title is None else title
+
+
+# Stored versions further apart than this may have releases between them the corpus never
+# stored: what happened is said to have happened between the two.
+_RELEASES_APART = 366
+_NUMBER_CHANGES = ("renumbered", "moved", "split", "merged", "possibly-moved")
+
+
+def label_of(step: Step, old_id: str | None, new_id: str | None) -> str:
+    """What history says of one step: the class, with the text change as well when the
+    number changed too ("renumbered and reworded"), and "added between OLD and NEW" when
+    the two stored versions are over a year apart."""
+    change = step.change(old_id, new_id)
+    entry = step.entries.get(old_id) if old_id is not None else None
+    if entry is not None and change in _NUMBER_CHANGES and entry.get("text_change"):
+        change = f"{change} and {entry['text_change']}"
+    if change in ("added", "removed") and _years_apart(step.old, step.new):
+        change = f"{change} between {step.old} and {step.new}"
+    return change
+
+
+def _years_apart(old: str, new: str) -> bool:
+    try:
+        return (date.fromisoformat(new) - date.fromisoformat(old)).days > _RELEASES_APART
+    except ValueError:
+        return False
 
 
 class Lineages:
@@ -228,7 +257,7 @@ class Lineages:
             step = self.step(document, old, new)
             came = tuple(o for n in ids[new] for o in step.behind(n))
             ids[old] = came
-            changes[new] = step.change(came[0] if came else None, ids[new][0])
+            changes[new] = label_of(step, came[0] if came else None, ids[new][0])
         for i in range(at, len(versions) - 1):  # forwards: old id -> the new ids it went to
             old, new = versions[i], versions[i + 1]
             step = self.step(document, old, new)
@@ -238,7 +267,7 @@ class Lineages:
                 continue
             went = step.ahead(ids[old][0])
             ids[new] = went
-            changes[new] = step.change(ids[old][0], went[0] if went else None)
+            changes[new] = label_of(step, ids[old][0], went[0] if went else None)
         steps: list[HistoryStep] = []
         text: str | None = None
         for index, version in enumerate(versions):

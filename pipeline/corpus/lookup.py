@@ -9,6 +9,7 @@ answer costs the same with or without `--doc`.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +100,19 @@ def resolve(
     )
 
 
+def renumbered_in(stored: StoredCorpus, document: str, old_id: str, upto: str) -> str | None:
+    """The version in which `old_id` left its number: the newest stored diff up to `upto`
+    whose map lists it (the alias table says where it went, not when)."""
+    versions = stored.published(document)
+    if upto in versions:
+        versions = versions[: versions.index(upto) + 1]
+    for old, new in reversed(list(itertools.pairwise(versions))):
+        data = stored.stored_map(document, old, new) or {}
+        if any(e.get("old_id") == old_id for e in data.get("entries") or []):
+            return new
+    return None
+
+
 def shown_json(
     stored: StoredCorpus, citation: str, document: str | None = None, version: str | None = None
 ) -> dict[str, Any]:
@@ -119,6 +133,11 @@ def shown_json(
     return {
         "asked": citation,
         "renumbered_from": renumbered_from,
+        "renumbered_in": (
+            renumbered_in(stored, document, renumbered_from, here.version)
+            if renumbered_from
+            else None
+        ),
         "record": record,
         "children": here.children(ident),
         "provenance": {

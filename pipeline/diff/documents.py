@@ -235,20 +235,50 @@ def _collect(
     for o in old:
         if o.pos not in alignment.pairs and o.pos not in alignment.old_in_group:
             out.append(
-                _Ordered(
-                    (part, _anchor(o.pos, alignment), 1, o.pos),
-                    Change(cls="removed", old_id=o.id, words=word_ops(o.tokens, [])),
-                )
+                _Ordered((part, _anchor(o.pos, alignment), 1, o.pos), _left_old(o, new, alignment))
             )
     for n in new:
         if n.pos not in alignment.new_taken and n.pos not in alignment.new_in_group:
-            out.append(
-                _Ordered(
-                    (part, n.pos, 0, -1),
-                    Change(cls="added", new_id=n.id, words=word_ops([], n.tokens)),
-                )
-            )
+            out.append(_Ordered((part, n.pos, 0, -1), _left_new(n, old, alignment)))
     return out
+
+
+def _left_old(o: Item, new: list[Item], alignment: Alignment) -> Change:
+    """Removed, or, where its words stand in rules paired with others, possibly moved."""
+    if o.pos not in alignment.possible:
+        return Change(cls="removed", old_id=o.id, words=word_ops(o.tokens, []))
+    targets, share = alignment.possible[o.pos]
+    group = [new[t] for t in targets]
+    joined = [t for g in group for t in g.tokens]
+    return Change(
+        cls="possibly-moved",
+        old_id=o.id,
+        new_id=group[0].id,
+        new_ids=[g.id for g in group],
+        similarity=similarity(o.tokens, joined),
+        text_change=_classify_joined(o, group),
+        method=CONTAINED,
+        weak=True,
+        evidence=f"{share:.0%} of its content words in sentences of "
+        + ", ".join(g.id for g in group)
+        + ", which stand for other rules too",
+        words=word_ops(o.tokens, joined),
+    )
+
+
+def _left_new(n: Item, old: list[Item], alignment: Alignment) -> Change:
+    """Added; where its words stood in rules paired with others, it says where."""
+    if n.pos not in alignment.sources:
+        return Change(cls="added", new_id=n.id, words=word_ops([], n.tokens))
+    sources, share = alignment.sources[n.pos]
+    return Change(
+        cls="added",
+        new_id=n.id,
+        evidence="possibly moved from "
+        + ", ".join(old[s].id for s in sources)
+        + f" ({share:.0%} of its content words stood in its sentences)",
+        words=word_ops([], n.tokens),
+    )
 
 
 def diff_documents(

@@ -91,6 +91,10 @@ class Alignment:
     group_scores: dict[tuple[str, int], tuple[str, float]] = field(default_factory=dict)
     old_in_group: set[int] = field(default_factory=set)
     new_in_group: set[int] = field(default_factory=set)
+    # Left over, yet their words stand on the other side in records paired elsewhere:
+    # old position -> (new positions, share) and new position -> (old positions, share).
+    possible: dict[int, tuple[list[int], float]] = field(default_factory=dict)
+    sources: dict[int, tuple[list[int], float]] = field(default_factory=dict)
 
 
 class RareIndex:

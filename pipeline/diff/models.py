@@ -47,8 +47,8 @@ class MapEntry(Model):
     new_id: str | None = Field(description="its id in the newer version; null: removed")
     new_ids: list[str] = Field(
         default_factory=list,
-        description="a split: every record the old text went to, in document order "
-        "(new_id is the first)",
+        description="a split (or a possible move): every record the old text went to, in "
+        "document order (new_id is the first)",
     )
     old_ids: list[str] = Field(
         default_factory=list,
@@ -57,8 +57,9 @@ class MapEntry(Model):
     )
     cls: ChangeClass = Field(
         alias="class",
-        description="renumbered, moved, split or merged (the number changed); removed; or the "
-        "text class of a change at the same number (reworded, typography-only, ...)",
+        description="renumbered, moved, split or merged (the number changed); possibly-moved "
+        "(its words stand in new_ids, rules paired with others too: a reader should check); "
+        "removed; or the text class of a change at the same number (reworded, ...)",
     )
     text_change: ChangeClass | None = Field(
         default=None, description="how the text changed as well, when the number changed"

@@ -1,7 +1,7 @@
 """Every tier of the alignment, in order (pipeline.diff.align says what each does): the
 publisher's own keys first where asked, equal content, groups, similar content, headings by
 their children, copies by their parents, in place, structure, in order inside a parent,
-and containment last.
+containment, and a last look at what is left by its words.
 Pure: records in, the alignment and the old id -> new id map out.
 """
 
@@ -23,6 +23,7 @@ from pipeline.diff.align import (
 )
 from pipeline.diff.containment import CONTAINED, match_contained, match_in_place
 from pipeline.diff.items import Alignment, Item, unique_keys
+from pipeline.diff.leftovers import match_leftovers, sources_of_added
 from pipeline.diff.siblings import SEQUENCE, match_in_order
 
 
@@ -59,6 +60,9 @@ def align_items(
     match_contained(
         aligner, (SIMILAR_TEXT, CHILDREN, STRUCTURE, CONTAINED, SEQUENCE), min_similarity
     )
+    if min_similarity is None:
+        aligner.result.possible = match_leftovers(aligner, aligner.new_children)
+        aligner.result.sources = sources_of_added(aligner, aligner.result.possible)
     return aligner.result, aligner.id_map
 
 

@@ -21,7 +21,13 @@ from typing import Literal
 from pipeline.diff.models import DocumentDiff, MapEntry, MapStep, RenumberingMap
 from pipeline.models.changes import Change, ChangeClass
 
-NUMBER_CHANGES: tuple[ChangeClass, ...] = ("renumbered", "moved", "split", "merged")
+NUMBER_CHANGES: tuple[ChangeClass, ...] = (
+    "renumbered",
+    "moved",
+    "split",
+    "merged",
+    "possibly-moved",
+)
 # Text classes from the least to the most change, to summarise a chain of steps.
 _TEXT_ORDER: tuple[ChangeClass | None, ...] = (
     None,
@@ -50,14 +56,14 @@ def _entries_of(change: Change) -> list[MapEntry]:
         return []
     if change.cls == "removed":
         return [MapEntry(old_id=change.old_id or "", new_id=None, cls="removed", **common)]
-    if change.cls == "split":
+    if change.cls in ("split", "possibly-moved"):
         old = change.old_id or change.old_ids[0]
         return [
             MapEntry(
                 old_id=old,
                 new_id=change.new_ids[0],
                 new_ids=list(change.new_ids),
-                cls="split",
+                cls=change.cls,
                 text_change=change.text_change,
                 **common,
             )
@@ -139,7 +145,11 @@ class _Track:
             return None
         if self.current is None:
             cls: ChangeClass = "removed"
-        elif self.current != self.old_id or self.number_class in ("split", "merged"):
+        elif self.current != self.old_id or self.number_class in (
+            "split",
+            "merged",
+            "possibly-moved",
+        ):
             cls = self.number_class or "renumbered"
         else:
             cls = self.text or "reworded"
@@ -149,7 +159,7 @@ class _Track:
         return MapEntry(
             old_id=self.old_id,
             new_id=self.current,
-            new_ids=self.new_ids if cls == "split" else [],
+            new_ids=self.new_ids if cls in ("split", "possibly-moved") else [],
             old_ids=list(last.old_ids) if last and cls == "merged" else [],
             cls=cls,
             text_change=self.text if cls in NUMBER_CHANGES else None,
@@ -164,7 +174,7 @@ class _Track:
 def _number_class(before: ChangeClass | None, step: ChangeClass) -> ChangeClass | None:
     if step not in NUMBER_CHANGES:
         return before
-    order: tuple[ChangeClass, ...] = ("renumbered", "moved", "merged", "split")
+    order: tuple[ChangeClass, ...] = ("renumbered", "moved", "merged", "split", "possibly-moved")
     if before is None:
         return step
     return before if order.index(before) >= order.index(step) else step

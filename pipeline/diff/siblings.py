@@ -159,7 +159,7 @@ def _score(old: list[str], new: list[str], floor: float) -> float | None:
         return ratio
     matcher = SequenceMatcher(None, old, new, autojunk=False)
     held = sum(block.size for block in matcher.get_matching_blocks()) / len(old)
-    return round(held, 4) if held >= HELD else None
+    return round(held, 4) if held >= max(HELD, floor) else None
 
 
 def _pair(aligner: Aligning, o: Item, n: Item, score: float, where: str) -> None:

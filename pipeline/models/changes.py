@@ -16,6 +16,7 @@ ChangeClass = Literal[
     "moved",
     "split",
     "merged",
+    "possibly-moved",
     "reference-only",
     "typography-only",
     "example-or-note-only",
@@ -46,8 +47,9 @@ class Change(Model):
     method: str | None = Field(
         default=None,
         description="how the old and new records were paired: exact, typography, masked, "
-        "same-text, similar, children, structural, split or merge (consecutive pieces), "
-        "contained (sentence by sentence: in place, a split or a merge), definition "
+        "same-text, similar, children, structural, sequence (in order inside a parent), "
+        "split or merge (consecutive pieces), contained (sentence by sentence, or by content "
+        "words: in place, a split, a merge or a possible move), definition "
         "(a glossary term whose head changed) or key (null: added or removed)",
     )
     weak: bool = Field(
@@ -57,7 +59,9 @@ class Change(Model):
         "reader should check it",
     )
     evidence: str | None = Field(
-        default=None, description="why a children or structural pairing was made"
+        default=None,
+        description="why a judged pairing was made; for possibly-moved, where its words "
+        "stand; for an added record, where its words stood, if anywhere",
     )
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)

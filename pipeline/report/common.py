@@ -21,6 +21,8 @@ WEAK_NOTE = (
 
 
 def primary_id(change: Change) -> str:
+    if change.cls == "possibly-moved":  # the old rule's story: its words stand elsewhere
+        return change.old_id or "?"
     return change.new_id or change.old_id or (change.new_ids or change.old_ids or ["?"])[0]
 
 
@@ -76,9 +78,24 @@ def _listed(ids: list[str]) -> str:
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
-def contents_entry(change: Change) -> tuple[str, str]:
+def reused_numbers(changes: list[Change]) -> set[str]:
+    """Ids a removed rule held and an added one holds now: two rules at one number, which a
+    contents list says, so the two lines are not read as one rule removed and re-added."""
+    removed = {c.old_id for c in changes if c.cls == "removed" and c.old_id}
+    return {c.new_id for c in changes if c.cls == "added" and c.new_id in removed}
+
+
+def contents_entry(change: Change, reused: set[str] | None = None) -> tuple[str, str]:
     """How a contents list names one change: (the ids, what happened to them). A move is
-    old → new, a split names its pieces, a merge the records it gathered."""
+    old → new, a split names its pieces, a merge the records it gathered, a possible move
+    where its words stand; a number that changed hands says so."""
+    reused = reused or set()
+    if change.cls == "removed" and change.old_id in reused:
+        return change.old_id or "", "removed (its number now holds another rule, added)"
+    if change.cls == "added" and change.new_id in reused:
+        return change.new_id or "", "added (at the number of another rule, removed)"
+    if change.cls == "possibly-moved":
+        return change.old_id or "", "possibly moved to " + _listed(change.new_ids)
     if change.cls == "split":
         return change.old_id or _listed(change.old_ids), "split into " + _listed(change.new_ids)
     if change.cls == "merged":
@@ -102,9 +119,11 @@ def describe(change: Change) -> str:
     parts = []
     if change.similarity is not None:
         parts.append(f"similarity {change.similarity:.4g}")
-    if change.cls in ("renumbered", "moved", "split", "merged"):
+    if change.cls in ("renumbered", "moved", "split", "merged", "possibly-moved"):
         parts.append(f"text {change.text_change}" if change.text_change else "text unchanged")
-    if change.weak:
+    if change.cls == "added" and change.evidence:
+        parts.append(f"{change.evidence}; {WEAK_MARK} check it")
+    elif change.weak:
         parts.append(pairing(change.method, True, change.evidence))
     return "; ".join(parts)
 

@@ -28,6 +28,7 @@ from pipeline.report.common import (
     map_entries,
     map_new,
     primary_id,
+    reused_numbers,
     summary_rows,
     weak_count,
 )
@@ -185,8 +186,9 @@ def render_html(
     out.append("</section>")
     out += _html_reconciliation(diff)
     out.append('<nav id="index"><h2>Changed records</h2><ol>')
+    reused = reused_numbers(shown)
     for c in shown:
-        ids, what = contents_entry(c)
+        ids, what = contents_entry(c, reused)
         out.append(
             f'<li><a href="#{anchors[id(c)]}">{html.escape(ids)}</a> '
             f'<span class="cls {c.cls}">{html.escape(what)}</span>'

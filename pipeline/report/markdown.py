@@ -25,6 +25,7 @@ from pipeline.report.common import (
     map_change,
     map_entries,
     map_new,
+    reused_numbers,
     summary_rows,
     weak_count,
 )
@@ -81,8 +82,9 @@ def _md_contents(shown: list[Change]) -> list[str]:
     if not shown:
         return []
     out = ["", "## Contents", ""]
+    reused = reused_numbers(shown)
     for change in shown:
-        ids, what = contents_entry(change)
+        ids, what = contents_entry(change, reused)
         named = _CITATION_ID.sub(r"`\1`", f"{ids} {what}")
         out.append(f"- {named}" + (f" {WEAK_MARK}" if change.weak else ""))
     return out

@@ -188,11 +188,15 @@ def judgements() -> dict[tuple[str, str, str], dict[tuple[str, str], dict[str, s
 
 
 def test_the_simple_matcher_finds_what_it_should() -> None:
-    """The yardstick itself: on MTG 2022-10-07 -> 2022-11-18, where the publisher only
-    shifted numbers, it finds the 133 renumberings the diff finds, and nothing else."""
+    """The yardstick itself: on MTG 2022-10-07 -> 2022-11-18, where the publisher mostly
+    shifted numbers, it finds the 133 renumberings the diff finds. The one it misses is
+    a rule moved while reworded ("There are three specific meld pairs. ..." at 713.1a is
+    "There are six specific meld pairs. ..." at 713.2), below its 0.7."""
     result = compare("mtg", "20221007", "20221118")
-    assert (result.renumberings, result.renumberings_agreed) == (133, 133)
-    assert result.disagreements == []
+    assert (result.renumberings, result.renumberings_agreed) == (134, 133)
+    assert [(d.old_id, d.diff, d.matcher) for d in result.disagreements] == [
+        ("cr:713.1a", "cr:713.2", UNPAIRED)
+    ]
 
 
 # The MTG exports before the July 2009 rewrite (five or six chapters, another glossary,

@@ -176,7 +176,13 @@ def test_renumbering_json_follows_its_schema_and_names_the_meld_moves(corpus: Pa
     assert (by_old["cr:713.1"]["class"], by_old["cr:713.1"]["weak"]) == ("moved", True)
     assert by_old["cr:714.1"] | {"steps": []} == by_old["cr:714.1"]
     assert (by_old["cr:714.1"]["new_id"], by_old["cr:714.1"]["method"]) == ("cr:713.1", "exact")
-    assert by_old["cr:712.1g"]["new_id"] is None and by_old["cr:712.1g"]["class"] == "removed"
+    # Meld cards' first sentence is the new 712.4 (old 713.1 moved there): a possible move
+    # a reader checks, never a plain removal.
+    assert (by_old["cr:712.1g"]["new_id"], by_old["cr:712.1g"]["class"]) == (
+        "cr:712.4",
+        "possibly-moved",
+    )
+    assert by_old["cr:712.1g"]["weak"]
     # The same map the stored diff gives, with nothing recomputed.
     stored = Corpus(corpus)
     entry = stored.document_entry("mtg/cr")
@@ -213,6 +219,9 @@ def test_renumbering_to_the_current_version_composes_the_chain(corpus: Path) -> 
         "method",
         "similarity",
         "weak",
+        "new_ids",
+        "old_ids",
+        "evidence",
     ]
     # 2022-10-07's 713.4 (a melded permanent leaving the battlefield) is 712.21 since
     # meld cards joined double-faced cards in 2023-04-14.
