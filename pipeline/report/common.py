@@ -5,6 +5,7 @@ summary rows, and the renumbering map they both end with. Pure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from pipeline.diff.documents import CHANGE_CLASSES, is_renumbering_noise
@@ -66,6 +67,18 @@ def group_changes(
             section = _heading(chain[1]) if len(chain) > 1 else None
         chapters.setdefault(chapter, {}).setdefault(section, []).append(change)
     return [(c, list(sections.items())) for c, sections in chapters.items()]
+
+
+def anchor_ids(changes: list[Change]) -> list[str]:
+    """One unique, stable HTML id per change, derived from its citation id (the HTML
+    report's and the site's changes pages' anchors)."""
+    seen: dict[str, int] = {}
+    out = []
+    for change in changes:
+        base = "change-" + (re.sub(r"[^A-Za-z0-9]+", "-", primary_id(change)).strip("-") or "x")
+        seen[base] = seen.get(base, 0) + 1
+        out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return out
 
 
 def change_ids(change: Change) -> tuple[str, str]:

@@ -11,8 +11,7 @@ from pipeline.corpus import CorpusReader
 from pipeline.diff.models import DocumentDiff
 from pipeline.models.changes import Change
 from pipeline.models.records import Document
-from pipeline.report.common import group_changes, summary_rows
-from pipeline.report.html import anchor_ids
+from pipeline.report.common import anchor_ids, group_changes, summary_rows
 from pipeline.site import paths
 from pipeline.site.document_site import DocumentSite
 from pipeline.site.rule_pages import crumbs_of, doc_of

@@ -15,7 +15,7 @@ from pipeline.corpus import CorpusReader, Followed
 from pipeline.corpus.site_queries import follow_version, published_versions, stored_diff
 from pipeline.diff.models import DocumentDiff
 from pipeline.models.records import Rule
-from pipeline.report.html import anchor_ids
+from pipeline.report.common import anchor_ids
 from pipeline.site import paths
 
 

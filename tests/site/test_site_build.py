@@ -483,3 +483,13 @@ def test_search_indexes_each_page_with_its_game_and_document(site: Path) -> None
     assert '<input type="hidden" name="document" value="Magic: The Gathering Comprehensive' in page
     home = (site / "index.html").read_text(encoding="utf-8")
     assert 'name="document"' not in home
+
+
+def test_the_contents_list_is_numbered_once(site: Path) -> None:
+    """The contents were an ordered list of numbered rules: a phone showed
+    "17. 116 Special Actions"."""
+    page = main_of(site / "mtg/cr/index.html")
+    contents = re.search(r'<section id="contents".*?</section>', page, re.S)
+    assert contents is not None and "<ol" not in contents.group(0)
+    assert '<ul class="contents">' in contents.group(0)
+    assert 'mtg/cr/116/index.html">116</a> Special Actions' in contents.group(0)
