@@ -24,7 +24,7 @@ from pipeline.extract.text import extract_text_lines
 from pipeline.fetch.manifest import ManifestEntry, parse_manifest
 from pipeline.models.sources import ManifestKey, Source
 from pipeline.parse.common import slugify
-from pipeline.parse.scheme_inference import Inference, infer_scheme
+from pipeline.parse.scheme_inference import Inference, check_line_count, infer_scheme
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry
 from pipeline.runner.family_names import NAMES
@@ -59,6 +59,11 @@ def infer_in_child(rendition: str, data: bytes, request: ParseRequest) -> Infere
     """The scheme of the document in `data`, read as `parse` reads it: run in the parse
     sandbox's limited child (`run_isolated`), so an inflate bomb, a million numbered lines
     or a deeply nested outline stops at the parse limits, not the machine's."""
+    if rendition != "pdf":  # counted in the bytes: a line costs far more once extracted
+        try:
+            check_line_count(data.count(b"\n"), request.what)
+        except ParseError as exc:
+            raise SchemeError(exc.what, exc.problem) from exc
     try:
         if rendition == "pdf":
             lines = extract_pdf_lines(data, what=request.what).lines

@@ -14,13 +14,28 @@ MAX_LEVELS = 12
 MAX_WIDTH = 9
 MAX_LABELS = 50
 MAX_PATTERN = 500
-# The statement forms the numbered engine knows (parse/numbered/statements.py FORMS, whose
-# keys a test holds equal to these): named here so an unknown name fails at load.
-STATEMENT_FORMS = (
-    "ver", "version", "v", "last-updated", "last-update", "updated", "effective",
-    "effective-date", "date", "current-as-of", "effective-as-of", "last-updated-ja",
-    "last-updated-zh",
-)  # fmt: skip
+# The statements publishers print, by name (the numbered engine's, and a registry's
+# `statement_forms`). Case, spacing and punctuation are free (compile_statement in
+# parse/numbered/statements.py), so `Ver.1.2`, `ver. 7.0` and `VER 1.2` are one form.
+FORMS: dict[str, str] = {
+    "ver": "Ver. {version}",
+    "version": "Version {version}",
+    "v": "V {version}",
+    "last-updated": "Last updated: {date}",
+    "last-update": "Last update: {date}",
+    "updated": "Updated {date}",
+    "effective": "Effective: {date}",
+    "effective-date": "Effective date: {date}",
+    "date": "Date: {date}",
+    "current-as-of": "These rules are current as of {date}.",
+    "effective-as-of": "These rules are effective as of {date}.",
+    "version-ja": "バージョン {version}",
+    "version-zh": "版本 {version}",
+    "version-ko": "버전 {version}",
+    "last-updated-ja": "最終更新日：{date}",
+    "last-updated-zh": "最终更新日：{date}",
+}
+STATEMENT_FORMS = tuple(FORMS)  # named in the registry's model: an unknown one fails at load
 SLOTS = ("{version}", "{date}")
 # A back-reference (\1, \g<1>, (?P=name)): inside a statement the pattern stands in a
 # group of its own, beside others, so the group it names is not the one it meant.

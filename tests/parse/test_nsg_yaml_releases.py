@@ -11,8 +11,9 @@ import tarfile
 import pytest
 
 from pipeline.models.records import Document
+from pipeline.models.scheme import FORMS
 from pipeline.parse.nsg.tree import GENERATOR_CHAPTERS
-from pipeline.parse.numbered.statements import FORMS, compile_statement, read_date
+from pipeline.parse.numbered.statements import compile_statement, read_date
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
 

@@ -15,8 +15,9 @@ from reportlab.pdfgen import canvas
 from pipeline.jobs.context import load_sources
 from pipeline.models.content import Line
 from pipeline.models.records import Document
+from pipeline.models.scheme import FORMS
 from pipeline.parse.numbered.layout import drop_furniture, join_glued, join_spaced
-from pipeline.parse.numbered.statements import FORMS, compile_statement, read_date
+from pipeline.parse.numbered.statements import compile_statement, read_date
 from pipeline.parse.numbered.structure import find_contents
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.family_names import NAMES

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, WarningCode
-from pipeline.models.scheme import LevelScheme, NumberedScheme
+from pipeline.models.scheme import FORMS, LevelScheme, NumberedScheme
 from pipeline.parse.common import slugify, unplaced, warn
 from pipeline.parse.numbered.engine import Engine, is_title, passage, pdf_blocks
 from pipeline.parse.numbered.finish import Parsed, finish_document
@@ -31,7 +31,6 @@ from pipeline.parse.numbered.numbers import NumberStart
 from pipeline.parse.numbered.records import Draft, paragraphs, span
 from pipeline.parse.numbered.statements import (
     DATE_IN_TEXT,
-    FORMS,
     compile_statement,
     find_statement,
     read_date,

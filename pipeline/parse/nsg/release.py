@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 
 from pipeline.models.content import Line, YamlBundle, YamlFile
 from pipeline.models.records import ParseWarning
+from pipeline.models.scheme import FORMS
 from pipeline.parse.nsg.checks import problem as warn
-from pipeline.parse.numbered.statements import FORMS, compile_statement, find_statement, read_date
+from pipeline.parse.numbered.statements import compile_statement, find_statement, read_date
 
 # The forms a release's metadata is written in, each the whole line (`Updated the list of
 # subtypes` is a changelog entry, not a date); `Date: ...` only read whole, too.

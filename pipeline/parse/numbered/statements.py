@@ -20,6 +20,7 @@ from typing import Literal
 
 from pipeline.models.content import Line
 from pipeline.models.records import Location, PublisherNote, WarningCode, text_digest
+from pipeline.models.scheme import FORMS
 from pipeline.parse.numbered.numbers import CJK
 
 # English month names, spelled out because strptime's %B follows the locale.
@@ -40,26 +41,6 @@ _FORMS = [  # (pattern, order of year, month, day in its groups)
 # first, and `06/11/2020` either, which only the scheme's `date_order` decides.
 NUMERIC_DAY_MONTH = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 DateOrder = Literal["mdy", "dmy"]
-# The statements publishers print, by name. Case, spacing and punctuation are free
-# (compile_statement), so `Ver.1.2`, `ver. 7.0` and `VER 1.2` are one form.
-FORMS: dict[str, str] = {
-    "ver": "Ver. {version}",
-    "version": "Version {version}",
-    "v": "V {version}",
-    "last-updated": "Last updated: {date}",
-    "last-update": "Last update: {date}",
-    "updated": "Updated {date}",
-    "effective": "Effective: {date}",
-    "effective-date": "Effective date: {date}",
-    "date": "Date: {date}",
-    "current-as-of": "These rules are current as of {date}.",
-    "effective-as-of": "These rules are effective as of {date}.",
-    "version-ja": "バージョン {version}",
-    "version-zh": "版本 {version}",
-    "version-ko": "버전 {version}",
-    "last-updated-ja": "最終更新日：{date}",
-    "last-updated-zh": "最终更新日：{date}",
-}
 
 
 def form_templates(names: list[str]) -> list[str]:

@@ -125,14 +125,19 @@ def unread_marks(lines: Sequence[Line], contents: set[int], scheme: NumberedSche
 MAX_LINES = 250_000
 
 
-def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr") -> Inference:
-    """The scheme of a numbered rules document, from its extracted lines."""
-    if len(lines) > MAX_LINES:
+def check_line_count(count: int, what: str) -> None:
+    """A document of more lines than any rules document is refused before it is read."""
+    if count > MAX_LINES:
         raise ParseError(
             what,
-            f"{len(lines)} lines, more than {MAX_LINES} (the longest rules documents have tens "
+            f"{count} lines, more than {MAX_LINES} (the longest rules documents have tens "
             "of thousands); not a numbered rules document",
         )
+
+
+def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr") -> Inference:
+    """The scheme of a numbered rules document, from its extracted lines."""
+    check_line_count(len(lines), what)
     if not any(line.text.strip() for line in lines):
         hint = "a scan without a text layer? OCR it first" if rendition == "pdf" else "empty"
         raise ParseError(what, f"no text to read ({hint}); not a numbered rules document")

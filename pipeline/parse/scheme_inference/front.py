@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.models.content import Line
+from pipeline.models.scheme import FORMS
 from pipeline.parse.numbered.engine import is_title
 from pipeline.parse.numbered.layout import Block
 from pipeline.parse.numbered.numbers import CJK, Numbering
 from pipeline.parse.numbered.statements import (
     DATE_IN_TEXT,
-    FORMS,
     compile_statement,
     numeric_order,
     read_date,
