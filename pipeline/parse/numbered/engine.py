@@ -56,7 +56,7 @@ SENTENCE_END = (".", ":", ";", "?", "!", ",")
 # so only a lower-case start or a step back marks a wrapped citation after one.
 SENTENCE_STOPS = (".", ":", ";", "?", "!", ")", "。", "：", "；", "？", "！", "）", "」", "”")
 TITLE_WORDS = 6
-PARSER_VERSION = "2.0"
+PARSER_VERSION = "2.1"
 
 
 def is_title(text: str, words: int = TITLE_WORDS, ends: tuple[str, ...] = SENTENCE_END) -> bool:
