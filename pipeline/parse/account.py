@@ -34,12 +34,13 @@ STOPS = tuple(".:;?!。：；？！")
 MARKS = ".．)）"
 CLOSERS = "\"'”’」』)）"  # a sentence may end inside quotation marks: `“Multiplayer Rules.”`
 HEADING_WORDS = 6
-HEADING_CHARACTERS = 24  # a Chinese or Japanese heading has no spaces to count words by
+# a heading is a few words, or (Chinese, Japanese: no spaces part them) a few dozen characters
+HEADING_CHARACTERS = 72
 # What stands before a number that is cited, not a rule: a citing word, a bracket, a list
 # separator, a range's dash (`see 6.7.1`, `[1.0.1a]`, `rules 601.2a, 601.2b`, `（10.5.1）`).
 CITING_WORDS = (
     "see|rule|rules|section|sections|and|or|to|through|in|under|per|of|with|from|by|at|as|"
-    "also|than|under|following|preceding|step|steps|paragraph|paragraphs|item|items"
+    "also|than|following|preceding|step|steps|paragraph|paragraphs|item|items"
 )
 CITING = re.compile(
     rf"(?:\b(?:{CITING_WORDS})|[(\[（［「『〈《,、，–—\-/&+]|参照|参见|参考|詳細|详细)\s*$",
@@ -117,7 +118,7 @@ class Shape:
             return "sentence-end"
         heading = self.heading.match(before)
         title = heading.group("title") if heading else ""
-        short = len(title.split()) <= HEADING_WORDS and len(title) <= HEADING_CHARACTERS * 3
+        short = len(title.split()) <= HEADING_WORDS and len(title) <= HEADING_CHARACTERS
         if heading and short and not any(stop in title for stop in STOPS):
             return "heading"
         return "sentence"
