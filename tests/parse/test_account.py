@@ -177,7 +177,7 @@ def test_a_rule_deleted_from_the_middle_of_a_sequence_is_the_publishers_gap(
     fow_clean: Document,
 ) -> None:
     """The text no longer holds 903.2c (a citation `(903.2c)` aside): what is left is read
-    right, the gap counted, nothing unaccounted."""
+    right, and the gap is the publisher's, nothing unaccounted."""
     doc = parse_mutated(FOW, lambda lines: deleted(lines, "903.2c. "))
     assert numbers(doc) == [n for n in numbers(fow_clean) if n != "903.2c"]
     assert unaccounted(doc) == []
@@ -224,6 +224,8 @@ def test_a_rule_deleted_from_the_middle_of_a_sequence_is_no_loss(mtg_clean: Docu
     doc = parse_mutated(MTG, lambda lines: deleted(lines, "100.2a "))
     assert numbers(doc) == [n for n in numbers(mtg_clean) if n != "100.2a"]
     assert unaccounted(doc) == []
+    # the gap is counted as the publisher's (MTG's numbers are checked from rules down)
+    assert doc.counts["numbering_gaps"] == mtg_clean.counts.get("numbering_gaps", 0) + 1
 
 
 # A PDF's lines, changed after extraction: what a publisher's own typesetting would print.
