@@ -34,12 +34,13 @@ STOPS = tuple(".:;?!。：；？！")
 MARKS = ".．)）"
 CLOSERS = "\"'”’」』)）"  # a sentence may end inside quotation marks: `“Multiplayer Rules.”`
 HEADING_WORDS = 6
-HEADING_CHARACTERS = 24  # a Chinese or Japanese heading has no spaces to count words by
+# a heading is a few words, or (Chinese, Japanese: no spaces part them) a few dozen characters
+HEADING_CHARACTERS = 72
 # What stands before a number that is cited, not a rule: a citing word, a bracket, a list
 # separator, a range's dash (`see 6.7.1`, `[1.0.1a]`, `rules 601.2a, 601.2b`, `（10.5.1）`).
 CITING_WORDS = (
     "see|rule|rules|section|sections|and|or|to|through|in|under|per|of|with|from|by|at|as|"
-    "also|than|under|following|preceding|step|steps|paragraph|paragraphs|item|items"
+    "also|than|following|preceding|step|steps|paragraph|paragraphs|item|items"
 )
 CITING = re.compile(
     rf"(?:\b(?:{CITING_WORDS})|[(\[（［「『〈《,、，–—\-/&+]|参照|参见|参考|詳細|详细)\s*$",
@@ -117,7 +118,7 @@ class Shape:
             return "sentence-end"
         heading = self.heading.match(before)
         title = heading.group("title") if heading else ""
-        short = len(title.split()) <= HEADING_WORDS and len(title) <= HEADING_CHARACTERS * 3
+        short = len(title.split()) <= HEADING_WORDS and len(title) <= HEADING_CHARACTERS
         if heading and short and not any(stop in title for stop in STOPS):
             return "heading"
         return "sentence"
@@ -136,35 +137,55 @@ def _own_segment(segment: str, width: int | None) -> str:
     }[segment]
 
 
+# Where a line stands: its page (0 without pages) and its line. A rules site numbers each
+# page's lines from 1; a PDF's lines are numbered through the document, so page and line
+# order them alike.
+Spot = tuple[int, int]
+
+
+def spot(line: Line) -> Spot:
+    return (line.page or 0, line.line)
+
+
+def first_spot(at: Location) -> Spot:
+    return (at.page or 0, at.line)
+
+
+def last_spot(at: Location) -> Spot:
+    if at.end_line is None:
+        return first_spot(at)
+    return (at.end_page or at.page or 0, at.end_line)
+
+
 @dataclass
 class Ledger:
     """What a document accounts for: its records, by number and by first line, and the
     lines of its declared matter."""
 
     numbers: set[str]
-    starts: dict[int, set[str]]  # line -> numbers and own segments of records starting there
-    declared: list[tuple[int, int]]  # line spans of front and back matter and glossary
-    first_lines: list[int]  # records' first lines, in order, with `open` beside them
+    starts: dict[Spot, set[str]]  # numbers and own segments of the records starting there
+    declared: list[tuple[Spot, Spot]]  # spans of front and back matter and glossary
+    first_lines: list[Spot]  # records' first lines, in order, with `open` beside them
     open: list[Rule]
     warned: set[str]  # numbers the parser's warnings name
 
-    def is_declared(self, line: int) -> bool:
-        if not self.first_lines or line < self.first_lines[0]:
+    def is_declared(self, at: Spot) -> bool:
+        if not self.first_lines or at < self.first_lines[0]:
             return True  # before the first rule: the title page, statements, contents
-        at = bisect_right(self.declared, (line, line + 1))
-        return at > 0 and self.declared[at - 1][1] >= line
+        found = bisect_right(self.declared, (at, (at[0], at[1] + 1)))
+        return found > 0 and self.declared[found - 1][1] >= at
 
-    def record_at(self, line: int) -> Rule | None:
+    def record_at(self, at: Spot) -> Rule | None:
         """The record whose text a line sits in: the last to start at or before it."""
-        at = bisect_right(self.first_lines, line)
-        return self.open[at - 1] if at else None
+        found = bisect_right(self.first_lines, at)
+        return self.open[found - 1] if found else None
 
 
-def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Line spans, overlapping ones joined, in order: searched by bisection."""
-    out: list[tuple[int, int]] = []
+def merged(spans: Iterable[tuple[Spot, Spot]]) -> list[tuple[Spot, Spot]]:
+    """Spans, overlapping ones joined, in order: searched by bisection."""
+    out: list[tuple[Spot, Spot]] = []
     for first, last in sorted(spans):
-        if out and first <= out[-1][1] + 1:
+        if out and first <= (out[-1][1][0], out[-1][1][1] + 1):
             out[-1] = (out[-1][0], max(out[-1][1], last))
         else:
             out.append((first, last))
@@ -173,18 +194,19 @@ def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def ledger_of(doc: Document, shape: Shape) -> Ledger:
     numbering = shape.numbering
-    starts: dict[int, set[str]] = {}
+    starts: dict[Spot, set[str]] = {}
     for record in doc.records:
         segments = numbering.segments(record.number) or [record.number]
-        starts.setdefault(record.location.line, set()).update({record.number, segments[-1]})
+        at = first_spot(record.location)
+        starts.setdefault(at, set()).update({record.number, segments[-1]})
     spans = [p.location for p in (*doc.front_matter, *doc.back_matter)]
     spans += [term.location for term in doc.glossary]
-    ordered = sorted(doc.records, key=lambda r: r.location.line)
+    ordered = sorted(doc.records, key=lambda r: first_spot(r.location))
     return Ledger(
         numbers={r.number for r in doc.records},
         starts=starts,
-        declared=merged((at.line, at.end_line or at.line) for at in spans),
-        first_lines=[r.location.line for r in ordered],
+        declared=merged((first_spot(at), last_spot(at)) for at in spans),
+        first_lines=[first_spot(r.location) for r in ordered],
         open=ordered,
         warned={
             m.group("n")
@@ -248,10 +270,10 @@ def account_numbers(doc: Document, lines: list[Line], scheme: NumberedScheme) ->
             shape.zero[level] = shape.zero[level] or segment == "0"
     ledger = ledger_of(doc, shape)
     missing = missing_numbers(doc, numbering)
-    previous: dict[int, str] = {}
+    previous: dict[Spot, str] = {}
     last = ""
     for line in lines:
-        previous[line.line] = last
+        previous[spot(line)] = last
         last = line.text.rstrip() or last
     warnings: list[ParseWarning] = []
     steps: dict[str, str] = {}  # the last step of a list in each record
@@ -269,17 +291,17 @@ def unaccounted(
     ledger: Ledger,
     missing: dict[str, str],
     shape: Shape,
-    previous: dict[int, str],
+    previous: dict[Spot, str],
     steps: dict[str, str],
 ) -> str | None:
     """Why the token is no record, citation or declared matter, or None when it is one."""
-    number, line = token.number, token.line.line
+    number, line = token.number, spot(token.line)
     if ledger.is_declared(line) or number in ledger.starts.get(line, ()):
         return None
     if number in ledger.warned:
         return None  # the parser's own warning names it already
     if token.own:
-        if number in ledger.numbers or number in ledger.starts.get(line + 1, ()):
+        if number in ledger.numbers or number in ledger.starts.get((line[0], line[1] + 1), ()):
             return None  # a chapter's running head; a number set on a line of its own
         full = lost_own(token, ledger, shape, steps)
         return describe(token, "", full) if full is not None else None
@@ -321,7 +343,7 @@ def plausible(token: Token, ledger: Ledger, shape: Shape, gap: str | None) -> bo
 
 def in_list(token: Token, ledger: Ledger) -> bool:
     """A first-level number inside a rule's text: a step of a numbered list (`1. If …`)."""
-    record = ledger.record_at(token.line.line)
+    record = ledger.record_at(spot(token.line))
     return record is not None and record.depth > 1
 
 
@@ -331,7 +353,7 @@ def lost_own(token: Token, ledger: Ledger, shape: Shape, steps: dict[str, str]) 
     further on (`c.` after `a.` where `b.` is gone). None when it is a step of a list
     inside the record it stands in (`1.`, then `2.`, ...: `steps` holds each record's
     last step), or stands before the first rule."""
-    record = ledger.record_at(token.line.line)
+    record = ledger.record_at(spot(token.line))
     if record is None:
         return None
     numbering = shape.numbering

@@ -107,6 +107,9 @@ class Extracted(Generic[T_co]):
     engine: str = ""
     engine_version: str = ""
     lines: list[Line] | None = None
+    # the text a reader reads, for the account of every number, where the parser's input
+    # is no lines (a rules site's blocks: each its page's and line)
+    read: list[Line] | None = None
 
 
 class Extractor(Protocol[T_co]):
@@ -213,7 +216,13 @@ def rules_site(data: bytes, request: ParseRequest) -> Extracted[RulesSite]:
     """A site bundle (pipeline.extract.fab_html): its pages in the order its index lists."""
     from pipeline.extract.fab_html import read_rules_site
 
-    return Extracted(read_rules_site(data, what=request.what), {}, *html_engine())
+    site = read_rules_site(data, what=request.what)
+    read = [
+        Line(text=block.text, line=block.line, page=page.page)
+        for page in site.pages
+        for block in page.blocks
+    ]
+    return Extracted(site, {}, *html_engine(), read=read)
 
 
 def nsg_page(data: bytes, request: ParseRequest) -> Extracted[NsgHtmlPage]:
@@ -256,7 +265,8 @@ TABLE: list[Family[Any]] = [
     family("fandom-wiki", wiki_bundle, wiki.parse, wiki.PARSER_VERSION),
     family("nsg-yaml", yaml_bundle, nsg_yaml.parse, nsg_yaml.PARSER_VERSION),
     family("nsg-html", nsg_page, nsg_html.parse, nsg_html.PARSER_VERSION),
-    family("fab-html", rules_site, fab_html.parse, fab_html.PARSER_VERSION),
+    family("fab-html", rules_site, fab_html.parse, fab_html.PARSER_VERSION,
+           Declared(fab_cr.SCHEME)),
 ]
 # fmt: on
 FAMILIES: dict[str, Family[Any]] = {family.name: family for family in TABLE}
@@ -299,9 +309,10 @@ def parse_extracted(extracted: Extracted[Any], request: ParseRequest) -> Documen
     doc = doc.model_copy(update={"parser": parser})
     if extracted.lines is not None:
         doc = place_offsets(doc, extracted.lines)
-        scheme = family.shape(options) if family.shape is not None else None
-        if scheme is not None:
-            doc = account_document(doc, extracted.lines, scheme)
+    read = extracted.lines if extracted.lines is not None else extracted.read
+    scheme = family.shape(options) if family.shape is not None else None
+    if read is not None and scheme is not None:
+        doc = account_document(doc, read, scheme)
     return lint_parsed(doubt_citations(doc), text_file=request.rendition == "txt")
 
 
