@@ -14,7 +14,7 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab
-from pipeline.parse.numbered.engine import pdf_blocks
+from pipeline.parse.numbered.document import pdf_blocks
 from pipeline.parse.numbered.layout import Vocabulary
 from pipeline.parse.numbered.layout import join_vocabulary as join_wrapped
 

@@ -9,6 +9,7 @@ inside rules, unnumbered paragraphs, examples and notes, and links to numbered a
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -164,7 +165,7 @@ def test_an_unnumbered_heading_after_the_rules_opens_the_back_matter(tmp_path: P
     path = tmp_path / "rulebook.md"
     path.write_text(page + "\n## Change Log\n\nRule 2.2.2 is new.\n\n- Typos fixed.\n", "utf-8")
     entry, doc = scheme_then_parse(path, tmp_path)
-    assert 'ends = ["Change Log"]' in entry
+    assert tomllib.loads(entry)["source"][0]["scheme"]["ends"] == ["Change Log"]
     assert rows(doc) == RULES and doc["warnings"] == []
     assert [(p["title"], p["text"]) for p in doc["back_matter"]] == [
         ("Change Log", "Rule 2.2.2 is new.\nTypos fixed.")

@@ -24,7 +24,8 @@ from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, WarningCode
 from pipeline.models.scheme import FORMS, LevelScheme, NumberedScheme
 from pipeline.parse.common import slugify, unplaced, warn
-from pipeline.parse.numbered.engine import Engine, is_title, passage, pdf_blocks
+from pipeline.parse.numbered.document import pdf_blocks
+from pipeline.parse.numbered.engine import Engine, is_title, passage
 from pipeline.parse.numbered.finish import Parsed, finish_document
 from pipeline.parse.numbered.layout import Block, body_size, text_blocks
 from pipeline.parse.numbered.numbers import NumberStart

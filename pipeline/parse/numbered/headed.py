@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions, WarningCode
 from pipeline.parse.common import unplaced, warn
-from pipeline.parse.numbered.engine import Body, Engine, Reader, parse_numbered, read_document
+from pipeline.parse.numbered.document import parse_numbered
+from pipeline.parse.numbered.engine import Body, Engine, Reader, read_document
 from pipeline.parse.numbered.finish import finish_document
 from pipeline.parse.numbered.layout import Block
 from pipeline.parse.numbered.numbers import Numbering
@@ -122,7 +123,7 @@ def parse_rendition(
     lines: list[Line], notes: dict[str, int] | None, options: ParseOptions
 ) -> Document:
     """The numbered family's parser: a Markdown or HTML page by its headings, a PDF or a
-    text export by its lines (`engine.parse_numbered`)."""
+    text export by its lines (`document.parse_numbered`)."""
     if options.rendition in HEADED and options.scheme is not None:
         return parse_headed(lines, notes, options)
     return parse_numbered(lines, notes, options)

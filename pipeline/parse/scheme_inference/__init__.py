@@ -3,7 +3,7 @@ entry declares for it (`rulescorpus scheme FILE`).
 
 The levels come from the numbers printed at the start of lines (`numbering`),
 outside the table of contents (`furniture`), away from the page furniture the parse
-drops (`numbered.engine.find_furniture`);
+drops (`numbered.document.find_furniture`);
 title, statements, labels and back matter from the words around the rules
 (`front`). Pure: lines in, a scheme and what was found out. A document whose
 line starts hold no numbering that runs in sequence is no numbered rules
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
-from pipeline.parse.numbered.engine import Engine, find_furniture, pdf_blocks
+from pipeline.parse.numbered.document import find_furniture, pdf_blocks
+from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.headed import HEADED, headed_blocks, ordered
 from pipeline.parse.numbered.layout import Block, text_blocks
 from pipeline.parse.numbered.statements import form_templates

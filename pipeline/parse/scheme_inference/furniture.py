@@ -6,7 +6,7 @@ one that ends in a dot leader and a page number: found to be reported and kept o
 of what the numbering is learnt from. The engine skips contents among paragraphs
 (`numbered.structure.find_contents`); the paragraphs of a PDF are joined by the
 numbering, which is what this reading of single lines serves to learn. The furniture
-is what the parse itself drops (`numbered.engine.find_furniture`), summarised here for
+is what the parse itself drops (`numbered.document.find_furniture`), summarised here for
 the report.
 """
 
@@ -99,7 +99,7 @@ class Furniture:
 
 
 def summarise_furniture(lines: Sequence[Line], furniture: set[int]) -> list[Furniture]:
-    """The furniture lines (`numbered.engine.find_furniture`, as the parse drops them) by
+    """The furniture lines (`numbered.document.find_furniture`, as the parse drops them) by
     their text, digits as #, most repeated first."""
     counts = Counter(digitless(line.text) for line in lines if line.line in furniture)
     return sorted(
