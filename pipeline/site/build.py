@@ -1,6 +1,7 @@
 """`rulescorpus site OUT`: a corpus as a static website. Reads through `pipeline.corpus`.
 
 OUT/index.html                                 every document, its version and last change
+OUT/<game>/index.html                          the game's documents side by side
 OUT/<game>/<doc>/index.html                    contents, glossary, versions
 OUT/<game>/<doc>/<number>/index.html           a page per rule of the current version
 OUT/<game>/<doc>/v/<version>/index.html       an older version's contents
@@ -26,7 +27,13 @@ from pipeline.site import paths
 from pipeline.site.changes_pages import changes_context
 from pipeline.site.document_site import DocumentSite, read_document_site
 from pipeline.site.feed import feed_context
-from pipeline.site.index_pages import document_context, home_context, search_context
+from pipeline.site.index_pages import (
+    document_context,
+    game_context,
+    games_of,
+    home_context,
+    search_context,
+)
 from pipeline.site.output import SiteFolder
 from pipeline.site.render import read_asset, render_page
 from pipeline.site.rule_pages import rule_context
@@ -193,7 +200,10 @@ def write_pages(
         folder.write(f"assets/{name}", read_asset(name))
     folder.page(paths.home_page(), "home.html", home_context(sites))
     folder.page(paths.search_page(), "search.html", search_context(sites))
-    return 2 + sum(write_document(folder, reader, site, base_url) for site in sites)
+    games = games_of(sites)
+    for game, group in games.items():
+        folder.page(paths.game_page(game), "game.html", game_context(game, group))
+    return 2 + len(games) + sum(write_document(folder, reader, site, base_url) for site in sites)
 
 
 def write_document(

@@ -44,12 +44,16 @@ def _change(
 ) -> dict[str, Any]:
     old_ids = change.old_ids or ([change.old_id] if change.old_id else [])
     new_ids = change.new_ids or ([change.new_id] if change.new_id else [])
+    olds = _ids(site, diff.old_version, old_ids, names[0])
+    news = _ids(site, diff.new_version, new_ids, names[1])
+    if [i["id"] for i in olds] == [i["id"] for i in news]:
+        olds = []  # the same numbers: "405.4", not "405.4 → 405.4"
     return {
         "anchor": anchor,
         "cls": change.cls,
         "kind": kind_of(change.cls),
-        "old": _ids(site, diff.old_version, old_ids, names[0]),
-        "new": _ids(site, diff.new_version, new_ids, names[1]),
+        "old": olds,
+        "new": news,
         "about": sentence(change, *names),
         "evidence": evidence(change),
         "weak": change.weak,

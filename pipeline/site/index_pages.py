@@ -7,6 +7,7 @@ from typing import Any
 
 from pipeline.site import paths
 from pipeline.site.document_site import DocumentSite
+from pipeline.site.labels import game_name
 from pipeline.site.rule_pages import crumbs_of, doc_of, rule_item
 from pipeline.site.ruling_pages import ruling_item
 from pipeline.site.search import INDEX_DIR, index_folder
@@ -34,26 +35,58 @@ def date_of(site: DocumentSite) -> str | None:
     return "first stored " + site.times[site.version][:10]
 
 
+def games_of(sites: list[DocumentSite]) -> dict[str, list[DocumentSite]]:
+    """The documents of each game, in the order the site lists them."""
+    games: dict[str, list[DocumentSite]] = {}
+    for site in sites:
+        games.setdefault(site.id.split("/", 1)[0], []).append(site)
+    return games
+
+
+def game_context(game: str, sites: list[DocumentSite]) -> dict[str, Any]:
+    """A game's page: its documents side by side."""
+    return {
+        "title": game_name(game),
+        "crumbs": [{"label": "Home", "page": paths.home_page()}],
+        "feed": None,
+        "feed_title": "",
+        "game": game_name(game),
+        "documents": document_items(sites),
+    }
+
+
 def home_context(sites: list[DocumentSite]) -> dict[str, Any]:
     return {
         "title": "Comprehensive rules",
         "crumbs": [],
         "feed": None,
         "feed_title": "",
-        "documents": [
+        "games": [
             {
-                "id": s.id,
-                "title": s.title,
-                "version": s.version,
-                "date": date_of(s),
-                "page": paths.document_page(s.id),
-                "feed": paths.feed_file(s.id),
-                "rules": len(s.rules),
-                "last_change": last_change(s),
+                "name": game_name(game),
+                "page": paths.game_page(game),
+                "documents": document_items(group),
             }
-            for s in sites
+            for game, group in games_of(sites).items()
         ],
     }
+
+
+def document_items(sites: list[DocumentSite]) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": s.id,
+            "title": s.title,
+            "version": s.version,
+            "date": date_of(s),
+            "page": paths.document_page(s.id),
+            "feed": paths.feed_file(s.id),
+            "rules": len(s.rules) or len(s.doc.rulings),
+            "rulings": not s.rules and bool(s.doc.rulings),
+            "last_change": last_change(s),
+        }
+        for s in sites
+    ]
 
 
 def document_context(site: DocumentSite) -> dict[str, Any]:
@@ -94,7 +127,7 @@ def document_context(site: DocumentSite) -> dict[str, Any]:
         )
     return {
         "title": site.title,
-        "crumbs": crumbs_of(site)[:1],
+        "crumbs": crumbs_of(site)[:2],
         "feed": paths.feed_file(site.id),
         "feed_title": f"{site.title}: changes",
         "doc": {

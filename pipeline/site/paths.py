@@ -35,6 +35,10 @@ def search_page() -> str:
     return "search/index.html"
 
 
+def game_page(game: str) -> str:
+    return f"{number_slug(game)}/index.html"
+
+
 def document_page(document: str) -> str:
     return f"{document}/index.html"
 

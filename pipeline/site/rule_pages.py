@@ -33,8 +33,10 @@ def title_of(site: DocumentSite, rule: Rule) -> str | None:
 
 
 def crumbs_of(site: DocumentSite) -> list[dict[str, str]]:
+    game = site.id.split("/", 1)[0]
     return [
         {"label": "Home", "page": paths.home_page()},
+        {"label": game_name(game), "page": paths.game_page(game)},
         {"label": site.title, "page": paths.document_page(site.id)},
     ]
 

@@ -493,3 +493,14 @@ def test_the_contents_list_is_numbered_once(site: Path) -> None:
     assert contents is not None and "<ol" not in contents.group(0)
     assert '<ul class="contents">' in contents.group(0)
     assert 'mtg/cr/116/index.html">116</a> Special Actions' in contents.group(0)
+
+
+def test_a_game_page_shows_its_documents_side_by_side(site: Path) -> None:
+    page = main_of(site / "netrunner/index.html")
+    assert "<h1>Netrunner</h1>" in page and '<ul class="documents side-by-side">' in page
+    assert 'href="../netrunner/cr/index.html">Netrunner Comprehensive Rules' in page
+    assert 'href="../netrunner/rulings/index.html">NetrunnerDB rulings</a>' in page
+    home = main_of(site / "index.html")
+    assert '<h2><a href="netrunner/index.html">Netrunner</a></h2>' in home
+    crumbs = (site / "netrunner/cr/index.html").read_text(encoding="utf-8")
+    assert '<li><a href="../../netrunner/index.html">Netrunner</a></li>' in crumbs
