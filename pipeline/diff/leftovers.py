@@ -34,64 +34,13 @@ FOUND_FAR = 0.8
 MOSTLY = 0.55
 MIN_CONTENT = 3
 MIN_FOUND = 5
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "been",
-        "but",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "has",
-        "have",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "it's",
-        "not",
-        "of",
-        "on",
-        "or",
-        "so",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "which",
-        "while",
-        "who",
-        "will",
-        "with",
-        "would",
-        "#",
-    ]
+# Function words: they say nothing of what a sentence is about.
+_FUNCTION_WORDS = (
+    "a an and any are as at be been but by can do does for from has have if in into "
+    "is it its it's not of on or so such than that the their them then there these "
+    "they this those to was were what when which while who will with would #"
 )
+_STOP = frozenset(_FUNCTION_WORDS.split())
 _WORD = re.compile(r"[^\w']+")
 
 
