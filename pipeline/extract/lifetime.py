@@ -1,5 +1,5 @@
-"""Worker processes die with the process that started them (Linux), so a killed run
-leaves nothing behind: the extraction pools and the parse sandbox both call this."""
+"""Child processes die with the process that started them (Linux), so a killed run
+leaves nothing behind: the parse sandbox's children call this."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def die_with_parent() -> None:
         return
     try:
         # The C library this process already loaded: find_library("c") would run
-        # `ldconfig -p` in every child and worker.
+        # `ldconfig -p` in every child.
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):

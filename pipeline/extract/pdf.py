@@ -19,13 +19,13 @@ from importlib.metadata import version
 from typing import Any
 
 from pipeline.errors import ExtractError, UsageError
-from pipeline.extract.page_reads import read_pages
 from pipeline.extract.pdfium import extract_pdf_lines_pdfium
 from pipeline.extract.pdflines import (
     ZERO_WIDTH,
     PdfText,
     Row,
     Run,
+    collector_paused,
     is_bold_font,
     is_highlight_colour,
     page_rows,
@@ -40,8 +40,6 @@ __all__ = [
 ENGINES = ("pdfium", "pdfplumber")
 # pdfplumber (and pdfminer under it) is imported only when asked for: a parse with the
 # default engine, and every command that never reads a PDF, never loads it.
-# pdfplumber reads a page slowly against a worker's start, so a worker takes a dozen.
-PAGES_PER_TASK = 12
 
 
 def extract_pdf_lines(
@@ -94,7 +92,8 @@ def _extract(data: bytes, what: str, columns: int) -> PdfText:
     except Exception as exc:  # pdfminer raises many unrelated types on damaged files
         raise ExtractError(what, f"cannot open PDF: {exc}") from exc
     try:
-        rows, removed = read_pages(_read_pages, data, columns, pages, PAGES_PER_TASK)
+        with collector_paused():
+            rows, removed = _read_pages(data, columns, pages)
     except MemoryError:
         raise  # the parse sandbox names the memory limit
     except Exception as exc:  # pdfminer reads each content stream lazily, with any type
@@ -108,14 +107,14 @@ def _extract(data: bytes, what: str, columns: int) -> PdfText:
     )
 
 
-def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[Row], int]:
-    """Rows of pages [first, last) (0-based); and the zero-width characters removed."""
+def _read_pages(data: bytes, columns: int, pages: int) -> tuple[list[Row], int]:
+    """Rows of every page; and the zero-width characters removed."""
     import pdfplumber
 
     rows: list[Row] = []
     zero_width = 0
     with pdfplumber.open(io.BytesIO(data)) as pdf:
-        for index in range(first, last):
+        for index in range(pages):
             page = pdf.pages[index]
             chars = [c for c in _page_chars(page) if c["text"] not in ZERO_WIDTH]
             zero_width += len(page.chars) - len(chars)
@@ -129,8 +128,7 @@ def _read_pages(data: bytes, columns: int, first: int, last: int) -> tuple[list[
 def _page_chars(page: Any) -> list[dict[str, Any]]:
     """The page's characters. pdfminer reports a content stream too large to inflate as
     PdfminerException("Unable to allocate output buffer") with the MemoryError as its
-    cause; it is raised again as the MemoryError it is (the cause does not survive the
-    trip back from a worker process)."""
+    cause; it is raised again as the MemoryError it is, which the parse sandbox names."""
     try:
         chars: list[dict[str, Any]] = page.chars
     except Exception as exc:

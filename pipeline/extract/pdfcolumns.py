@@ -45,15 +45,37 @@ class Columns:
 
 def crossing_rows(rows: Sequence[Sequence[Span]], lo: float, step: float, bins: int) -> list[int]:
     """For each bin of the band (`step` wide from `lo`), the rows whose spans reach into it,
-    as a bit mask (bit i: row i)."""
-    crossing = [0] * bins
+    as a bit mask (bit i: row i).
+
+    A row's spans are merged into disjoint ranges of bins, and each range toggles the
+    row's bit where it starts and after it ends: the running XOR of the toggles is the
+    mask of each bin, in one pass over the bins, not one per span."""
+    toggles = [0] * (bins + 1)
+    floor, last_bin = math.floor, bins - 1
     for index, spans in enumerate(rows):
         bit = 1 << index
-        for x0, x1 in spans:
-            first = max(0, math.floor((x0 - lo) / step))
-            last = min(bins - 1, math.floor((x1 - lo) / step))
-            for b in range(first, last + 1):  # empty for a span beside the band
-                crossing[b] |= bit
+        start, stop = 0, -1  # the merged range of bins so far (empty)
+        for first, last in sorted(
+            (max(0, floor((x0 - lo) / step)), min(last_bin, floor((x1 - lo) / step)))
+            for x0, x1 in spans
+        ):
+            if first > last:  # a span beside the band
+                continue
+            if first > stop + 1:
+                if stop >= start:
+                    toggles[start] ^= bit
+                    toggles[stop + 1] ^= bit
+                start, stop = first, last
+            elif last > stop:
+                stop = last
+        if stop >= start:
+            toggles[start] ^= bit
+            toggles[stop + 1] ^= bit
+    crossing = []
+    mask = 0
+    for toggle in toggles[:bins]:
+        mask ^= toggle
+        crossing.append(mask)
     return crossing
 
 

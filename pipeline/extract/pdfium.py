@@ -23,10 +23,8 @@ puts the PDF back:
 from __future__ import annotations
 
 import ctypes
-import math
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import lru_cache, partial
 from importlib import metadata
 from itertools import compress, repeat
@@ -35,7 +33,6 @@ from typing import Any
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
 from pipeline.errors import ExtractError
-from pipeline.extract.page_reads import ReadPages, ReadRange, read_pages
 from pipeline.extract.pdfium_objects import (
     Handle,
     Objects,
@@ -54,7 +51,15 @@ from pipeline.extract.pdfium_objects import (
     media_box,
     text_object,
 )
-from pipeline.extract.pdflines import ZERO_WIDTH, PdfText, Row, Run, page_rows, to_lines
+from pipeline.extract.pdflines import (
+    ZERO_WIDTH,
+    PdfText,
+    Row,
+    Run,
+    collector_paused,
+    page_rows,
+    to_lines,
+)
 
 ENGINE = "pdfium"
 
@@ -79,11 +84,15 @@ _BASE_ULPS = 2.0
 
 def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> PdfText:
     """Every text line of the PDF, page by page, columns read left to right."""
-    pages = _count_pages(data, what)
+    doc = _open(data, what)
     try:
-        rows, removed = _read_all(_read_pages, data, columns, pages)
+        pages = len(doc)
+        with collector_paused():
+            rows, removed = _read_pages(doc, columns)
     except pdfium.PdfiumError as exc:  # a page PDFium cannot load
         raise ExtractError(what, f"cannot read PDF: {exc}") from exc
+    finally:
+        doc.close()
     return PdfText(
         lines=to_lines(rows),
         pages=pages,
@@ -95,75 +104,49 @@ def extract_pdf_lines_pdfium(data: bytes, *, what: str, columns: int = 1) -> Pdf
 
 def load_pdf_pages_pdfium(data: bytes, *, what: str) -> int:
     """PDFium's own part of an extraction, for `make bench`: every page and its text page
-    loaded and closed, by the same processes in the same tasks, and nothing read. No
-    engine that reads PDFium's text pages from Python can be faster. The page count."""
-    pages = _count_pages(data, what)
+    loaded and closed, and nothing read. No engine that reads PDFium's text pages from
+    Python can be faster. The page count."""
+    doc = _open(data, what)
     try:
-        _read_all(partial(_read_pages, text=False), data, 1, pages)
+        handle = _address(doc.raw)
+        for index in range(len(doc)):
+            page = _load_page(handle, index)
+            close_textpage(load_textpage(page))
+            close_page(page)
+        return len(doc)
     except pdfium.PdfiumError as exc:  # a page PDFium cannot load
         raise ExtractError(what, f"cannot read PDF: {exc}") from exc
-    return pages
+    finally:
+        doc.close()
 
 
-def _count_pages(data: bytes, what: str) -> int:
+def _open(data: bytes, what: str) -> Any:
     try:
-        doc = pdfium.PdfDocument(data)
+        return pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
         raise ExtractError(what, f"cannot open PDF: {exc}") from exc
-    pages = len(doc)
-    doc.close()
-    return pages
 
 
-def _read_all(reader: ReadPages, data: bytes, columns: int, pages: int) -> tuple[list[Row], int]:
-    # A spawned worker gets half the pages, this process reading the first half: the
-    # worker's cost is mostly its start.
-    per_task = max(1, math.ceil(pages / 2))
-    return read_pages(reader, data, columns, pages, per_task, in_parent=True)
-
-
-def _read_pages(
-    data: bytes, columns: int, first: int, last: int, *, text: bool = True
-) -> tuple[list[Row], int]:
-    """Rows of pages [first, last) (0-based); and the zero-width characters removed."""
-    with _open_pages(data, columns, text=text) as read:
-        return read(first, last)
-
-
-@contextmanager
-def _open_pages(data: bytes, columns: int, *, text: bool = True) -> Iterator[ReadRange]:
-    """The document opened once, for reading page ranges of it. Without `text`, each page
-    and its text page are only loaded and closed (`load_pdf_pages_pdfium`)."""
-    doc = pdfium.PdfDocument(data)
+def _read_pages(doc: Any, columns: int) -> tuple[list[Row], int]:
+    """Rows of every page; and the zero-width characters removed."""
     handle = _address(doc.raw)
     # Lines start at a few x positions and baselines repeat from page to page, so the
     # float snapping is remembered for the document.
     snap_x = lru_cache(maxsize=None)(f32)
     snap = lru_cache(maxsize=None)(f32)
-
-    def read(first: int, last: int) -> tuple[list[Row], int]:
-        rows: list[Row] = []
-        removed = 0
-        for index in range(first, last):
-            page = _load_page(handle, index)
-            if not text:
-                close_textpage(load_textpage(page))
-                close_page(page)
-                continue
-            try:
-                reader = _PageReader(page)
-                runs, zero_width = reader.runs()
-            finally:
-                close_page(page)
-            removed += zero_width
-            snap_base = partial(_snap_base, snap, reader.top)
-            rows.extend(page_rows(runs, reader.width, index + 1, columns, snap_x, snap_base))
-        return rows, removed
-
-    try:
-        yield read
-    finally:
-        doc.close()
+    rows: list[Row] = []
+    removed = 0
+    for index in range(len(doc)):
+        page = _load_page(handle, index)
+        try:
+            reader = _PageReader(page)
+            runs, zero_width = reader.runs()
+        finally:
+            close_page(page)
+        removed += zero_width
+        snap_base = partial(_snap_base, snap, reader.top)
+        rows.extend(page_rows(runs, reader.width, index + 1, columns, snap_x, snap_base))
+    return rows, removed
 
 
 def _load_page(handle: int, index: int) -> int:

@@ -10,16 +10,16 @@ metrics that each engine reads its own way (pdfminer keeps a font's descent
 as written, PDFium rounds it to whole units), so a line's `top` is its
 baseline minus its font size, and lines are grouped by baseline.
 
-This module imports neither a PDF library nor pydantic, which page workers
-would pay for at start: rows travel as plain tuples and become `Line`s in
-the parent.
+Rows are plain tuples while pages are read, and become `Line`s once, at the end.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -67,8 +67,21 @@ class Run(NamedTuple):
     highlight: bool
 
 
-# What a page worker returns for one line: text, page, x0, top, size, bold, highlight.
+# One line as the page readers give it: text, page, x0, top, size, bold, highlight.
 Row = tuple[str, int, float, float, float, bool, bool]
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while pages are read: the readers build hundreds
+    of thousands of short-lived tuples and no cycles, which each collection would walk."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def round2(value: float) -> float:
@@ -244,20 +257,36 @@ def drop_redrawn(runs: list[Run]) -> list[Run]:
     same: dict[tuple[str, int], list[Run]] = {}
     longer: dict[int, list[Run]] = {}
     for run in runs:
-        band = round(run.base)
-        if run.text.strip():
-            near = (band - 1, band, band + 1)
-            candidates = [k for b in near for k in same.get((run.text, b), ())]
-            candidates += [
-                k for b in near for k in longer.get(b, ()) if len(k.text) > len(run.text)
-            ]
-            if any(_redraws(k, run) for k in candidates):
+        text = run.text
+        if text.strip():
+            band = round(run.base)
+            if _drawn_before(run, band, same, longer):
                 continue
-            same.setdefault((run.text, band), []).append(run)
-            if len(run.text) > 1:
+            same.setdefault((text, band), []).append(run)
+            if len(text) > 1:
                 longer.setdefault(band, []).append(run)
         kept.append(run)
     return kept
+
+
+def _drawn_before(
+    run: Run, band: int, same: dict[tuple[str, int], list[Run]], longer: dict[int, list[Run]]
+) -> bool:
+    """A kept run of a band near `run`'s redraws it: one of the same text, or (from a word's
+    length on) a longer one holding its text."""
+    text = run.text
+    near = (band - 1, band, band + 1)
+    for b in near:
+        for kept in same.get((text, b), ()):
+            if _redraws(kept, run):
+                return True
+    if len(text) < REDRAWN_WORD:
+        return False
+    for b in near:
+        for kept in longer.get(b, ()):
+            if len(kept.text) > len(text) and text in kept.text and _redraws(kept, run):
+                return True
+    return False
 
 
 # Far beyond any page (the PDF format caps a page at 14,400 units a side).

@@ -229,7 +229,7 @@ def _start_child(
         context = _fork_server()
         receiver, sender = context.Pipe(duplex=False)
         args, target = (sender, *work), _served_child
-    # Not a daemon: the PDF engine may start its own workers; die_with_parent reaps it.
+    # die_with_parent reaps it when this process dies.
     process = context.Process(target=target, args=args)
     try:
         process.start()

@@ -1,6 +1,5 @@
-"""The PDF extractor: lines with positions, zero-width spaces counted, parallel reading
-identical to a sequential one (pages are read by a process pool for large files), with
-either engine."""
+"""The PDF extractor: lines with positions, zero-width spaces counted, every page read in
+order, with either engine."""
 
 from __future__ import annotations
 
@@ -20,10 +19,9 @@ from reportlab.pdfgen import canvas
 from pipeline.errors import ExtractError
 from pipeline.extract import pdf as extract
 from pipeline.extract import pdfium
-from pipeline.extract.page_reads import PARALLEL_MIN_PAGES
-from pipeline.extract.pdflines import to_lines
 
-READERS = {"pdfium": pdfium._read_pages, "pdfplumber": extract._read_pages}
+# Enough pages that an order kept within a page only would show.
+PAGES = 29
 
 
 def make_pdf(pages: int) -> bytes:
@@ -49,13 +47,15 @@ def make_pdf(pages: int) -> bytes:
 
 
 @pytest.mark.parametrize("engine", extract.ENGINES)
-def test_parallel_read_equals_a_sequential_read(engine: str) -> None:
-    data = make_pdf(PARALLEL_MIN_PAGES + 5)
-    result = extract.extract_pdf_lines(data, engine=engine)
-    sequential, removed = READERS[engine](data, 1, 0, result.pages)
-    assert result.lines == to_lines(sequential)
+def test_every_page_is_read_in_page_order(engine: str) -> None:
+    result = extract.extract_pdf_lines(make_pdf(PAGES), engine=engine)
+    assert result.pages == PAGES
+    assert [line.text for line in result.lines if line.text.startswith("Heading")] == [
+        f"Heading {page}" for page in range(1, PAGES + 1)
+    ]
+    assert [line.page for line in result.lines] == sorted(line.page for line in result.lines)
     assert [line.line for line in result.lines] == list(range(1, len(result.lines) + 1))
-    assert result.notes == {"zero_width_removed": removed} and removed == 0
+    assert result.notes == {"zero_width_removed": 0}
     assert result.engine == engine and result.engine_version
 
 
@@ -90,11 +90,10 @@ def test_the_default_engine_never_imports_pdfplumber(tmp_path: Path) -> None:
 
 
 def test_the_bench_floor_loads_every_page_the_engine_reads() -> None:
-    # `make bench`'s row for PDFium's own part: the same page workers and tasks as the
-    # extraction (many pages, so they are used), every page loaded, nothing read.
-    data = make_pdf(PARALLEL_MIN_PAGES + 5)
-    assert pdfium.load_pdf_pages_pdfium(data, what="floor.pdf") == PARALLEL_MIN_PAGES + 5
-    assert pdfium.extract_pdf_lines_pdfium(data, what="floor.pdf").pages == PARALLEL_MIN_PAGES + 5
+    # `make bench`'s row for PDFium's own part: every page loaded, nothing read.
+    data = make_pdf(PAGES)
+    assert pdfium.load_pdf_pages_pdfium(data, what="floor.pdf") == PAGES
+    assert pdfium.extract_pdf_lines_pdfium(data, what="floor.pdf").pages == PAGES
 
 
 def test_the_bench_floor_names_the_file_it_cannot_open() -> None:

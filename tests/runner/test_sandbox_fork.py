@@ -151,6 +151,20 @@ def parse_child(caller: subprocess.Popen[str]) -> tuple[int, int]:
     return found
 
 
+# CPU seconds a parse child spends only once it parses: more than its start and its
+# imports, far less than the slow engine's parse of the MTG PDF.
+PARSING_CPU_S = 2.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's user and system CPU time so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def limits_of(pid: int) -> dict[str, str]:
     rows = Path(f"/proc/{pid}/limits").read_text().splitlines()
     picked = {}
@@ -172,11 +186,11 @@ def test_the_child_starts_the_way_the_caller_allows_with_the_same_limits(
         # A plain fork is the caller's own child; the fork server's is the server's.
         assert (parent == caller.pid) == (way == "fork")
         assert limits_of(child) == {"Max cpu time": "77", "Max address space": str(900 * MiB)}
-        # Its page workers started: it has its work and is parsing (a child still reading
-        # its work from a killed run ends at once, whichever way it started).
-        wait_for("the parse child's page workers", lambda: child_processes(child))
-        # Killed, the run leaves no process behind: the child and its page workers die too,
-        # not when their parse would end (tens of seconds with this engine): the fork
+        # It has spent CPU time past any start: it has its work and is parsing (a child
+        # still reading its work from a killed run ends at once, whichever way it started).
+        wait_for("the parse child to be parsing", lambda: cpu_seconds(child) >= PARSING_CPU_S)
+        # Killed, the run leaves no process behind: the child dies too, not when its
+        # parse would end (tens of seconds with this engine): the fork
         # server's child used to parse on under a server that waited for it.
         os.kill(caller.pid, signal.SIGKILL)
         gone = wait_for("the run's processes to end", lambda: not session_processes(caller.pid), 8)
