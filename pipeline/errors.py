@@ -24,7 +24,8 @@ _CONTROL = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )
 _BREAKS = re.compile("[\t\n]")
-MESSAGE_LINE = 400  # characters of one message line before its middle is left out
+MESSAGE_LINE = 1500  # characters of one message line before its middle is left out (two
+# long paths and the advice fit; a 120 KB echo does not)
 NAME_LENGTH = 200  # a file name, a query, a manifest value: one line of a report
 
 

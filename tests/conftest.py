@@ -10,21 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-
-# Test modules import the suite's helpers (tests/support/) by name, and the fault
-# campaign as `faults`.
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parent / "support"))
-
-from built_once import build_once, shared_folder
-from helpers import SHARED, link_archive
-from server import ScriptedServer
 
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
@@ -33,9 +23,12 @@ from pipeline.runner.cache import ParseCache
 from pipeline.runner.collector import tune_collector
 from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest
+from tests.support.built_once import build_once, shared_folder
+from tests.support.helpers import SHARED, link_archive
+from tests.support.server import ScriptedServer
 
 if TYPE_CHECKING:
-    from faults.lab import Lab
+    from tests.faults.lab import Lab
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -189,7 +182,7 @@ def server() -> Iterator[ScriptedServer]:
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """The fault campaign's workbench (tests/faults/lab.py): its fault server, mirror and
     corpora, for the tests that run some of `make faults`' cases in `make test`."""
-    from faults.lab import Lab
+    from tests.faults.lab import Lab
 
     workbench = Lab(tmp_path_factory.mktemp("faults"))
     yield workbench

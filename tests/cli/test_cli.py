@@ -10,7 +10,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import ROOT, SHARED
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -20,6 +19,7 @@ from pipeline.models.records import Document
 from pipeline.runner.collector import THRESHOLDS
 from pipeline.store.canonical import canonical_json
 from pipeline.verify.checks import sha256_bytes
+from tests.support.helpers import ROOT, SHARED
 
 FAB = SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
 runner = CliRunner()

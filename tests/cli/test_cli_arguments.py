@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, SHARED, corpus_digest, link_archive
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -24,6 +23,7 @@ from pipeline.cli.reference import command_names
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import Outcome, RunSummary
+from tests.support.helpers import ROOT, SHARED, corpus_digest, link_archive
 
 runner = CliRunner()
 FAB_CR = "fab/comprehensive-rules/"

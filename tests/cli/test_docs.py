@@ -14,7 +14,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
 from typer.main import get_command
 
 from pipeline import errors
@@ -22,6 +21,7 @@ from pipeline.cli.app import app
 from pipeline.cli.reference import command_names, global_options, render_cli_reference
 from pipeline.registry.loader import load_registry
 from pipeline.runner.families import FAMILIES
+from tests.support.helpers import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = ROOT / "docs"

@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, SHARED
 
 from pipeline.errors import EXIT_PARSE, EXIT_USAGE
+from tests.support.helpers import ROOT, SHARED
 
 MTG_TXT = str(SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt")
 FAB_TXT = str(SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt")

@@ -17,12 +17,12 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, registry_file
-from real_corpus import rulescorpus
 
 from pipeline.corpus.search import search_corpus
 from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import shorten
+from tests.support.helpers import ROOT, registry_file
+from tests.support.real_corpus import rulescorpus
 
 HOSTILE = "Hello \x1b[31mred\x1b[0m world \u202eevil\u202c and \x9b2J trample."
 Hostile = tuple[Path, Path, subprocess.CompletedProcess[str]]

@@ -10,7 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+
+from tests.support.helpers import ROOT
 
 # Each pattern with what it catches. Built so that this file does not match itself.
 PATTERNS = {

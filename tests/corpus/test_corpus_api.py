@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, corpus_digest
 
 from pipeline.corpus import open_corpus, sha256_of
 from pipeline.errors import NotFound, UsageError
 from pipeline.models.records import Rule
+from tests.support.helpers import ROOT, corpus_digest
 
 
 @pytest.fixture(scope="module")

@@ -20,13 +20,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from chromium import png_size, run_chromium
 from datasette.utils import tilde_encode
 
 from pipeline.export.datasette.serve import datasette_command
 from pipeline.export.sqlite import export_sqlite
 from pipeline.extract.web_page import read_web_page
 from pipeline.verify.attestations import check_attestation
+from tests.support.chromium import png_size, run_chromium
 
 MTG_TXT = "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt"
 MTG_SHA = "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85"

@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mtg_sources import MTG
-from real_corpus import import_real
 
 from pipeline.corpus import CorpusReader, open_corpus
 from pipeline.corpus.lineage import label_of, step_of_map
+from tests.support.mtg_sources import MTG
+from tests.support.real_corpus import import_real
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

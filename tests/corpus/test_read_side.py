@@ -16,9 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, corpus_digest
-from mtg_sources import MTG
-from real_corpus import import_real, modules_loaded, rulescorpus
 
 from pipeline.corpus import CorpusReader, open_corpus
 from pipeline.corpus.lookup import find_document
@@ -27,6 +24,9 @@ from pipeline.diff.citations import parse_citation
 from pipeline.diff.renumbering import lookup
 from pipeline.errors import UsageError
 from pipeline.export.sqlite import export_sqlite
+from tests.support.helpers import ROOT, corpus_digest
+from tests.support.mtg_sources import MTG
+from tests.support.real_corpus import import_real, modules_loaded, rulescorpus
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

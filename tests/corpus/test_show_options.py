@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mtg_sources import MTG
-from real_corpus import import_real, modules_loaded, rulescorpus
 
 from pipeline.cli.quick import Fallback, read_request
+from tests.support.mtg_sources import MTG
+from tests.support.real_corpus import import_real, modules_loaded, rulescorpus
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import SHARED, link_archive
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -19,6 +18,7 @@ from pipeline.extract.text import extract_text_lines
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from pipeline.store.canonical import canonical_json
+from tests.support.helpers import SHARED, link_archive
 
 MTG_TXT = "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt"
 MTG_PATH = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"

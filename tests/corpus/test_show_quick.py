@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
-from mtg_sources import MTG
-from real_corpus import import_real, modules_loaded, rulescorpus
 
 from pipeline.corpus import open_corpus
+from tests.support.helpers import ROOT
+from tests.support.mtg_sources import MTG
+from tests.support.real_corpus import import_real, modules_loaded, rulescorpus
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

@@ -7,7 +7,6 @@ import re
 from functools import cache
 
 import pytest
-from helpers import SHARED
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents, filter_changes
 from pipeline.diff.models import DocumentDiff
@@ -16,6 +15,7 @@ from pipeline.extract.text import extract_text_lines
 from pipeline.models.records import Document, GlossaryTerm, Location, ParseOptions, ParserInfo, Rule
 from pipeline.models.text import fold_typography
 from pipeline.parse.mtg import cr as mtg
+from tests.support.helpers import SHARED
 
 # --------------------------------------------------------------------------- builders
 

@@ -12,13 +12,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from diff_mutations import steps_before_rewrite
-from diff_real import real_document
-from helpers import ROOT
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.models import DocumentDiff
 from pipeline.models.records import Document
+from tests.support.diff_mutations import steps_before_rewrite
+from tests.support.diff_real import real_document
+from tests.support.helpers import ROOT
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

@@ -22,10 +22,10 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 import pytest
-from diff_real import consecutive_pairs, real_document
 
 from pipeline.diff.documents import diff_documents
 from pipeline.models.records import Document, Rule
+from tests.support.diff_real import consecutive_pairs, real_document
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

@@ -14,13 +14,13 @@ import functools
 import re
 
 import pytest
-from diff_real import real_document
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.models.changes import Change
 from pipeline.models.records import Document, GlossaryTerm, Rule
+from tests.support.diff_real import real_document
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

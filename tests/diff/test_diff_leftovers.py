@@ -13,7 +13,6 @@ import functools
 import io
 
 import pytest
-from diff_real import real_document
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.models import DocumentDiff
@@ -21,6 +20,7 @@ from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.models.changes import Change
 from pipeline.report.markdown import render_markdown
 from pipeline.report.renumbering import render_map_csv
+from tests.support.diff_real import real_document
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import pytest
-from helpers import SHARED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +31,7 @@ from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
+from tests.support.helpers import SHARED
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

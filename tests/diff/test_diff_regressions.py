@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 
 import pytest
-from diff_real import real_document
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.models.changes import Change
+from tests.support.diff_real import real_document
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

@@ -9,14 +9,14 @@ reader gives, and every rule the diff calls removed must really be gone.
 from __future__ import annotations
 
 import pytest
-from diff_mutations import examples_cut, pushed_down, steps_before_rewrite, swapped
-from diff_real import real_document
 
 from pipeline.diff.documents import diff_documents, rule_items
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.diff.text import similarity
 from pipeline.models.records import Document
 from pipeline.models.text import fold_typography
+from tests.support.diff_mutations import examples_cut, pushed_down, steps_before_rewrite, swapped
+from tests.support.diff_real import real_document
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

@@ -17,13 +17,13 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from helpers import SHARED
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.keyed import compare_with_alignment, content_pairing, key_pairs
 from pipeline.models.records import Document
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
+from tests.support.helpers import SHARED
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

@@ -79,9 +79,8 @@ def test_empty_inputs_and_determinism() -> None:
 
 def test_nisei_1_1_to_1_2_against_its_summary_of_changes() -> None:
     """The real diff, reconciled with 1.2's own list (figures reported in docs/diffs.md)."""
-    from test_netrunner import parsed
-
     from pipeline.diff.documents import diff_documents
+    from tests.parse.test_netrunner import parsed
 
     old, new = parsed("1.1"), parsed("1.2")
     diff = diff_documents(old, new)

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from diff_real import imported_corpus
-from helpers import ROOT
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -25,6 +23,8 @@ from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.errors import EXIT_USAGE
 from pipeline.models.records import Document, Location, ParserInfo, Rule
 from pipeline.store.corpus import Corpus
+from tests.support.diff_real import imported_corpus
+from tests.support.helpers import ROOT
 
 runner = CliRunner()
 

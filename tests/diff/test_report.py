@@ -6,7 +6,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from test_diff import HEAD, TEXTS, document, mtg_version, rule, term
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
 from pipeline.diff.models import DocumentDiff
@@ -14,6 +13,7 @@ from pipeline.models.changes import Change
 from pipeline.models.records import Document
 from pipeline.report.html import anchor_ids, render_html
 from pipeline.report.markdown import render_markdown
+from tests.diff.test_diff import HEAD, TEXTS, document, mtg_version, rule, term
 
 OLD = document(
     *HEAD,

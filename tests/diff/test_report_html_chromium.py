@@ -13,11 +13,10 @@ import os
 import re
 from pathlib import Path
 
-from chromium import png_size, run_chromium
-from test_diff import mtg_version
-
 from pipeline.diff.documents import diff_documents
 from pipeline.report.html import render_html
+from tests.diff.test_diff import mtg_version
+from tests.support.chromium import png_size, run_chromium
 
 
 def test_chromium_shows_the_changes_of_a_real_diff(tmp_path: Path) -> None:

@@ -9,12 +9,11 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from helpers import SHARED
-
 from pipeline.diff.rulings import diff_rulings
 from pipeline.extract.tarball import read_tar_members
 from pipeline.models.records import Document, ParseOptions, Ruling
 from pipeline.parse import rulings
+from tests.support.helpers import SHARED
 
 RULINGS = SHARED / "netrunner" / "rulings-netrunnerdb"
 

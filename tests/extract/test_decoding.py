@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.errors import ExtractError
 from pipeline.extract.text import (
@@ -22,6 +21,7 @@ from pipeline.extract.text import (
     sniff_encoding,
 )
 from pipeline.parse.mtg.cr import SENTINEL
+from tests.support.helpers import SHARED
 
 MTG = SHARED / "mtg" / "comprehensive-rules"
 ALL_TXT = sorted(MTG.glob("*/*.txt"))

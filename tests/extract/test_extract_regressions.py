@@ -11,7 +11,6 @@ import tarfile
 import tracemalloc
 
 import pytest
-from faults import materials
 
 from pipeline.errors import (
     EXIT_PARSE,
@@ -23,6 +22,7 @@ from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.pdflines import Run, page_rows
 from pipeline.extract.tarball import read_archive_commit, read_tar_members
 from pipeline.models.bundles import SITE_BUNDLE_FORMAT
+from tests.faults import materials
 
 
 def _pdf_with_content(stream: bytes) -> bytes:

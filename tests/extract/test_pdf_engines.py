@@ -27,8 +27,6 @@ from typing import Any
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pytest
-from helpers import SHARED
-from twocolumn import make_two_column_pdf
 
 from pipeline.errors import ExtractError, UsageError
 from pipeline.extract.pdf import ENGINES, extract_pdf_lines
@@ -39,6 +37,8 @@ from pipeline.registry.loader import load_registry
 from pipeline.runner.families import engine_neutral, parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.request import request_for
+from tests.support.helpers import SHARED
+from tests.support.twocolumn import make_two_column_pdf
 
 MANIFEST = SHARED / "manifest.json"
 DIFFERENCES = Path(__file__).parent / "fixtures" / "pdf-engine-differences.toml"

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -19,6 +18,7 @@ from reportlab.pdfgen import canvas
 from pipeline.errors import ExtractError
 from pipeline.extract import pdf as extract
 from pipeline.extract import pdfium
+from tests.support.helpers import ROOT
 
 # Enough pages that an order kept within a page only would show.
 PAGES = 29

@@ -6,10 +6,10 @@ import io
 import tarfile
 
 import pytest
-from helpers import SHARED
 
 from pipeline.errors import ExtractError
 from pipeline.extract.tarball import read_archive_commit, read_tar_members
+from tests.support.helpers import SHARED
 
 RULINGS = SHARED / "netrunner" / "rulings-netrunnerdb"
 SNAPSHOT_2023 = RULINGS / "2023-03-12" / "netrunnerdb-v2-rulings-2023-03-12.tar.gz"

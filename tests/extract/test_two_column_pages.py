@@ -15,11 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from twocolumn import Entry, make_flowed_two_column_pdf, make_two_column_pdf
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.extract.pdf import ENGINES, extract_pdf_lines
+from tests.support.twocolumn import Entry, make_flowed_two_column_pdf, make_two_column_pdf
 
 runner = CliRunner()
 PER_COLUMN = 18

@@ -12,6 +12,6 @@ Three parts, each run as the real command line in its own process:
 - concurrent runs (`concurrency`): four at once, exactly one proceeds.
 
 `python -m tests.faults [--quick]` prints one table and exits non-zero on any corrupt
-state, leftover file, crash or hang. Its modules import each other relatively, so the
-smoke test (`tests/jobs/test_fault_smoke.py`) can load them as the package `faults`.
+state, leftover file, crash or hang. Its modules import each other relatively; the tests
+import it as `tests.faults`.
 """

@@ -20,10 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from http.server import BaseHTTPRequestHandler
 
-try:  # pytest puts tests/ on sys.path; `python -m tests.faults` runs from the checkout
-    from server import HOST, OwnedServer, Request, ThreadedServer
-except ImportError:
-    from tests.support.server import HOST, OwnedServer, Request, ThreadedServer
+from tests.support.server import HOST, OwnedServer, Request, ThreadedServer
 
 
 class Connection:

@@ -21,10 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-try:  # pytest puts tests/support on sys.path; `python -m tests.faults` runs from the checkout
-    from helpers import ROOT, SHARED, registry_text
-except ImportError:
-    from tests.support.helpers import ROOT, SHARED, registry_text
+from tests.support.helpers import ROOT, SHARED, registry_text
 
 MANIFEST = SHARED / "manifest.json"
 MINI_TXT = ROOT / "tests" / "parse" / "fixtures" / "mtg" / "mini.txt"

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_site_sources import bundle_real_site
 
 from pipeline.errors import ExtractError
 from pipeline.extract.fab_html import read_rules_site
@@ -15,6 +14,7 @@ from pipeline.fetch.sites import store_site_bundle
 from pipeline.models.bundles import BundleError, build_site_bundle, read_site_bundle
 from pipeline.registry.loader import load_registry
 from pipeline.store.blobs import BlobStore
+from tests.fetch.test_site_sources import bundle_real_site
 
 # The bundle of the FaB 2.10.1 rules site's 11 pages as an archive folder gives them,
 # built before the format moved out of extract/fab_html: the same pages must keep

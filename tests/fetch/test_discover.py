@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server import Reply, ScriptedServer
 
 from pipeline.errors import DiscoveryError
 from pipeline.extract.html import list_links
@@ -15,6 +14,7 @@ from pipeline.fetch.discover import find_link
 from pipeline.fetch.http import Fetcher
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.store.blobs import BlobStore
+from tests.support.server import Reply, ScriptedServer
 
 MTG_PATTERN = r"MagicCompRules.*\.txt$"
 MEDIA = "https://media.wizards.com/2025/downloads"

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server import Reply, Request, ScriptedServer, redirect
 
 from pipeline.errors import FetchError, HashMismatch
 from pipeline.fetch.http import Fetcher
@@ -27,6 +26,7 @@ from pipeline.fetch.policy import (
 )
 from pipeline.models.sources import FetchResult
 from pipeline.store.blobs import BlobStore
+from tests.support.server import Reply, Request, ScriptedServer, redirect
 
 PDF = b"%PDF-1.7\n" + bytes(range(256)) * 40 + b"\n%%EOF\n"
 HTML = b"\n  <!DOCTYPE html>\n<html><head><title>Page moved</title></head><body>Sorry</body></html>"

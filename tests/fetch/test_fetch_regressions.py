@@ -8,9 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
-from mtg_sources import MTG, mtg_entries, mtg_registry
-from server import Reply, ScriptedServer
 
 from pipeline.errors import (
     EXIT_FETCH,
@@ -27,6 +24,9 @@ from pipeline.jobs.context import Context, load_sources
 from pipeline.models.sources import Source
 from pipeline.registry.loader import parse_registry
 from pipeline.store.blobs import BlobStore
+from tests.support.helpers import SHARED
+from tests.support.mtg_sources import MTG, mtg_entries, mtg_registry
+from tests.support.server import Reply, ScriptedServer
 
 
 def mirror_with(tmp_path: Path, path: str, data: bytes | None = None) -> Path:

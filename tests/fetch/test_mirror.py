@@ -9,13 +9,13 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import ROOT, SHARED, corpus_digest, link_archive, registry_file
-from server import Reply, ScriptedServer
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_USAGE, EXIT_VERIFY
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import ROOT, SHARED, corpus_digest, link_archive, registry_file
+from tests.support.server import Reply, ScriptedServer
 
 runner = CliRunner()
 

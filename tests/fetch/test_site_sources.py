@@ -13,8 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import SHARED, link_archive
-from server import Reply, ScriptedServer
 
 from pipeline.errors import EXIT_OK
 from pipeline.fetch.backends import LiveBackend, MirrorDirBackend
@@ -27,6 +25,8 @@ from pipeline.registry.loader import load_registry
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import request_for
 from pipeline.store.blobs import BlobStore
+from tests.support.helpers import SHARED, link_archive
+from tests.support.server import Reply, ScriptedServer
 
 SITE = SHARED / "fab/comprehensive-rules-html/2.10.1-prototype"
 

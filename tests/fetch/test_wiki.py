@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from server import Reply, ScriptedServer
 
 from pipeline.errors import FetchError, HashMismatch, ParseError, VerificationError
 from pipeline.extract.html import read_wiki_bundle
@@ -17,6 +16,7 @@ from pipeline.fetch.policy import FetchPolicy
 from pipeline.models.records import Citation, ParseOptions
 from pipeline.parse import wiki
 from pipeline.store.blobs import BlobStore
+from tests.support.server import Reply, ScriptedServer
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "wiki"
 API = "https://netrunner.fandom.com/api.php"

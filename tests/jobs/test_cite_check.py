@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-from diff_real import imported_corpus
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -16,6 +15,7 @@ from pipeline.diff.citations import find_citations, rewrite
 from pipeline.errors import EXIT_USAGE
 from pipeline.jobs.cite_check import Cited, CiteReport, check_rulings, cite_check
 from pipeline.store.corpus import Corpus
+from tests.support.diff_real import imported_corpus
 
 runner = CliRunner()
 

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import corpus_digest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -26,6 +25,7 @@ from pipeline.errors import EXIT_IO, EXIT_USAGE
 from pipeline.jobs.cite_check import MAX_CITATIONS, Cited, cite_check, plan_fixes
 from pipeline.jobs.cite_fixes import partial, write_fixes
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import corpus_digest
 
 runner = CliRunner()
 

@@ -13,9 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import MTG_PAIR
 from datasette.utils import escape_fts
-from helpers import SHARED, corpus_digest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -24,6 +22,8 @@ from pipeline.export.schema import APPLICATION_ID, MARK_TABLE
 from pipeline.export.sqlite import export_sqlite
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
+from tests.conftest import MTG_PAIR
+from tests.support.helpers import SHARED, corpus_digest
 
 # --------------------------------------------------------------- never replace what is not yours
 

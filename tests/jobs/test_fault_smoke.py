@@ -14,9 +14,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from faults import cases_disk, cases_network, cases_user_files, corpus_state, crash_campaign, procs
-from faults.lab import Lab, Outcome, judge
-from helpers import ROOT
+
+from tests.faults import (
+    cases_disk,
+    cases_network,
+    cases_user_files,
+    corpus_state,
+    crash_campaign,
+    procs,
+)
+from tests.faults.lab import Lab, Outcome, judge
+from tests.support.helpers import ROOT
 
 
 def explain(outcome: Outcome) -> str:
@@ -131,9 +139,8 @@ def test_every_cheap_fuzz_harness_runs_its_seeds_cleanly() -> None:
     # The harnesses without atheris: each target on each seed ends normally or in the
     # project's own error (PDF harnesses and the ones whose seeds need a PDF extraction
     # are left to make fuzz).
-    from faults.fuzz.harnesses import HARNESSES
-
     from pipeline.errors import RulesCorpusError
+    from tests.faults.fuzz.harnesses import HARNESSES
 
     cheap = [h for h in HARNESSES.values() if not h.name.endswith("-lines")]
     cheap = [h for h in cheap if not h.name.startswith("pdf-")]
@@ -151,7 +158,7 @@ def test_regression_fuzz_reports_only_this_runs_findings(tmp_path: Path) -> None
     # Now an earlier finding's input is replayed and reported only if it still fails.
     import importlib
 
-    runner = importlib.import_module("faults.fuzz.__main__")  # tests/ is on the path (conftest)
+    runner = importlib.import_module("tests.faults.fuzz.__main__")
     findings = tmp_path / "findings"
     findings.mkdir()
     old = '{"signature": "exception: ValueError at x.py:1", "input": "input-ab12"}\n'

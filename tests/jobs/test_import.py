@@ -10,7 +10,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import ROOT, SHARED, corpus_digest, link_archive
 
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_OK, EXIT_VERIFY
@@ -19,6 +18,7 @@ from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import ROOT, SHARED, corpus_digest, link_archive
 
 
 @pytest.fixture(scope="module")

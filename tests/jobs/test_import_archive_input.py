@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import corpus_digest, registry_file
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_USAGE, EXIT_VERIFY
+from tests.support.helpers import corpus_digest, registry_file
 
 SCHEME = {
     "prefix": "lt",

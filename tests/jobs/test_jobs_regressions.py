@@ -12,11 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from faults import cases_network, materials
-from faults.lab import Lab
-from helpers import ROOT, SHARED, corpus_digest, registry_file
-from mtg_sources import copy_tree, mtg_entries, mtg_registry
-from server import Reply, ScriptedServer
 
 from pipeline.errors import (
     EXIT_CHANGED,
@@ -33,6 +28,11 @@ from pipeline.jobs import update as update_job
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus, DiffEntry
+from tests.faults import cases_network, materials
+from tests.faults.lab import Lab
+from tests.support.helpers import ROOT, SHARED, corpus_digest, registry_file
+from tests.support.mtg_sources import copy_tree, mtg_entries, mtg_registry
+from tests.support.server import Reply, ScriptedServer
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import link_archive
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -17,6 +16,7 @@ from pipeline.errors import EXIT_CHANGED, EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import link_archive
 
 DOCUMENTS = {"tournament-rules", "infraction-procedure-guide", "judging-at-regular-rel"}
 

@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.errors import EXIT_FETCH, EXIT_USAGE, UnreadableInput
 from pipeline.store.files import read_input
+from tests.support.helpers import SHARED
 
 FAB = "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
 HANG = 60  # seconds: any of these commands answers in a few

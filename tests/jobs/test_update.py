@@ -10,9 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import SHARED, corpus_digest, registry_file
-from publisher_site import FAST, discovering_context, serve_version
-from server import Reply, ScriptedServer, redirect
 
 from pipeline.errors import (
     EXIT_CHANGED,
@@ -26,6 +23,9 @@ from pipeline.errors import (
 from pipeline.jobs import update as jobs
 from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import SHARED, corpus_digest, registry_file
+from tests.support.publisher_site import FAST, discovering_context, serve_version
+from tests.support.server import Reply, ScriptedServer, redirect
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

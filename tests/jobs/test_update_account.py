@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import registry_file
-from server import Reply, ScriptedServer
-
 from pipeline.errors import EXIT_CHANGED, EXIT_PARSE
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import update as jobs
 from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import registry_file
+from tests.support.server import Reply, ScriptedServer
 
 FAST = FetchPolicy(connect_timeout=2, read_timeout=5, deadline=30, retries=1, backoff=0.01)
 LEVELS = [

@@ -8,9 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fab_typeset import content, typeset
-from helpers import corpus_digest, registry_file
-from server import Reply, ScriptedServer
 
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_CHANGED, EXIT_FETCH, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
@@ -20,6 +17,9 @@ from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
+from tests.support.fab_typeset import content, typeset
+from tests.support.helpers import corpus_digest, registry_file
+from tests.support.server import Reply, ScriptedServer
 
 FAST = FetchPolicy(connect_timeout=2, read_timeout=5, deadline=30, retries=1, backoff=0.01)
 

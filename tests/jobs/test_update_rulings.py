@@ -8,8 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED, corpus_digest, registry_file
-from server import Reply, ScriptedServer
 
 from pipeline.cli.console import print_shown
 from pipeline.corpus import open_corpus
@@ -20,6 +18,8 @@ from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import ROOT, SHARED, corpus_digest, registry_file
+from tests.support.server import Reply, ScriptedServer
 
 RULINGS = SHARED / "netrunner/rulings-netrunnerdb"
 NEW_TAR = RULINGS / "2024-01-15/netrunnerdb-v2-rulings-2024-01-15.tar.gz"

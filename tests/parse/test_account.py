@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLE_REGISTRIES, SHARED
 
 from pipeline.fetch.manifest import parse_manifest, versions_of
 from pipeline.jobs.context import load_sources
@@ -32,6 +31,7 @@ from pipeline.runner.families import FAMILIES, Extracted, family_of, parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest, request_for
+from tests.support.helpers import EXAMPLE_REGISTRIES, SHARED
 
 UNACCOUNTED = WarningCode.UNACCOUNTED_NUMBER
 

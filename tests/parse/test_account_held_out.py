@@ -10,7 +10,6 @@ read, or named by an `unaccounted-number` warning: none is lost in silence.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from tests.support.helpers import scheme_then_parse as scheme_and_parse
 
 runner = CliRunner()
 
@@ -81,14 +80,7 @@ DOCUMENTS = {"harbor": WORD_DOTS, "moonlit": RUN_IN}
 def scheme_then_parse(tmp_path: Path, name: str, text: str) -> dict[str, Any]:
     document = tmp_path / f"{name}.txt"
     document.write_text(text, encoding="utf-8")
-    scheme = runner.invoke(app, ["scheme", str(document), "--game", name])
-    assert scheme.exit_code == 0, scheme.stderr
-    registry = tmp_path / "sources.toml"
-    registry.write_text(scheme.stdout, encoding="utf-8")
-    parse = ["parse", str(document), "--family", "numbered", "--sources", str(registry)]
-    parsed = runner.invoke(app, parse)
-    assert parsed.exit_code == 0, parsed.stderr
-    doc: dict[str, Any] = json.loads(parsed.stdout)
+    doc: dict[str, Any] = scheme_and_parse(document, tmp_path, name)[1]
     return doc
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import SHARED
 
 from pipeline.errors import ParseError
 from pipeline.fetch.manifest import (
@@ -38,6 +37,7 @@ from pipeline.runner.family_names import NAMES
 from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest, request_for
 from pipeline.store.blobs import BlobStore
+from tests.support.helpers import SHARED
 
 # Documents that are not clean, with the warnings they are known for (docs/records.md,
 # counts table).

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.content import Line
@@ -18,6 +17,7 @@ from pipeline.models.records import Document, ParseOptions, text_digest
 from pipeline.parse.errata import REVIEWED, REVIEWED_TEXTS, known_dangling
 from pipeline.parse.fab import cr as fab
 from pipeline.parse.mtg import cr as mtg
+from tests.support.helpers import SHARED
 
 FAB = SHARED / "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
 MTG = SHARED / "mtg/comprehensive-rules"

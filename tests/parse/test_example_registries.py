@@ -4,9 +4,9 @@ entry in examples/registries/, each parse their real document with nothing misre
 from __future__ import annotations
 
 import pytest
-from helpers import EXAMPLE_REGISTRIES, NUMBERED_GAMES, parse_example
 
 from pipeline.registry.loader import load_registry
+from tests.support.helpers import EXAMPLE_REGISTRIES, NUMBERED_GAMES, parse_example
 
 
 def test_the_numbered_games_are_packaged() -> None:

@@ -7,11 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import cr as fab
+from tests.support.helpers import SHARED
 
 CR_2_14 = SHARED / "fab" / "comprehensive-rules" / "2.14.0" / "en-fab-cr.txt"
 CR_2_10 = SHARED / "fab" / "comprehensive-rules" / "2.10.1" / "en-fab-cr-2.10.1-20250519212741.txt"

@@ -13,7 +13,6 @@ import json
 import re
 
 import pytest
-from helpers import SHARED
 
 from pipeline.errors import ExtractError, ParseError
 from pipeline.extract.fab_html import list_site_pages, read_rules_site
@@ -27,6 +26,7 @@ from pipeline.parse.lint import lint_parsed
 from pipeline.runner.families import engine_neutral, parse_bytes
 from pipeline.runner.request import ParseRequest
 from pipeline.verify.checks import compare_renditions
+from tests.support.helpers import SHARED
 
 INDEX = "https://rules.fabtcg.com/en/cr/index.html"
 TXT_2_10 = SHARED / "fab" / "comprehensive-rules" / "2.10.1" / "en-fab-cr-2.10.1-20250519212741.txt"

@@ -6,8 +6,6 @@ from __future__ import annotations
 import functools
 
 import pytest
-from fab_typeset import content, typeset
-from pdfgen import build_pdf
 
 from pipeline.errors import ParseError
 from pipeline.extract.pdf import extract_pdf_lines
@@ -17,6 +15,8 @@ from pipeline.parse.fab import cr as fab
 from pipeline.parse.numbered.document import pdf_blocks
 from pipeline.parse.numbered.layout import Vocabulary
 from pipeline.parse.numbered.layout import join_vocabulary as join_wrapped
+from tests.support.fab_typeset import content, typeset
+from tests.support.pdfgen import build_pdf
 
 
 @functools.cache

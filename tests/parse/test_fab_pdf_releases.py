@@ -4,12 +4,12 @@ date written out, alone or in an `Effective:` statement, read as the 2.14.0 form
 from __future__ import annotations
 
 import pytest
-from pdfgen import build_pdf
 
 from pipeline.errors import ParseError
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.records import ParseOptions
 from pipeline.parse.fab import cr as fab
+from tests.support.pdfgen import build_pdf
 
 RULE = (
     "A player may play a card from their hand during their action phase if they have the "

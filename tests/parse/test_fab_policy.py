@@ -7,12 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.errors import ParseError
 from pipeline.extract.text import extract_text_lines
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.fab import policy as fab_policy
+from tests.support.helpers import SHARED
 
 SOURCES = SHARED / "fab"
 TRP = SOURCES / "tournament-rules-and-policy" / "2026-06-10" / "en-fab-trp.txt"

@@ -9,7 +9,8 @@ import re
 from typing import Any
 
 import pytest
-from helpers import parse_example
+
+from tests.support.helpers import parse_example
 
 # A number as a reader counts rules: `100.`, `1009.`, `101.1.`, `105.3a.`, `903.2i-i.` at a
 # line's start, or after a sentence's end where the conversion ran a rule into the line

@@ -8,9 +8,9 @@ import re
 from typing import Any
 
 import pytest
-from helpers import parse_example
 
 from pipeline.extract.pdf import extract_pdf_lines
+from tests.support.helpers import parse_example
 
 CHAPTER = re.compile(r"^(\d+)\) [A-Z]")
 RULE = re.compile(r"^(\d+(?:-\d+)+)\. ")

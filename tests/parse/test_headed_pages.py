@@ -8,7 +8,6 @@ inside rules, unnumbered paragraphs, examples and notes, and links to numbered a
 
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,9 +15,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
 from pipeline.extract.html_lines import extract_html_lines
 from pipeline.extract.markdown import extract_markdown_lines, heading_slug
+from tests.support.helpers import scheme_then_parse
 
 FIXTURES = Path(__file__).parent / "fixtures" / "headed"
 runner = CliRunner()
@@ -53,18 +52,6 @@ RULES = [
     ("cr:3", None, "Ending the Game", "The game ends as rule 1.1 says.", ["cr:1.1"], [],
      ["A concession ends it too."], []),
 ]  # fmt: skip
-
-
-def scheme_then_parse(path: Path, tmp_path: Path) -> tuple[str, dict[str, Any]]:
-    """The entry `scheme` writes, and the Document `parse` gives with it, pasted unedited."""
-    result = runner.invoke(app, ["scheme", str(path), "--game", "lantern"])
-    assert result.exit_code == 0, result.stderr
-    registry = tmp_path / "sources.toml"
-    registry.write_text(result.stdout, encoding="utf-8")
-    args = ["parse", str(path), "--family", "numbered", "--sources", str(registry)]
-    parsed = runner.invoke(app, args)
-    assert parsed.exit_code == 0, parsed.stderr
-    return result.stdout, json.loads(parsed.stdout)
 
 
 def rows(doc: dict[str, Any]) -> list[tuple[Any, ...]]:

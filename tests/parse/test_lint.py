@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, SHARED
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_contract import cases, parse_case
 
 from pipeline.extract.text import decode_text
 from pipeline.models.records import (
@@ -41,6 +39,8 @@ from pipeline.parse.numbered.statements import read_date
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
 from pipeline.store.blobs import BlobStore
+from tests.parse.test_contract import cases, parse_case
+from tests.support.helpers import ROOT, SHARED
 
 
 def doc_of(*texts: str, title: str | None = None, examples: tuple[str, ...] = ()) -> Document:

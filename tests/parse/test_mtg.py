@@ -8,11 +8,11 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.extract.text import decode_text, extract_text_lines
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.mtg import cr as mtg
+from tests.support.helpers import SHARED
 
 MTG = SHARED / "mtg" / "comprehensive-rules"
 ALL_VERSIONS = sorted(p.name for p in MTG.iterdir() if any(p.glob("*.txt")))

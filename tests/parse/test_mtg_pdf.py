@@ -11,7 +11,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.pdflines import PdfText
@@ -21,6 +20,7 @@ from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.mtg import cr as mtg
 from pipeline.parse.mtg.paragraphs import pdf_paragraphs
 from pipeline.verify.checks import compare_renditions
+from tests.support.helpers import SHARED
 
 MTG = SHARED / "mtg" / "comprehensive-rules"
 PDF_VERSIONS = ["20230414", "20250725", "20251114"]

@@ -5,12 +5,12 @@ has no numbers, by its headings (family `headed-sections`)."""
 from __future__ import annotations
 
 import pytest
-from conftest import ParseReal
 
 from pipeline.extract.html import list_links
 from pipeline.fetch.discover import find_link
 from pipeline.models.records import Document, Rule
 from pipeline.registry.loader import load_registry
+from tests.conftest import ParseReal
 
 MTR_2018 = "mtg/tournament-rules/2018-05-18/MTG_MTR_2018_May18_EN.pdf"
 MTR_2024 = "mtg/tournament-rules/2024-05-13/MTG_MTR_2024_May13.pdf"

@@ -9,12 +9,12 @@ from collections.abc import Callable
 from functools import cache
 
 import pytest
-from helpers import SHARED
 
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.mtg import policy
+from tests.support.helpers import SHARED
 
 pytestmark = pytest.mark.slow  # reads a real document without the session fixtures
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from helpers import SHARED
 
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.netrunner import cr
+from tests.support.helpers import SHARED
 
 PDF = "netrunner/comprehensive-rules/1.4/Comprehensive_Rules.pdf"
 OPTIONS = ParseOptions(document="netrunner/cr", rendition="pdf")

@@ -20,8 +20,6 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import SHARED
-from server import Reply, ScriptedServer
 
 from pipeline.errors import DiscoveryError, ExtractError
 from pipeline.extract.html import list_links
@@ -35,6 +33,8 @@ from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
 from pipeline.store.blobs import BlobStore
 from pipeline.verify.checks import compare_renditions
+from tests.support.helpers import SHARED
+from tests.support.server import Reply, ScriptedServer
 
 BUNDLES = SHARED / "netrunner" / "comprehensive-rules-yaml-source"
 LETTERS = string.ascii_lowercase[:14]

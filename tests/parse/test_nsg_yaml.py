@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import SHARED, link_archive
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -29,6 +28,7 @@ from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import SHARED, link_archive
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
 from reportlab.pdfgen import canvas
 
 from pipeline.errors import EXIT_PARSE
+from tests.support.helpers import ROOT
 
 
 def image_pdf() -> bytes:

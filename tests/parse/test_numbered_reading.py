@@ -8,7 +8,6 @@ The documents are small text exports made here, each the same rules under anothe
 
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from tests.support.helpers import scheme_then_parse as scheme_and_parse
 
 runner = CliRunner()
 RULES = """1. Setup
@@ -37,15 +36,8 @@ def scheme_then_parse(text: str, tmp_path: Path) -> tuple[dict[str, Any], dict[s
     the entry pasted unedited."""
     path = tmp_path / "lantern.txt"
     path.write_text(text, encoding="utf-8")
-    result = runner.invoke(app, ["scheme", str(path), "--game", "lantern"])
-    assert result.exit_code == 0, result.stderr
-    registry = tmp_path / "sources.toml"
-    registry.write_text(result.stdout, encoding="utf-8")
-    args = ["parse", str(path), "--family", "numbered", "--sources", str(registry)]
-    parsed = runner.invoke(app, args)
-    assert parsed.exit_code == 0, parsed.stderr
-    scheme = tomllib.loads(result.stdout)["source"][0]["scheme"]
-    return scheme, json.loads(parsed.stdout)
+    entry, doc = scheme_and_parse(path, tmp_path)
+    return tomllib.loads(entry)["source"][0]["scheme"], doc
 
 
 @pytest.mark.parametrize(

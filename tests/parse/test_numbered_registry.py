@@ -10,8 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import SHARED, registry_file
-from pdfgen import SOFT_HYPHEN, build_pdf
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -28,6 +26,8 @@ from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest, request_for
 from pipeline.runner.sandbox import parse_isolated
 from pipeline.store import layout
+from tests.support.helpers import SHARED, registry_file
+from tests.support.pdfgen import SOFT_HYPHEN, build_pdf
 
 MTG_PDF = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 

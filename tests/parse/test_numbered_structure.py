@@ -8,7 +8,6 @@ import io
 from pathlib import Path
 
 import pytest
-from helpers import registry_file
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
@@ -22,6 +21,7 @@ from pipeline.parse.numbered.structure import find_contents
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.request import request_for
+from tests.support.helpers import registry_file
 
 HYPHEN_LEVELS = [
     {"kind": "chapter", "dot": "paren", "title": "always"},

@@ -4,10 +4,10 @@ what was found."""
 from __future__ import annotations
 
 import pytest
-from helpers import SHARED
-from mtg_sources import MTG
 
 from pipeline.runner.request import ParseRequest
+from tests.support.helpers import SHARED
+from tests.support.mtg_sources import MTG
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,6 @@ from collections import defaultdict
 
 import pdfplumber
 import pytest
-from conftest import ParseReal
-from helpers import SHARED
 
 from pipeline.models.records import Document
 from pipeline.parse.common import slugify
@@ -19,6 +17,8 @@ from pipeline.registry.loader import load_registry
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.request import request_for
+from tests.conftest import ParseReal
+from tests.support.helpers import SHARED
 
 OPP_10 = "netrunner/organized-play-policies/1.0/Organized_Play_Policies_1.0.pdf"
 OPP_13 = "netrunner/organized-play-policies/1.3/Organized_Play_Policies.pdf"

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import SHARED
-from test_contract import cases, parse_case
 
 from pipeline.models.content import Line
 from pipeline.models.records import Document, GlossaryTerm, Location, Passage, Rule
 from pipeline.runner.families import family_of, parse_bytes
 from pipeline.runner.request import ParseRequest, request_for
 from pipeline.store.blobs import BlobStore
+from tests.parse.test_contract import cases, parse_case
+from tests.support.helpers import SHARED
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

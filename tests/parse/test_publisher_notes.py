@@ -12,11 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import SHARED, corpus_digest
-from publisher_site import discovering_context, serve_version
 from rich.console import Console
-from server import ScriptedServer
-from test_contract import cases, parse_case
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -40,6 +36,10 @@ from pipeline.models.records import (
 from pipeline.parse.common import check_document
 from pipeline.store.blobs import BlobStore
 from pipeline.store.corpus import Corpus
+from tests.parse.test_contract import cases, parse_case
+from tests.support.helpers import SHARED, corpus_digest
+from tests.support.publisher_site import discovering_context, serve_version
+from tests.support.server import ScriptedServer
 
 RELEASE = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 REWORDED = (

@@ -8,14 +8,14 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
-from twocolumn import make_two_column_pdf
 
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import decode_text, extract_text_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.riftbound import cr as riftbound
+from tests.support.helpers import SHARED
+from tests.support.twocolumn import make_two_column_pdf
 
 find_references = riftbound.ENGINE.references.find
 

@@ -8,14 +8,14 @@ import re
 from collections import Counter
 
 import pytest
-from conftest import ParseReal
-from helpers import SHARED
 
 from pipeline.models.records import Document
 from pipeline.registry.loader import load_registry
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.family_names import NAMES
 from pipeline.runner.request import ParseRequest, request_for
+from tests.conftest import ParseReal
+from tests.support.helpers import SHARED
 
 TXT = "riftbound/tournament-rules/2026-07-16/Tournament-Rules-2026-07-16.txt"
 KINDS = ["rule", "subrule", "clause", "subclause", "item", "subitem", "point"]

@@ -7,13 +7,13 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.errors import ParseError
 from pipeline.extract.tarball import read_tar_members
 from pipeline.models.records import Document, ParseOptions, Ruling
 from pipeline.parse import rulings
 from pipeline.parse.rulings import render_markdown, ruling_id
+from tests.support.helpers import SHARED
 
 RULINGS = SHARED / "netrunner" / "rulings-netrunnerdb"
 SNAPSHOTS = ("2023-03-12", "2024-01-15")

@@ -15,10 +15,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from helpers import NUMBERED_GAMES, ROOT, SHARED, parse_example
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from tests.support.helpers import NUMBERED_GAMES, ROOT, SHARED, parse_example
 
 runner = CliRunner()
 # example name: (document in the shared sources, game, document id)

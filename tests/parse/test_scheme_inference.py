@@ -22,8 +22,6 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 import tomli_w
-from faults.materials import pdf_bomb
-from helpers import SHARED
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -31,6 +29,8 @@ from pipeline.errors import EXIT_PARSE, EXIT_USAGE
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry
 from pipeline.runner.family_names import NAMES
+from tests.faults.materials import pdf_bomb
+from tests.support.helpers import SHARED
 
 runner = CliRunner()
 FOW = "fow/comprehensive-rules/7.0/fow-cr-7.0.txt"

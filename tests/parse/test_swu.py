@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import ParseReal
-from helpers import SHARED, link_archive
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -22,6 +20,8 @@ from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from pipeline.models.records import Document
 from pipeline.parse.swu.defects import KNOWN_SLIPS
+from tests.conftest import ParseReal
+from tests.support.helpers import SHARED, link_archive
 
 PDF = "swu/comprehensive-rules/7.0/SWU-comprehensive-rules.pdf"
 SHA = "c2ac944e06f405ddce81b04dc5cc9b1c357e54dcabb4c083587b1d4b0d27e4d3"

@@ -10,13 +10,13 @@ from collections.abc import Callable
 from functools import cache
 
 import pytest
-from helpers import SHARED
 
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions
 from pipeline.parse.swu import cr
 from pipeline.parse.swu.pages import pair_section_numbers
+from tests.support.helpers import SHARED
 
 PDF = "swu/comprehensive-rules/7.0/SWU-comprehensive-rules.pdf"
 OPTIONS = ParseOptions(document="swu/cr", rendition="pdf")

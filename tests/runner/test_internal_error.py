@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import ROOT
-
 from pipeline.errors import EXIT_BUG, shorten
+from tests.support.helpers import ROOT
 
 # `history` with its first library call replaced by one that fails as a bug would.
 BUGGY = (

@@ -6,13 +6,13 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
 
 from pipeline.runner import cache as parse_cache
 from pipeline.runner.cache import ParseCache, cache_key
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest
+from tests.support.helpers import SHARED
 
 TXT = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 REQUEST = ParseRequest(family="mtg-cr", document="mtg/cr", rendition="txt", what="mtg")

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import SHARED
+
+from tests.support.helpers import SHARED
 
 ROOT = Path(__file__).resolve().parents[2]
 LAZY = ("bs4", "soupsieve", "yaml", "tarfile", "pdfplumber", "pdfminer")

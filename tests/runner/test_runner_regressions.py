@@ -15,9 +15,6 @@ import zlib
 from pathlib import Path
 
 import pytest
-from faults import cases_disk
-from faults.lab import Lab
-from helpers import ROOT, SHARED
 
 from pipeline.errors import ParseError
 from pipeline.models.scheme import LevelScheme, NumberedScheme
@@ -25,6 +22,9 @@ from pipeline.runner.cache import ParseCache, read_entry
 from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest
 from pipeline.runner.sandbox import parse_isolated
+from tests.faults import cases_disk
+from tests.faults.lab import Lab
+from tests.support.helpers import ROOT, SHARED
 
 
 def pdf_bomb(inflated: int) -> bytes:

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from faults import materials
-from faults.procs import child_processes, session_processes
-from helpers import ROOT, SHARED
+
+from tests.faults import materials
+from tests.faults.procs import child_processes, session_processes
+from tests.support.helpers import ROOT, SHARED
 
 MTG_PDF = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.pdf"
 MTG_TXT = SHARED / "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"

@@ -16,8 +16,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from helpers import corpus_digest
-from site_support import built_site, hostile_archive, run_cli, site_corpus
 
 from pipeline.corpus import open_corpus
 from pipeline.corpus.site_queries import follow_version
@@ -26,6 +24,8 @@ from pipeline.site.document_site import read_document_site
 from pipeline.site.feed import feed_context
 from pipeline.site.output import MARKER
 from pipeline.site.render import render_page
+from tests.support.helpers import corpus_digest
+from tests.support.site_support import built_site, hostile_archive, run_cli, site_corpus
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")

@@ -24,8 +24,9 @@ from typing import ClassVar
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from chromium import png_size, run_chromium
-from site_support import HOSTILE_RULE, built_site, hostile_archive, run_cli
+
+from tests.support.chromium import png_size, run_chromium
+from tests.support.site_support import HOSTILE_RULE, built_site, hostile_archive, run_cli
 
 PROBE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>probe</title></head>

@@ -16,8 +16,6 @@ import zlib
 from pathlib import Path
 
 import pytest
-from helpers import corpus_digest
-from site_support import hostile_archive, run_cli
 
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_IO, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
@@ -27,6 +25,8 @@ from pipeline.site.document_site import read_document_site
 from pipeline.site.feed import feed_context
 from pipeline.site.output import LOCK, MARKER, SiteFolder
 from pipeline.site.render import render_page
+from tests.support.helpers import corpus_digest
+from tests.support.site_support import hostile_archive, run_cli
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conftest import ParseReal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from pipeline.models.records import Document
 from pipeline.store.canonical import canonical_json
+from tests.conftest import ParseReal
 
 MTG_TXT = "mtg/comprehensive-rules/20251114/MagicCompRules 20251114.txt"
 

@@ -11,8 +11,6 @@ import traceback
 from pathlib import Path
 
 import pytest
-from helpers import SHARED, corpus_digest, registry_file
-from mtg_sources import copy_tree
 
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_OK, RegistryError, UnsafeName
@@ -25,6 +23,8 @@ from pipeline.models.sources import Pin
 from pipeline.store import files as store_files
 from pipeline.store import layout
 from pipeline.store.corpus import Corpus
+from tests.support.helpers import SHARED, corpus_digest, registry_file
+from tests.support.mtg_sources import copy_tree
 
 
 @pytest.fixture

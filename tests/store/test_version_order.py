@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ParseReal
-from helpers import SHARED, corpus_digest, link_archive
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -27,6 +25,8 @@ from pipeline.jobs.import_archive import import_archive
 from pipeline.jobs.verify import verify
 from pipeline.store.corpus import Corpus
 from pipeline.store.ordering import version_key
+from tests.conftest import ParseReal
+from tests.support.helpers import SHARED, corpus_digest, link_archive
 
 OLD_EXPORTS = {
     "20030315": "2003-03-15",

@@ -1,7 +1,7 @@
 """Debian's headless Chromium, driven the one way the browser tests need: a page in,
 the DOM or a screenshot out, with no network of its own and a profile in tmp.
 
-Import it as ``from chromium import run_chromium, png_size`` (tests/ is on sys.path).
+Import it as ``from tests.support.chromium import run_chromium, png_size``.
 """
 
 from __future__ import annotations

@@ -14,14 +14,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers import SHARED, link_archive
-
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from pipeline.models.records import Document
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
+from tests.support.helpers import SHARED, link_archive
 
 # The rules documents (and Netrunner's rulings) the renumbering and cite-check tests store.
 STORED = re.compile(

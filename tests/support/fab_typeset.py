@@ -7,8 +7,8 @@ from __future__ import annotations
 import functools
 import re
 
-from helpers import SHARED
-from pdfgen import SOFT_HYPHEN, Item, Typeset, build_pdf
+from tests.support.helpers import SHARED
+from tests.support.pdfgen import SOFT_HYPHEN, Item, Typeset, build_pdf
 
 CR_2_14 = SHARED / "fab" / "comprehensive-rules" / "2.14.0" / "en-fab-cr.txt"
 

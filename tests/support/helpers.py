@@ -94,3 +94,21 @@ def parse_example(name: str) -> tuple[Any, bytes]:
     ((file,),) = versions_of(entry, entries)
     data = (SHARED / file.path).read_bytes()
     return parse_bytes(data, request_for(entry, what=file.path)), data
+
+
+def scheme_then_parse(path: Path, tmp_path: Path, game: str = "lantern") -> tuple[str, Any]:
+    """The entry `rulescorpus scheme` writes for the file, and the Document JSON that
+    `rulescorpus parse` gives with that entry pasted unedited (both run as the CLI)."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli.app import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["scheme", str(path), "--game", game])
+    assert result.exit_code == 0, result.stderr
+    registry = tmp_path / "sources.toml"
+    registry.write_text(result.stdout, encoding="utf-8")
+    args = ["parse", str(path), "--family", "numbered", "--sources", str(registry)]
+    parsed = runner.invoke(app, args)
+    assert parsed.exit_code == 0, parsed.stderr
+    return result.stdout, json.loads(parsed.stdout)

@@ -7,7 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from helpers import SHARED, registry_file
+from tests.support.helpers import SHARED, registry_file
 
 MTG = "mtg/comprehensive-rules/{0}/MagicCompRules {0}.txt"
 

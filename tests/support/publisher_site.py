@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import registry_file
-from server import Reply, ScriptedServer
-
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs.context import Context
+from tests.support.helpers import registry_file
+from tests.support.server import Reply, ScriptedServer
 
 # Short timeouts and no real back-off: the server is local, and failures are scripted.
 FAST = FetchPolicy(

@@ -11,11 +11,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from helpers import ROOT, SHARED, link_archive
-
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
+from tests.support.helpers import ROOT, SHARED, link_archive
 
 
 def import_real(root: Path, wanted: Callable[[dict[str, Any]], bool]) -> Path:

@@ -3,7 +3,7 @@
 Modelled on pip's test server (``pip/tests/lib/server.py``): tests talk to a real socket, so
 timeouts, truncation, redirects and retries are exercised for real.
 
-    from server import Reply, ScriptedServer
+    from tests.support.server import Reply, ScriptedServer
 
     with ScriptedServer() as srv:
         srv.script("/cr.txt", [Reply(500), Reply(200, b"hello", {"ETag": '"v1"'})])
@@ -29,8 +29,7 @@ receives the `Request` and returns a `Reply` (to answer according to headers).
 Every response carries ``Connection: close``, so each request opens a fresh
 connection and a reply never leaks into the next request.
 
-Import it as ``from server import ...`` (pytest puts tests/ on sys.path because
-tests/ is not a package).
+Import it as ``from tests.support.server import ...``.
 """
 
 from __future__ import annotations

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from built_once import build_once
-from helpers import SHARED, link_archive, registry_file
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
+from tests.support.built_once import build_once
+from tests.support.helpers import SHARED, link_archive, registry_file
 
 SUBSET = (
     "mtg/comprehensive-rules/20250207/MagicCompRules 20250207.txt",

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from helpers import ROOT, SHARED
+from tests.support.helpers import ROOT, SHARED
 
 
 def test_regression_bench_with_no_runs_says_so_instead_of_a_traceback() -> None:

@@ -8,15 +8,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from built_once import build_once
 
-SUPPORT = Path(__file__).parent
+from tests.support.built_once import build_once
+
+ROOT = Path(__file__).parents[2]
 
 CONFTEST = f"""
 import sys
-sys.path.insert(0, {str(SUPPORT)!r})
+sys.path.insert(0, {str(ROOT)!r})  # a suite outside the checkout imports its helpers
 import pytest
-from built_once import build_once
+from tests.support.built_once import build_once
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from compare_corpora import compare_documents
+from tests.support.compare_corpora import compare_documents
 
 
 def old_document() -> dict[str, Any]:

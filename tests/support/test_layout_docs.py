@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from helpers import ROOT
+from tests.support.helpers import ROOT
 
 PAGE = ROOT / "docs" / "development.md"
 

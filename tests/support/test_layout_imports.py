@@ -31,7 +31,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+
+from tests.support.helpers import ROOT
 
 PACKAGE = ROOT / "pipeline"
 

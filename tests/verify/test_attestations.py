@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import SHARED, link_archive, registry_file
-from server import Reply, ScriptedServer
 
 from pipeline.errors import EXIT_FETCH, EXIT_OK, EXIT_VERIFY
 from pipeline.extract.web_page import read_web_page
@@ -27,6 +25,8 @@ from pipeline.verify.attestations import (
     read_attestations,
     same_site,
 )
+from tests.support.helpers import SHARED, link_archive, registry_file
+from tests.support.server import Reply, ScriptedServer
 
 FAB_URL = "https://rules.fabtcg.com/txt/latest/en-fab-cr.txt"
 FAB_SHA = "10e3fb55eb0dd3c1fb22b4f415db6d14e5e329d118a2a9204355fda4d8c98a05"
