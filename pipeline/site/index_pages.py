@@ -57,7 +57,7 @@ def game_context(game: str, sites: list[DocumentSite]) -> dict[str, Any]:
 
 def home_context(sites: list[DocumentSite]) -> dict[str, Any]:
     return {
-        "title": "Comprehensive rules",
+        "title": "Rules documents",
         "crumbs": [],
         "feed": None,
         "feed_title": "",

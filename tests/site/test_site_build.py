@@ -94,12 +94,19 @@ def test_old_numbers_show_their_old_text_then_lead_to_the_current_rule(
     merged = main_of(site / "mtg/cr/v/2025-07-25/603.2e/index.html")
     assert 'mtg/cr/603.2d/index.html">603.2d</a>' in merged
     reader = open_corpus(corpus)
-    removed = [f for f in follow_version(reader, "mtg/cr", "2025-07-25").values() if f.removed_in]
-    assert removed, "the 2025-11-14 diff removes rules"
-    number = reader.record("mtg/cr", removed[0].asked, "2025-07-25").number  # type: ignore[union-attr]
-    gone = main_of(site / f"mtg/cr/v/2025-07-25/{number}/index.html")
-    assert f"it was removed in version {removed[0].removed_in}" in gone
-    assert "http-equiv" not in (site / f"mtg/cr/v/2025-07-25/{number}/index.html").read_text()
+    # A rule a later release really removed (903.12c, gone in 2025-07-25).
+    removed = [
+        (version, f)
+        for version in ("2025-07-25", "2025-02-07")
+        for f in follow_version(reader, "mtg/cr", version).values()
+        if f.removed_in
+    ]
+    assert removed, "no stored release removes a rule"
+    version, gone_rule = removed[0]
+    number = reader.record("mtg/cr", gone_rule.asked, version).number  # type: ignore[union-attr]
+    gone = main_of(site / f"mtg/cr/v/{version}/{number}/index.html")
+    assert f"it was removed in version {gone_rule.removed_in}" in gone
+    assert "http-equiv" not in (site / f"mtg/cr/v/{version}/{number}/index.html").read_text()
     # The contents of an older version is a page too.
     index = main_of(site / "mtg/cr/v/2025-07-25/index.html")
     assert "These are the contents as of version 2025-07-25" in index
@@ -202,6 +209,27 @@ class Links(HTMLParser):
             self.links.append(str(values.get("content", "")).split("url=", 1)[1])
         if tag == "form" and values.get("action"):
             self.links.append(str(values["action"]))
+
+
+def test_the_tournament_documents_stand_beside_the_rules_and_link_to_them(site: Path) -> None:
+    """The documents judges read beside the Comprehensive Rules are on Magic's page, and a
+    citation of another document links to that document's rule page."""
+    game = main_of(site / "mtg/index.html")
+    for document in ("cr", "mtr", "ipg", "jar"):
+        assert f'href="../mtg/{document}/index.html"' in game, document
+    links: dict[str, set[str]] = {"cr": set(), "mtr": set()}
+    for page in [
+        *(site / "mtg/mtr").glob("*/index.html"),
+        *(site / "mtg/ipg").glob("*/index.html"),
+    ]:
+        for target in re.findall(r'href="([^"]+)"', main_of(page)):
+            where = (page.parent / target).resolve()
+            for document in links:
+                if f"/mtg/{document}/" in where.as_posix() and page.parts[-3] != document:
+                    assert where.is_file(), (page, target)
+                    links[document].add(where.parent.name)
+    assert "103.4" in links["cr"]  # the Tournament Rules cite a Comprehensive Rule
+    assert "4.3" in links["mtr"]  # the Infraction Procedure Guide cites the Tournament Rules
 
 
 def test_a_crawler_from_the_home_page_finds_no_broken_link(site: Path) -> None:

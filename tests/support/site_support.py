@@ -1,6 +1,6 @@
 """What the site tests share: a corpus imported from a few real documents (three MTG text
-exports, so old numbers and changes have a real history, two FaB versions, three Netrunner
-versions and the NetrunnerDB rulings), and a
+exports, so old numbers and changes have a real history, Magic's tournament documents, two
+FaB versions, three Netrunner versions and the NetrunnerDB rulings), and a
 small game of the tests' own whose rule text is hostile markup; each made once per run."""
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ SUBSET = (
     "netrunner/comprehensive-rules-yaml-source/25.04/nsg-cr-yaml-v25.04.tar.gz",
     "netrunner/comprehensive-rules-yaml-source/26.03/nsg-cr-yaml-v26.03.tar.gz",
     "netrunner/rulings-netrunnerdb/2024-01-15/netrunnerdb-v2-rulings-2024-01-15.tar.gz",
+    # Magic's tournament documents, which cite the Comprehensive Rules and each other.
+    "mtg/tournament-rules/2024-05-13/MTG_MTR_2024_May13.pdf",
+    "mtg/infraction-procedure-guide/2024-04-15/MTG_IPG_2024Apr15_EN.pdf",
+    "mtg/judging-at-regular-rel/2014-09-26/mtg_jar_2014Sep26_en.pdf",
 )
 
 # A rules text whose rules hold markup: the site must show it as text and never run it.
