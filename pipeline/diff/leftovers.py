@@ -183,10 +183,13 @@ def match_leftovers(
     return the others found only in records already paired: old position -> (where, share),
     each a possible move."""
     result = aligner.result
-    index = _WordIndex(aligner.new)
     possible: dict[int, tuple[list[int], float]] = {}
-    for o in aligner.old:
-        if not aligner.is_free_old(o) or not o.masked[1]:
+    left = [o for o in aligner.old if aligner.is_free_old(o) and o.masked[1]]
+    if not left:
+        return possible
+    index = _WordIndex(aligner.new)
+    for o in left:
+        if not aligner.is_free_old(o):
             continue
         found = where_words_went(aligner, o, index, new_children)
         if found is None:
@@ -211,8 +214,14 @@ def sources_of_added(
     """New records still free whose words stood in the old version: paired with the one old
     record they came from if it is free too; otherwise (records paired elsewhere) new
     position -> (old positions, share), each possibly moved from there."""
-    index = _WordIndex(aligner.old)
     taken_by_possible = {t for targets, _ in possible.values() for t in targets}
+    left = [
+        n
+        for n in aligner.new
+        if aligner.is_free_new(n) and n.masked[1] and n.pos not in taken_by_possible
+    ]
+    if not left:
+        return {}
     # A rule still saying the same at its new place was copied, not moved ("The text that
     # appears in the inset frame ..." is both 715.2 and the new 720.2).
     changed = {
@@ -224,10 +233,9 @@ def sources_of_added(
             and aligner.new[pair.new].masked[1] != o.masked[1]
         )
     }
+    index = _WordIndex([o for o in aligner.old if o.pos in changed])
     out: dict[int, tuple[list[int], float]] = {}
-    for n in aligner.new:
-        if not aligner.is_free_new(n) or not n.masked[1] or n.pos in taken_by_possible:
-            continue
+    for n in left:
         own = n.masked[1].lower().split()
         sents = [content_words(s) for s in _split(own)]
         total = sum(len(s) for s in sents)
