@@ -84,7 +84,7 @@ PAGES = {
     "contents": "mtg/cr/index.html",
     "rule": "mtg/cr/702.19c/index.html",
     "whole rule": "mtg/cr/702.19/index.html",
-    "old number": "mtg/cr/v/2025-02-07/500.5/index.html",
+    "old number": "mtg/cr/v/2025-02-07/903.12c/index.html",
     "old text": "mtg/cr/v/2025-07-25/603.2f/index.html",
     "changes": "mtg/cr/changes/2025-11-14/index.html",
     # The NetrunnerDB ruling on Mirrormorph (its id is a digest of its text).
