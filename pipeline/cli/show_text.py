@@ -101,7 +101,7 @@ def format_shown(data: dict[str, Any], width: int | None = None) -> str:
         published, effective = p.get("published") or "-", p.get("effective") or "-"
         out.append(f"  Published: {published}   Effective: {effective}")
     out.append(f"  Citation:  {record['id']}")
-    out.append(f"  URL:       {p['url']}")
+    out.append(f"  URL:       {p['url'] or 'not known (read from an archive only)'}")
     out.append(f"  SHA-256:   {p['sha256']} ({p['bytes']} bytes, {p['rendition']})")
     for rendition in p.get("renditions") or []:
         if rendition["sha256"] != p["sha256"]:

@@ -147,3 +147,11 @@ def test_show_provenance_of_a_pdf_version_names_the_engine_pages_and_offsets(
     piece = "\n".join(ln.text for ln in lines)[at["char_start"] : at["char_end"]]
     assert piece.startswith("1.3.9. The symbol [trash]") and piece.endswith("trashing cards.")
     assert fields["Characters"].startswith(f"{at['char_start']}\u2013{at['char_end']} ")
+
+
+def test_regression_a_document_read_from_an_archive_only_showed_url_none(
+    imported_corpus: Context,
+) -> None:
+    """Judging at Regular REL has no publisher URL: its Source block said `URL: None`."""
+    out = _show(imported_corpus.corpus_dir, "sec:serious-problems", "--doc", "mtg/jar")
+    assert "URL:       not known (read from an archive only)" in out and "None" not in out
