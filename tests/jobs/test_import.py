@@ -94,12 +94,13 @@ def test_history_follows_an_mtg_rule_across_versions(ctx: Context) -> None:
     steps = open_corpus(corpus.root).history("mtg/cr", moved["new_id"])
     by_version = {s.version: s for s in steps}
     assert len(steps) == 10
-    # A rule added after the oldest stored versions (trample over planeswalkers) is absent
-    # in them (the walk back once stopped with an IndexError at the first version without it).
-    trample = {s.version: s for s in open_corpus(corpus.root).history("mtg/cr", "cr:702.19c")}
+    # A rule added after the oldest stored versions (trample over planeswalkers attacking a
+    # planeswalker removed from combat) is absent in them (the walk back once stopped with an
+    # IndexError at the first version without it).
+    trample = {s.version: s for s in open_corpus(corpus.root).history("mtg/cr", "cr:702.19e")}
     old = ("2003-03-15", "2006-10-01", "2009-02-01")
     assert [(trample[v].citation, trample[v].change) for v in old] == [(None, "absent")] * 3
-    assert trample["2022-10-07"].citation == "cr:702.19c"
+    assert trample["2022-10-07"].citation == "cr:702.19e"
     assert by_version["2025-02-07"].citation == moved["old_id"]
     assert by_version["2025-07-25"].citation == moved["new_id"]
     assert by_version["2025-07-25"].change in (

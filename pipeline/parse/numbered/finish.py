@@ -10,6 +10,7 @@ known (the parse entry point, `runner.families.parse_bytes`, calls it).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from itertools import accumulate, chain
 from typing import TypeVar
@@ -215,4 +216,35 @@ def place_offsets(doc: Document, lines: list[Line]) -> Document:
         return [item.model_copy(update={"location": place(item.location)}) for item in items]
 
     spanned = ("records", "glossary", "front_matter", "back_matter")
-    return doc.model_copy(update={name: placed(getattr(doc, name)) for name in spanned})
+    update = {name: placed(getattr(doc, name)) for name in spanned}
+    update["records"] = split_run_in(update["records"], "\n".join(line.text for line in lines))
+    return doc.model_copy(update=update)
+
+
+def split_run_in(records: list[Located], text: str) -> list[Located]:
+    """Records in document order, a rule run into the line of the one before (`… below:
+    1301.1a. If only …`) starting at its own number, the one before ending there: line
+    spans alone would give both the whole line."""
+    out = list(records)
+    for n in range(1, len(out)):
+        before, after = out[n - 1].location, out[n].location
+        number = getattr(out[n], "number", None)
+        if (
+            not number
+            or before.char_start is None
+            or before.char_end is None
+            or after.char_start is None
+            or after.char_start >= before.char_end
+        ):
+            continue
+        pattern = re.compile(rf"(?<=\s){re.escape(number)}(?=[.\s])")
+        found = pattern.search(text, before.char_start + 1, before.char_end)
+        if found is None:
+            continue
+        at = found.start()
+        end = before.char_start + len(text[before.char_start : at].rstrip())
+        out[n - 1] = out[n - 1].model_copy(
+            update={"location": before.model_copy(update={"char_end": end})}
+        )
+        out[n] = out[n].model_copy(update={"location": after.model_copy(update={"char_start": at})})
+    return out
