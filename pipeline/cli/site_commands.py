@@ -24,7 +24,8 @@ from pipeline.errors import (
     shorten,
 )
 from pipeline.jobs.context import Context
-from pipeline.jobs.outcomes import Outcome, RunSummary
+from pipeline.jobs.outcomes import RunSummary
+from pipeline.models.outcomes import Outcome
 
 if TYPE_CHECKING:
     from pipeline.site import SiteBuilt
