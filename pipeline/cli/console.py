@@ -12,7 +12,8 @@ from rich.text import Text
 from pipeline.cli.show_text import format_history, format_hits, format_shown
 from pipeline.corpus import HistoryStep, Hit
 from pipeline.errors import MESSAGE_LINE, NAME_LENGTH, shorten
-from pipeline.jobs.outcomes import Outcome, RunSummary
+from pipeline.jobs.outcomes import RunSummary
+from pipeline.models.outcomes import Outcome
 
 STYLES = {
     "new": "green",

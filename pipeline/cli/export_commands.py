@@ -11,7 +11,8 @@ from pipeline.cli.common import CacheOpt, CorpusOpt, SourcesOpt, app, run_job
 from pipeline.cli.shared import err, make_context, out
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, RulesCorpusError, shorten
 from pipeline.jobs.context import Context
-from pipeline.jobs.outcomes import Outcome, RunSummary
+from pipeline.jobs.outcomes import RunSummary
+from pipeline.models.outcomes import Outcome
 
 export_app = typer.Typer(no_args_is_help=True, help="Write the corpus in another format.")
 app.add_typer(export_app, name="export")

@@ -235,8 +235,6 @@ def schema_cmd(
     ),
 ) -> None:
     """Write (or --check) the JSON Schemas of the corpus files."""
-    from pipeline.jobs.schemas import stale_schemas, write_schemas
-
     if check:
         stale = stale_schemas(folder)
         if stale:
@@ -248,3 +246,24 @@ def schema_cmd(
         return
     for name in write_schemas(folder):
         out.print(shorten(f"wrote {folder / name}", one_line=True), markup=False, highlight=False)
+
+
+def write_schemas(folder: Path) -> list[str]:
+    from pipeline.models.schemas import render_schemas
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in render_schemas().items():
+        (folder / name).write_bytes(data)
+    return sorted(render_schemas())
+
+
+def stale_schemas(folder: Path) -> list[str]:
+    """Schema files that differ from what the models generate (missing ones included)."""
+    from pipeline.models.schemas import render_schemas
+
+    stale = []
+    for name, data in render_schemas().items():
+        path = folder / name
+        if not path.exists() or path.read_bytes() != data:
+            stale.append(name)
+    return stale

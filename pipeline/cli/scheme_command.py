@@ -24,7 +24,7 @@ def scheme_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """Infer a registry entry (TOML) for a numbered rules document; what was found on stderr."""
-    from pipeline.jobs.scheme_entry import infer_entry
+    from pipeline.runner.scheme_entry import infer_entry
 
     entry = run_job(lambda: infer_entry(file, game, document))
     for line in entry.report:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.keyed import compare_with_alignment
-from pipeline.diff.models import DocumentDiff, KeyDisagreement
 from pipeline.diff.reconcile import reconcile
 from pipeline.diff.rulings import diff_rulings
 from pipeline.errors import UsageError
+from pipeline.models.diffs import DocumentDiff, KeyDisagreement
+from pipeline.models.index import DocumentEntry
 from pipeline.models.records import Document
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
 from pipeline.store.canonical import canonical_json
-from pipeline.store.corpus import Corpus, DocumentEntry
+from pipeline.store.corpus import Corpus
 
 DIFF_FORMATS = ("md", "html", "json")  # the diff command's --format choices
 

@@ -33,11 +33,12 @@ from pipeline.corpus.search import Hit, search_corpus
 from pipeline.corpus.shown import Shown
 from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import parse_citation
-from pipeline.diff.models import RenumberingMap
 from pipeline.errors import NotFound, UsageError
+from pipeline.models.diffs import RenumberingMap
+from pipeline.models.index import DocumentEntry, VersionEntry
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.models.sources import FetchResult
-from pipeline.store.corpus import Corpus, DocumentEntry, VersionEntry
+from pipeline.store.corpus import Corpus
 
 # The dataclasses lived here first; code that imports them from this module keeps working.
 __all__ = [

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.corpus.diffs import pair_diff
-from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.errors import NotFound, UsageError
+from pipeline.models.diffs import RenumberingMap
+from pipeline.models.index import DocumentEntry
 from pipeline.models.records import Document
 from pipeline.report.renumbering import render_map_csv, render_map_markdown
 from pipeline.store.canonical import canonical_json
-from pipeline.store.corpus import Corpus, DocumentEntry
+from pipeline.store.corpus import Corpus
 
 MAP_FORMATS = ("md", "csv", "json")  # the renumbering command's --format choices
 

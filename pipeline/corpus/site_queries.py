@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.corpus.reader import CorpusReader, Followed
-from pipeline.diff.models import DocumentDiff
 from pipeline.errors import NotFound
+from pipeline.models.diffs import DocumentDiff
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,12 @@ from typing import get_args
 from pipeline.diff.align import CHILDREN, SIMILAR_TEXT, STRUCTURE
 from pipeline.diff.containment import CONTAINED
 from pipeline.diff.items import Alignment, Item
-from pipeline.diff.models import DocumentDiff, RenumberEntry
 from pipeline.diff.pairing import align_items
 from pipeline.diff.siblings import SEQUENCE
 from pipeline.diff.terms import align_same_id
 from pipeline.diff.text import drop_citing_words, number_changes, similarity, tokenize, word_ops
 from pipeline.models.changes import Change, ChangeClass
+from pipeline.models.diffs import DocumentDiff, RenumberEntry
 from pipeline.models.records import Document, GlossaryTerm, Rule
 
 CHANGE_CLASSES: tuple[ChangeClass, ...] = get_args(ChangeClass)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.diff.models import DocumentDiff
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document
 
 

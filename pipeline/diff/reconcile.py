@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.diff.models import DocumentDiff, Reconciliation
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff, Reconciliation
 from pipeline.models.records import PublisherChange
 
 _SECTION_RE = re.compile(

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.diff.models import DocumentDiff, MapEntry, MapStep, RenumberingMap
 from pipeline.models.changes import Change, ChangeClass
+from pipeline.models.diffs import DocumentDiff, MapEntry, MapStep, RenumberingMap
 
 NUMBER_CHANGES: tuple[ChangeClass, ...] = (
     "renumbered",

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.diff.models import DocumentDiff
 from pipeline.diff.text import similarity_at_least, tokenize, word_ops
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document, Ruling
 
 # A rewording that keeps at least this share of the question's words is the same ruling.

@@ -31,7 +31,7 @@ from pipeline.fetch.manifest import (
 )
 from pipeline.jobs.context import Context
 from pipeline.jobs.leftovers import check_something_taken, report_leftovers
-from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
+from pipeline.jobs.outcomes import RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
     candidate_of,
@@ -39,6 +39,7 @@ from pipeline.jobs.renditions import (
     parse_fetched,
 )
 from pipeline.jobs.versions import add_version
+from pipeline.models.outcomes import Outcome
 from pipeline.models.records import Document, WarningCode
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of

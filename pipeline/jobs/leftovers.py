@@ -17,7 +17,7 @@ from pathlib import Path
 from pipeline.errors import NothingMatched, RulesCorpusError
 from pipeline.extract.tarball import read_tar_members
 from pipeline.fetch.manifest import ManifestEntry, read_checked
-from pipeline.jobs.outcomes import Outcome
+from pipeline.models.outcomes import Outcome
 from pipeline.models.sources import Source
 from pipeline.registry.patterns import use_budget
 

@@ -1,10 +1,9 @@
-"""What a run did, per document, and the exit code that sums it up."""
+"""What a run did: each document's outcome (`models.outcomes.Outcome`), the outcome of a
+failure, and the exit code that sums a run up."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from pydantic import Field
 
 from pipeline.errors import (
     EXIT_CHANGED,
@@ -17,7 +16,7 @@ from pipeline.errors import (
     EXIT_VERIFY,
     RulesCorpusError,
 )
-from pipeline.models.base import Model
+from pipeline.models.outcomes import Outcome
 
 # When several documents end differently, the run's exit code is the most
 # severe: a registry or usage error means nothing was checked; a verification
@@ -34,32 +33,6 @@ SEVERITY = (
     EXIT_CHANGED,
     EXIT_OK,
 )
-
-
-class Outcome(Model):
-    document: str
-    sources: list[str] = Field(default_factory=list)
-    version: str | None = None
-    records: int | None = None
-    outcome: str = Field(
-        description="unchanged | new | staged | skipped | fetch-failed | verify-failed | "
-        "parse-failed | imported"
-    )
-    exit_code: int = EXIT_OK
-    message: str = ""
-    changes: dict[str, int] = Field(default_factory=dict, description="diff summary, per class")
-    previous: str | None = None
-    warnings: int = 0
-    label: str | None = Field(
-        default=None,
-        description="an archive's own label for this version, when it is not what the "
-        "document states (kept as the archive's; never orders versions)",
-    )
-    notes: list[str] = Field(
-        default_factory=list,
-        description="the version's publisher notes, one line each: what the publisher printed "
-        "and the parser read right (never a warning, never staging the version)",
-    )
 
 
 FAILURES = {

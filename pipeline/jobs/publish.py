@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.errors import UsageError
+from pipeline.models.diffs import DocumentDiff, RenumberingMap
+from pipeline.models.index import DiffEntry, DocumentEntry, VersionEntry
 from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Pin
 from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
-from pipeline.store.corpus import DiffEntry, DocumentEntry, Transaction, VersionEntry
+from pipeline.store.corpus import Transaction
 from pipeline.store.ids import build_id_index
 from pipeline.store.ordering import version_key
 from pipeline.verify.checks import add_pin

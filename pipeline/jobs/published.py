@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pipeline.errors import EXIT_OK, EXIT_VERIFY, RulesCorpusError
 from pipeline.jobs.context import Context
-from pipeline.jobs.outcomes import Outcome, failed
-from pipeline.store.corpus import VersionEntry
+from pipeline.jobs.outcomes import failed
+from pipeline.models.index import VersionEntry
+from pipeline.models.outcomes import Outcome
 
 
 def check_published_hashes(ctx: Context, document: str, item: VersionEntry) -> list[str]:

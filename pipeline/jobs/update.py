@@ -31,7 +31,7 @@ from pipeline.fetch.http import Fetcher
 from pipeline.fetch.manifest import versions_of
 from pipeline.jobs.context import Context
 from pipeline.jobs.leftovers import check_something_taken
-from pipeline.jobs.outcomes import Outcome, RunSummary, failed, recovery_outcome
+from pipeline.jobs.outcomes import RunSummary, failed, recovery_outcome
 from pipeline.jobs.renditions import (
     Fetched,
     candidate_of,
@@ -39,6 +39,7 @@ from pipeline.jobs.renditions import (
     parse_all,
 )
 from pipeline.jobs.versions import Published, add_version
+from pipeline.models.outcomes import Outcome
 from pipeline.models.sources import Source
 from pipeline.registry.loader import documents_of, select_sources
 from pipeline.runner.limits import RUN_DEADLINE

@@ -26,17 +26,19 @@ from pipeline.errors import (
     UsageError,
 )
 from pipeline.jobs.context import Context
-from pipeline.jobs.outcomes import Outcome, RunSummary
+from pipeline.jobs.outcomes import RunSummary
 from pipeline.jobs.publish import Candidate
 from pipeline.jobs.published import check_attestations, check_published_hashes
 from pipeline.jobs.versions import add_version
+from pipeline.models.index import DiffEntry, VersionEntry
+from pipeline.models.outcomes import Outcome
 from pipeline.models.records import Document, Rule
 from pipeline.models.sources import FetchResult, Pin
 from pipeline.runner.families import engine_neutral
 from pipeline.runner.request import ParseRequest, request_for
 from pipeline.runner.sandbox import parse_isolated
 from pipeline.store.canonical import canonical_json
-from pipeline.store.corpus import Corpus, DiffEntry, VersionEntry
+from pipeline.store.corpus import Corpus
 from pipeline.store.ids import build_id_index
 from pipeline.store.ordering import order_problems
 

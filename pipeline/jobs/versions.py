@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from pipeline.corpus.diffs import diff_versions
 from pipeline.corpus.lineage import Step, step_of_map
-from pipeline.diff.models import DocumentDiff
 from pipeline.diff.renumbering import map_of_diff
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown

@@ -9,9 +9,9 @@ import re
 from collections.abc import Iterable
 
 from pipeline.diff.documents import CHANGE_CLASSES, is_renumbering_noise
-from pipeline.diff.models import DocumentDiff, MapEntry
 from pipeline.diff.renumbering import NUMBER_CHANGES, map_of_diff
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff, MapEntry
 from pipeline.models.records import Document, Rule
 
 _GROUPS = {"glossary": "Glossary", "ruling": "Rulings"}

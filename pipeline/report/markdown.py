@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from pipeline.diff.documents import filter_changes
-from pipeline.diff.models import DocumentDiff
 from pipeline.models.changes import Change, WordOp
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document
 from pipeline.report.common import (
     WEAK_MARK,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 
-from pipeline.diff.models import MapEntry, RenumberingMap
+from pipeline.models.diffs import MapEntry, RenumberingMap
 
 CSV_COLUMNS = (
     "old_id",

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pipeline.corpus import CorpusReader
-from pipeline.diff.models import DocumentDiff
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document
 from pipeline.report.common import anchor_ids, group_changes, summary_rows
 from pipeline.site import paths

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from pipeline.corpus import CorpusReader, Followed
 from pipeline.corpus.site_queries import follow_version, published_versions, stored_diff
-from pipeline.diff.models import DocumentDiff
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Rule
 from pipeline.report.common import anchor_ids
 from pipeline.site import paths

@@ -18,15 +18,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import filelock
-from pydantic import Field, ValidationError
+from pydantic import ValidationError
 
 from pipeline.errors import LockHeld, NotFound, StoreError
-from pipeline.models.base import Model
+from pipeline.models.index import INDEX_FORMAT, DocumentEntry, Index, VersionEntry
 from pipeline.models.records import Document
-from pipeline.models.sources import FetchResult, Lock, Pin
+from pipeline.models.sources import FetchResult, Lock
 from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
 from pipeline.store.checked import read_checked
@@ -35,71 +35,6 @@ from pipeline.store.files import remove_temporaries, write_new, write_replacing
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-class VersionEntry(Model):
-    version: str
-    file: str
-    sha256: str = Field(description="SHA-256 of the stored JSON file")
-    bytes: int | None = Field(default=None, description="size of the stored JSON file")
-    status: Literal["published", "staged"] = "published"
-    published: str | None = None
-    effective: str | None = None
-    records: int = 0
-    glossary: int = 0
-    rulings: int = 0
-    warnings: int = 0
-    sources: dict[str, str] = Field(
-        default_factory=dict, description="rendition -> SHA-256 of the bytes it was parsed from"
-    )
-    aliases: str | None = None
-    provenance: str | None = Field(default=None, description="the version's provenance file")
-    ids: str | None = Field(
-        default=None,
-        description="the version's id index: each record's byte span in `file` (store/ids.py)",
-    )
-    label: str | None = Field(
-        default=None,
-        description="an archive's own label for this version when it is not what the document "
-        "states; kept as the archive's, it never orders versions",
-    )
-
-
-class DiffEntry(Model):
-    old: str
-    new: str
-    json_file: str = Field(alias="json")
-    markdown: str
-    html: str
-    summary: dict[str, int] = Field(default_factory=dict)
-    renumbering: str | None = Field(
-        default=None, description="the diff's renumbering map (schemas/renumbering.schema.json)"
-    )
-
-    model_config = Model.model_config | {"populate_by_name": True}
-
-
-class DocumentEntry(Model):
-    title: str | None = None
-    family: str
-    current: str | None = None
-    versions: list[VersionEntry] = Field(default_factory=list)
-    diffs: list[DiffEntry] = Field(default_factory=list)
-
-    def entry(self, version: str) -> VersionEntry | None:
-        return next((v for v in self.versions if v.version == version), None)
-
-
-INDEX_FORMAT = 2
-
-
-class Index(Model):
-    format: int = INDEX_FORMAT
-    documents: dict[str, DocumentEntry] = Field(default_factory=dict)
-    pins: list[Pin] = Field(default_factory=list, description="the lock (lock.json is a copy)")
-    fetch: dict[str, str] = Field(
-        default_factory=dict, description="source id -> file of its last fetch record"
-    )
 
 
 def referenced_files(index: Index) -> set[str]:

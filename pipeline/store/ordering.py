@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from pipeline.errors import MisorderedCorpus
-from pipeline.store.corpus import DocumentEntry, Index
+from pipeline.models.index import DocumentEntry, Index
 
 _COMPACT_DATE = re.compile(r"(\d{4})(\d{2})(\d{2})")
 

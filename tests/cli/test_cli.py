@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.errors import EXIT_PARSE
-from pipeline.jobs.schemas import render_schemas
 from pipeline.models.records import Document
+from pipeline.models.schemas import render_schemas
 from pipeline.runner.collector import THRESHOLDS
 from pipeline.store.canonical import canonical_json
 from pipeline.verify.checks import sha256_bytes

@@ -22,7 +22,8 @@ from pipeline.cli.console import print_summary
 from pipeline.cli.reference import command_names
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
-from pipeline.jobs.outcomes import Outcome, RunSummary
+from pipeline.jobs.outcomes import RunSummary
+from pipeline.models.outcomes import Outcome
 from tests.support.helpers import ROOT, SHARED, corpus_digest, link_archive
 
 runner = CliRunner()

@@ -9,9 +9,9 @@ from functools import cache
 import pytest
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents, filter_changes
-from pipeline.diff.models import DocumentDiff
 from pipeline.diff.text import mask_citations, similarity, word_ops
 from pipeline.extract.text import extract_text_lines
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document, GlossaryTerm, Location, ParseOptions, ParserInfo, Rule
 from pipeline.models.text import fold_typography
 from pipeline.parse.mtg import cr as mtg

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.diff.documents import diff_documents
-from pipeline.diff.models import DocumentDiff
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document
 from tests.support.diff_mutations import steps_before_rewrite
 from tests.support.diff_real import real_document

@@ -16,9 +16,9 @@ import re
 import pytest
 
 from pipeline.diff.documents import diff_documents
-from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff, RenumberingMap
 from pipeline.models.records import Document, GlossaryTerm, Rule
 from tests.support.diff_real import real_document
 

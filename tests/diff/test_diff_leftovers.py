@@ -15,9 +15,9 @@ import io
 import pytest
 
 from pipeline.diff.documents import diff_documents
-from pipeline.diff.models import DocumentDiff
 from pipeline.diff.renumbering import lookup, map_of_diff
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff
 from pipeline.report.markdown import render_markdown
 from pipeline.report.renumbering import render_map_csv
 from tests.support.diff_real import real_document

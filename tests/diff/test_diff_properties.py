@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
-from pipeline.diff.models import DocumentDiff
 from pipeline.extract.text import extract_text_lines
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document, ParseOptions, Rule
 from pipeline.models.text import fold_typography
 from pipeline.parse.fab import cr as fab

@@ -13,9 +13,9 @@ import functools
 import pytest
 
 from pipeline.diff.documents import diff_documents
-from pipeline.diff.models import DocumentDiff, RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff, RenumberingMap
 from tests.support.diff_real import real_document
 
 # Reads the real documents of ../shared/sources: left out of `make test-fast`.

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pipeline.diff.models import DocumentDiff
 from pipeline.diff.reconcile import covers, is_descendant, reconcile
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import PublisherChange
 
 

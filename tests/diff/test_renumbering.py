@@ -18,9 +18,9 @@ from pipeline.cli.app import app
 from pipeline.corpus import open_corpus
 from pipeline.corpus.diffs import pair_diff
 from pipeline.diff.documents import diff_documents
-from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.errors import EXIT_USAGE
+from pipeline.models.diffs import RenumberingMap
 from pipeline.models.records import Document, Location, ParserInfo, Rule
 from pipeline.store.corpus import Corpus
 from tests.support.diff_real import imported_corpus

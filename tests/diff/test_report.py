@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 import pytest
 
 from pipeline.diff.documents import CHANGE_CLASSES, diff_documents
-from pipeline.diff.models import DocumentDiff
 from pipeline.models.changes import Change
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document
 from pipeline.report.html import anchor_ids, render_html
 from pipeline.report.markdown import render_markdown
@@ -197,7 +197,7 @@ def test_rulings_diffs_group_as_rulings_and_name_the_cards() -> None:
 
 
 def test_reports_set_the_publishers_change_list_against_the_diff() -> None:
-    from pipeline.diff.models import Reconciliation
+    from pipeline.models.diffs import Reconciliation
     from pipeline.models.records import PublisherChange
 
     old, new = OLD, NEW

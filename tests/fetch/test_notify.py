@@ -12,7 +12,8 @@ import pytest
 
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs.notify import send_summary
-from pipeline.jobs.outcomes import Outcome, RunSummary
+from pipeline.jobs.outcomes import RunSummary
+from pipeline.models.outcomes import Outcome
 
 
 class Hook(BaseHTTPRequestHandler):

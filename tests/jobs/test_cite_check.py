@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.cite.check import Cited, CiteReport, check_rulings, cite_check
 from pipeline.cli.app import app
 from pipeline.diff.citations import find_citations, rewrite
 from pipeline.errors import EXIT_USAGE
-from pipeline.jobs.cite_check import Cited, CiteReport, check_rulings, cite_check
 from pipeline.store.corpus import Corpus
 from tests.support.diff_real import imported_corpus
 

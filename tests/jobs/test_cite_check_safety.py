@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.cite.check import MAX_CITATIONS, Cited, cite_check, plan_fixes
+from pipeline.cite.fixes import partial, write_fixes
 from pipeline.cli.app import app
 from pipeline.diff.citations import find_in_line
 from pipeline.errors import EXIT_IO, EXIT_USAGE
-from pipeline.jobs.cite_check import MAX_CITATIONS, Cited, cite_check, plan_fixes
-from pipeline.jobs.cite_fixes import partial, write_fixes
 from pipeline.store.corpus import Corpus
 from tests.support.helpers import corpus_digest
 

@@ -27,7 +27,8 @@ from pipeline.jobs import update as jobs
 from pipeline.jobs import update as update_job
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
-from pipeline.store.corpus import Corpus, DiffEntry
+from pipeline.models.index import DiffEntry
+from pipeline.store.corpus import Corpus
 from tests.faults import cases_network, materials
 from tests.faults.lab import Lab
 from tests.support.helpers import ROOT, SHARED, corpus_digest, registry_file
@@ -144,7 +145,8 @@ def test_a_host_that_rate_limits_everything_cannot_outlive_the_run_deadline(
 
 def test_no_outcome_but_unchanged_sums_to_exit_0() -> None:
     """A run with a failure among unchanged documents must never exit 0."""
-    from pipeline.jobs.outcomes import Outcome, RunSummary
+    from pipeline.jobs.outcomes import RunSummary
+    from pipeline.models.outcomes import Outcome
 
     for code in (2, 10, 20, 30, 40, 74, 75, 99):
         summary = RunSummary("update", [Outcome(document="d", outcome="x", exit_code=code)])

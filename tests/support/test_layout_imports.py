@@ -6,11 +6,16 @@ or type-only import still reaches into another room).
 - `extract`, `parse`, `verify` and `diff` import only `models`, `errors` and their own
   package;
 - `registry`, `fetch` and `store` import no later stage;
-- nothing imports `cli`, and `cli` imports only `jobs`, `runner`, `corpus`, `export` and
-  `site` (and `errors`);
+- nothing imports `cli`, and `cli` imports only `jobs`, `runner`, `corpus`, `export`,
+  `cite` and `site` (and `models`, `errors`);
 - `export` (the SQLite database) reads through `corpus`: it imports no `jobs` and no `site`;
+- `cite` (stale citations in a user's files) reads through `corpus`: it imports no `jobs`,
+  no `site` and no `export`;
+- `jobs` is the write pipeline alone: it imports no `site`, no `cite` and no `export`
+  (the command line runs the site after a job);
 - `runner` (the parse runtime) imports only `models`, `errors`, `extract`, `parse`,
-  `store` and `verify`: never `jobs` or `cli`, which import it;
+  `store`, `verify` and `registry` (and `fetch.manifest`, an archive's manifest, for
+  `scheme FILE`): never `jobs` or `cli`, which import it;
 - `corpus` is the one read side: the command line and the site never touch the store,
   and outside `corpus` only the jobs that write or check a corpus read its versions;
 - no import cycles, not even inside one package (a lazy import counts);
@@ -51,8 +56,12 @@ LATER = {
 PURE = frozenset({"extract", "parse", "verify", "diff"})
 LEAVES = frozenset({"models", "errors"})
 # What the parse runtime reads with: the parsers, their engines, and the store's durable
-# writes and canonical JSON for the parse cache and `parse FILE`.
-RUNNER_READS = frozenset({"models", "errors", "extract", "parse", "store", "verify"})
+# writes and canonical JSON for the parse cache and `parse FILE`; for `scheme FILE`, the
+# registry's entry writer and loader, and the archive manifest beside the file.
+RUNNER_READS = frozenset({"models", "errors", "extract", "parse", "store", "verify", "registry"})
+RUNNER_FETCH = frozenset({"pipeline.fetch.manifest"})  # a manifest parser; no HTTP
+# The commands, and the published models they print (a run's outcomes, the JSON Schemas).
+CLI_READS = frozenset({"jobs", "runner", "corpus", "export", "cite", "site", "models", "errors"})
 LIBRARIES = {
     "bs4": "extract",
     "soupsieve": "extract",
@@ -144,11 +153,15 @@ def broken_rule(imp: Import) -> str | None:
         return None  # the standard library, other libraries, its own package, __version__
     if target == "cli":
         return "nothing imports cli"
-    if room == "cli" and target not in ("jobs", "runner", "corpus", "export", "site", "errors"):
-        return "cli imports only jobs, runner, corpus, export and site (and errors)"
+    if room == "cli" and target not in CLI_READS:
+        return "cli imports only jobs, runner, corpus, export, cite and site (and models, errors)"
+    if room == "jobs" and target in ("site", "cite", "export"):
+        return f"jobs/ is the write pipeline: it imports no {target}/"
+    if room == "cite" and target in ("jobs", "site", "export"):
+        return f"cite/ reads through corpus; it imports no {target}/"
     if room == "export" and target in ("jobs", "site"):
         return f"export/ reads through corpus; it imports no {target}/"
-    if room == "runner" and target not in RUNNER_READS:
+    if room == "runner" and target not in RUNNER_READS and imp.target not in RUNNER_FETCH:
         return f"runner/ imports only {', '.join(sorted(RUNNER_READS))} ({target}/ is not)"
     if room in LEAVES:
         return f"{room} imports nothing from the package"
@@ -191,6 +204,12 @@ FORBIDDEN = [
     ("pipeline.runner.families", "pipeline.cli.shared"),
     ("pipeline.store.corpus", "pipeline.runner.cache"),
     ("pipeline.parse.lint", "pipeline.runner.families"),
+    ("pipeline.jobs.update", "pipeline.site.build"),
+    ("pipeline.jobs.update", "pipeline.cite.check"),
+    ("pipeline.jobs.publish", "pipeline.export.sqlite"),
+    ("pipeline.cite.check", "pipeline.jobs.context"),
+    ("pipeline.cite.run", "pipeline.site.build"),
+    ("pipeline.runner.scheme_entry", "pipeline.fetch.http"),
 ]
 PERMITTED = [
     ("pipeline.cli.read_commands", "pipeline.jobs.show"),
@@ -200,6 +219,10 @@ PERMITTED = [
     ("pipeline.runner.families", "pipeline.parse.lint"),
     ("pipeline.jobs.update", "pipeline.runner.sandbox"),
     ("pipeline.cli.job_commands", "pipeline.runner.local_file"),
+    ("pipeline.cli.renumbering_commands", "pipeline.cite.run"),
+    ("pipeline.cite.check", "pipeline.corpus.renumbering"),
+    ("pipeline.runner.scheme_entry", "pipeline.registry.loader"),
+    ("pipeline.runner.scheme_entry", "pipeline.fetch.manifest"),
 ]
 
 
@@ -260,7 +283,7 @@ WRITERS_AND_CHECKERS = {
     "pipeline.jobs.versions": "stores the next version: its diff needs the one before",
     "pipeline.jobs.update": "re-reads what it stored to prove the commit",
     "pipeline.jobs.verify": "re-hashes and re-parses stored versions",
-    "pipeline.jobs.cite_check": "checks files' citations against every version's ids",
+    "pipeline.cite.check": "checks files' citations against every version's ids",
     "pipeline.export.sqlite": "writes the SQLite database",
 }
 

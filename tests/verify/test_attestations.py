@@ -16,8 +16,8 @@ from pipeline.extract.web_page import read_web_page
 from pipeline.jobs import import_archive as archive
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
-from pipeline.jobs.outcomes import Outcome
 from pipeline.models.content import WebPage
+from pipeline.models.outcomes import Outcome
 from pipeline.verify.attestations import (
     Verdict,
     check_attestation,

@@ -229,10 +229,10 @@ def search_seeds(_work: Path) -> list[bytes]:
 def scheme(data: bytes) -> None:
     """`rulescorpus scheme` on a text file: its lines inferred into a scheme, the entry
     written as TOML and read back by the registry loader (what scheme prints must load)."""
-    from pipeline.jobs.scheme_entry import build_source
     from pipeline.models.sources import ManifestKey
     from pipeline.parse.scheme_inference import infer_scheme
     from pipeline.registry.entry_toml import entry_toml
+    from pipeline.runner.scheme_entry import build_source
 
     lines = extract_text_lines(data, what="fuzz.txt")
     inference = infer_scheme(lines, "txt", "fuzz.txt")

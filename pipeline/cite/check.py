@@ -18,13 +18,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from pipeline.cite.files import Protected, TextFile, collect_files, read_text_file, shown
+from pipeline.cite.fixes import FileFix
 from pipeline.corpus.renumbering import published_versions, record_ids, renumbering
 from pipeline.diff.citations import Found, find_in_line, rewrite
-from pipeline.diff.models import RenumberingMap
 from pipeline.diff.renumbering import lookup
 from pipeline.errors import NotFound, UsageError
-from pipeline.jobs.cite_files import Protected, TextFile, collect_files, read_text_file, shown
-from pipeline.jobs.cite_fixes import FileFix
+from pipeline.models.diffs import RenumberingMap
 from pipeline.models.records import Ruling
 from pipeline.store.corpus import Corpus
 from pipeline.store.ordering import version_key

@@ -18,7 +18,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.jobs.cite_files import Protected, TextFile, read_bytes, shown
+from pipeline.cite.files import Protected, TextFile, read_bytes, shown
 from pipeline.store.temp_files import exclusive_temp
 
 FixState = Literal["changed", "skipped", "failed"]
