@@ -49,6 +49,9 @@ LATER = {
     "store": LATER_THAN_STORE,
 }
 PURE = frozenset({"extract", "parse", "verify", "diff"})
+# What the command line imports: the rooms it is a thin layer over, and report/ to render
+# what corpus/ answers (corpus/ renders nothing).
+CLI_READS = frozenset({"jobs", "runner", "corpus", "report", "export", "site", "errors"})
 LEAVES = frozenset({"models", "errors"})
 # What the parse runtime reads with: the parsers, their engines, and the store's durable
 # writes and canonical JSON for the parse cache and `parse FILE`.
@@ -70,6 +73,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     # `python -m pipeline` is the command line's entry point, as pyproject's console
     # script `rulescorpus = pipeline.cli.app:main` is: the one place that starts cli.
     ("pipeline.__main__", "pipeline.cli.app"): "the -m entry point",
+    # An update stores each diff's Markdown and HTML beside its JSON (index.json names all
+    # three, and verify checks them), so the write pipeline renders them when it commits.
+    ("pipeline.jobs.versions", "pipeline.report.html"): "the stored diff renderings",
+    ("pipeline.jobs.versions", "pipeline.report.markdown"): "the stored diff renderings",
 }
 
 
@@ -140,12 +147,16 @@ def broken_rule(imp: Import) -> str | None:
     if target in LIBRARIES:
         owner = LIBRARIES[target]
         return None if room == owner else f"only {owner}/ imports {target}"
+    if room == "corpus" and target in ("report", "jinja2"):
+        return "corpus/ renders nothing: the caller renders what it returns"
     if imp.target.split(".")[0] != "pipeline" or target in (room, "pipeline"):
         return None  # the standard library, other libraries, its own package, __version__
     if target == "cli":
         return "nothing imports cli"
-    if room == "cli" and target not in ("jobs", "runner", "corpus", "export", "site", "errors"):
-        return "cli imports only jobs, runner, corpus, export and site (and errors)"
+    if room == "cli" and target not in CLI_READS:
+        return "cli imports only jobs, runner, corpus, report, export and site (and errors)"
+    if room == "jobs" and target == "report":
+        return "jobs/ imports no report/: the command line renders"
     if room == "export" and target in ("jobs", "site"):
         return f"export/ reads through corpus; it imports no {target}/"
     if room == "runner" and target not in RUNNER_READS:
@@ -191,6 +202,9 @@ FORBIDDEN = [
     ("pipeline.runner.families", "pipeline.cli.shared"),
     ("pipeline.store.corpus", "pipeline.runner.cache"),
     ("pipeline.parse.lint", "pipeline.runner.families"),
+    ("pipeline.corpus.diffs", "pipeline.report.markdown"),
+    ("pipeline.corpus.site_queries", "jinja2"),
+    ("pipeline.jobs.cite_check", "pipeline.report.output"),
 ]
 PERMITTED = [
     ("pipeline.cli.read_commands", "pipeline.jobs.show"),
@@ -200,6 +214,7 @@ PERMITTED = [
     ("pipeline.runner.families", "pipeline.parse.lint"),
     ("pipeline.jobs.update", "pipeline.runner.sandbox"),
     ("pipeline.cli.job_commands", "pipeline.runner.local_file"),
+    ("pipeline.cli.read_commands", "pipeline.report.output"),
 ]
 
 
