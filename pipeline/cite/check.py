@@ -20,9 +20,12 @@ from typing import Literal
 
 from pipeline.cite.files import Protected, TextFile, collect_files, read_text_file, shown
 from pipeline.cite.fixes import FileFix
-from pipeline.corpus.renumbering import published_versions, record_ids, renumbering
+from pipeline.corpus.diffs import load_document
+from pipeline.corpus.renumbering import renumbering
+from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import Found, find_in_line, rewrite
 from pipeline.diff.renumbering import lookup
+from pipeline.diff.versions import record_ids
 from pipeline.errors import NotFound, UsageError
 from pipeline.models.diffs import RenumberingMap
 from pipeline.models.records import Ruling
@@ -94,13 +97,15 @@ class _Versions:
     """The document's published versions, their ids and maps, loaded once each."""
 
     def __init__(self, corpus: Corpus, document: str) -> None:
-        self.corpus, self.document = corpus, document
+        self.corpus, self.document = StoredCorpus(corpus.root), document
         self.entry = corpus.document_entry(document)
-        self.versions = published_versions(self.entry)
+        self.versions = self.corpus.published(document)
         if not self.versions:
             raise NotFound(f"a published version of {document}")
-        self.current = self.entry.current or self.versions[-1]
-        self.ids = {v: set(record_ids(corpus.load_document(document, v))) for v in self.versions}
+        self.current = self.corpus.current(document) or self.versions[-1]
+        self.ids = {
+            v: set(record_ids(load_document(self.corpus, document, v))) for v in self.versions
+        }
         self.known = set().union(*self.ids.values())
         prefixes = [i.split(":", 1)[0] for i in self.ids[self.current] if ":" in i]
         self.prefix = max(set(prefixes), key=prefixes.count) if prefixes else "cr"

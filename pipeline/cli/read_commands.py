@@ -70,7 +70,9 @@ def diff_cmd(
 ) -> None:
     """Changes between two stored versions (any two, not only adjacent ones); NEW defaults to
     the current version."""
-    from pipeline.corpus.diffs import render_diff
+    from pipeline.corpus.diffs import diff_between
+    from pipeline.corpus.stored import StoredCorpus
+    from pipeline.report.output import render_diff
 
     ctx = make_context(corpus, cache, sources)
 
@@ -82,14 +84,17 @@ def diff_cmd(
         return old, new or current_version(ctx, document)
 
     older, newer = run_job(versions)
+    diff, old_doc, new_doc = run_job(
+        lambda: diff_between(
+            StoredCorpus(ctx.corpus_dir), document, older, newer, min_similarity=min_similarity
+        )
+    )
     shown = run_job(
         lambda: render_diff(
-            ctx.corpus,
-            document,
-            older,
-            newer,
+            diff,
+            old_doc,
+            new_doc,
             format=format.value,
-            min_similarity=min_similarity,
             hide_renumbering=hide_renumbering,
             hide_reference_only=hide_reference_only,
         )

@@ -39,11 +39,14 @@ def renumbering_cmd(
 
     Each old id that did not stay the same: renumbered, moved, split, merged, removed or
     changed at the same number; the maps of consecutive versions composed along the chain."""
-    from pipeline.corpus.renumbering import render_renumbering
+    from pipeline.corpus.renumbering import renumbering
+    from pipeline.corpus.stored import StoredCorpus
+    from pipeline.report.output import render_renumbering
 
     ctx = make_context(corpus, cache, sources)
     run_job(lambda: check_versions(ctx, document, old, new))
-    shown = run_job(lambda: render_renumbering(ctx.corpus, document, old, new, format=format.value))
+    rmap = run_job(lambda: renumbering(StoredCorpus(ctx.corpus_dir), document, old, new))
+    shown = run_job(lambda: render_renumbering(rmap, format=format.value))
     sys.stdout.buffer.write(shown)
 
 

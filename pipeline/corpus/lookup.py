@@ -129,7 +129,7 @@ def shown_json(
     if current is not None and here.version != current:
         from pipeline.corpus.renumbering import lives_now  # the typed map, only when asked
 
-        now = lives_now(stored.root, document, here.version, ident)
+        now = lives_now(stored, document, here.version, ident)
     return {
         "asked": citation,
         "renumbered_from": renumbered_from,

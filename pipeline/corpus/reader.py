@@ -25,6 +25,7 @@ from pipeline.corpus.answers import (
     VersionInfo,
     sha256_of,
 )
+from pipeline.corpus.diffs import load_document, stored_diff
 from pipeline.corpus.lineage import HistoryStep, Lineages, Step
 from pipeline.corpus.lookup import history_of, ident_in, shown_json
 from pipeline.corpus.renumbering import pair_map_json
@@ -33,12 +34,11 @@ from pipeline.corpus.search import Hit, search_corpus
 from pipeline.corpus.shown import Shown
 from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import parse_citation
-from pipeline.errors import NotFound, UsageError
-from pipeline.models.diffs import RenumberingMap
-from pipeline.models.index import DocumentEntry, VersionEntry
+from pipeline.errors import NotFound, StoreError, UsageError
+from pipeline.models.diffs import DocumentDiff, RenumberingMap
+from pipeline.models.index import INDEX_FORMAT, DocumentEntry, VersionEntry
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.models.sources import FetchResult
-from pipeline.store.corpus import Corpus
 
 # The dataclasses lived here first; code that imports them from this module keeps working.
 __all__ = [
@@ -62,24 +62,29 @@ _MODELS: dict[str, type[Rule | GlossaryTerm | Ruling]] = {
 
 class CorpusReader:
     """A corpus folder opened for reading. A record is read from its own bytes through
-    the version's id index; a whole Document only when asked for, then kept."""
+    the version's id index; a whole Document only when asked for, then kept.
+
+    Everything is read through one `StoredCorpus` (index.json read once, every other file
+    on demand); this class makes its answers models."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
-        self._stored = StoredCorpus(self.root)  # NotFound when the folder has no index.json
-        self._store = Corpus(self.root)
-        self._index = self._store.index()
+        self.stored = StoredCorpus(self.root)  # NotFound when the folder has no index.json
+        if (found := self.stored.index.get("format")) != INDEX_FORMAT:
+            raise StoreError(
+                f"{self.root / 'index.json'} has format {found}, this rulescorpus reads "
+                f"{INDEX_FORMAT}; rebuild the corpus with `rulescorpus import`"
+            )
+        self._entries: dict[str, DocumentEntry] = {}
         self._docs: dict[tuple[str, str], Document] = {}
-        self._lineages = Lineages(self._stored, partial(pair_map_json, self.root))
+        self._lineages = Lineages(self.stored, partial(pair_map_json, self.stored))
 
     # ------------------------------------------------------------------ documents, versions
 
     def _entry(self, document: str) -> DocumentEntry:
-        entry = self._index.documents.get(document)
-        if entry is None:
-            known = ", ".join(sorted(self._index.documents)) or "none yet"
-            raise NotFound(f"document {document}", f"the corpus at {self.root} has: {known}")
-        return entry
+        if document not in self._entries:
+            self._entries[document] = DocumentEntry.model_validate(self.stored.entry(document))
+        return self._entries[document]
 
     def _version(self, document: str, version: str | None) -> VersionEntry:
         entry = self._entry(document)
@@ -91,7 +96,7 @@ class CorpusReader:
         return item
 
     def documents(self) -> list[DocumentInfo]:
-        return [self.document_info(name) for name in sorted(self._index.documents)]
+        return [self.document_info(name) for name in self.stored.documents()]
 
     def document_info(self, document: str) -> DocumentInfo:
         entry = self._entry(document)
@@ -129,14 +134,14 @@ class CorpusReader:
         item = self._version(document, version)
         key = (document, item.version)
         if key not in self._docs:
-            self._docs[key] = self._store.load_document(document, item.version)
+            self._docs[key] = load_document(self.stored, document, item.version)
         return self._docs[key]
 
     # ------------------------------------------------------------------ records
 
     def _model(self, document: str, version: str, citation: str) -> Record | None:
         """One record made a model from its own bytes (the id index), never the document."""
-        here = self._stored.version(document, version)
+        here = self.stored.version(document, version)
         raw = here.record(citation)
         if raw is None:
             return None
@@ -147,7 +152,7 @@ class CorpusReader:
         write it (`cr:702.19c`, `702.19C`, `CR 702.19c`, `rule 702.19c`, `Trample`)."""
         item = self._version(document, version)
         asked = parse_citation(citation)
-        ident = ident_in(self._stored.version(document, item.version), asked)
+        ident = ident_in(self.stored.version(document, item.version), asked)
         found = self._model(document, item.version, ident) if ident else None
         if found is None and asked.ident is not None:
             found = self._passages(document, item.version).get(asked.ident)
@@ -182,7 +187,7 @@ class CorpusReader:
     def aliases(self, document: str, version: str | None = None) -> dict[str, str]:
         """The version's alias table: old citation id -> its id in this version."""
         item = self._version(document, version)
-        return self._store.load_aliases(document, item.version)
+        return self.stored.aliases(document, item.version)
 
     def diffs(self, document: str) -> list[tuple[str, str]]:
         """The (old, new) version pairs whose diff is stored, in the order they were made."""
@@ -190,14 +195,19 @@ class CorpusReader:
 
     def diff_data(self, document: str, old: str, new: str) -> dict[str, Any]:
         """A stored diff's JSON as written (whatever fields the diff stage stores)."""
-        stored = next(
-            (d for d in self._entry(document).diffs if (d.old, d.new) == (old, new)), None
-        )
-        if stored is None:
+        entry = self.stored.diff_entry(document, old, new)
+        if entry is None:
             pairs = ", ".join(f"{d.old}..{d.new}" for d in self._entry(document).diffs)
             raise NotFound(f"a stored diff {old}..{new} of {document}", f"stored: {pairs}")
-        data: dict[str, Any] = json.loads(self._store.read_file(stored.json_file))
+        data: dict[str, Any] = json.loads(self.stored.read(entry["json"]))
         return data
+
+    def diff(self, document: str, old: str, new: str) -> DocumentDiff:
+        """The diff an update stored for two versions, as its model."""
+        self.diff_data(document, old, new)  # NotFound, naming the stored pairs
+        found = stored_diff(self.stored, document, old, new)
+        assert found is not None
+        return found
 
     def moves(self, document: str, old: str, new: str) -> list[Renumbered]:
         """The pairs the stored diff of two consecutive versions renumbered (its own
@@ -218,7 +228,7 @@ class CorpusReader:
     def renumbering(self, document: str, old: str, new: str | None = None) -> RenumberingMap:
         """Where every record of `old` lives in `new` (default: current): the map the
         `renumbering` command prints, composed through the stored diffs."""
-        return renumbering_map(self._store, document, old, new)
+        return renumbering_map(self.stored, document, old, new)
 
     def lineage_step(self, document: str, old: str, new: str) -> Step:
         """The lineage table of two consecutive published versions (built once)."""
@@ -238,11 +248,11 @@ class CorpusReader:
             start, ident = self._lineages.anchor(document, citation, upto=target)
         else:
             start = self._version(document, since).version
-            versions = self._stored.published(document)
+            versions = self.stored.published(document)
             known = start in versions and target in versions
             if known and versions.index(start) > versions.index(target):
                 raise UsageError(f"follow {citation}: {start} is not a version before {target}")
-            if not self._stored.version(document, start).has(citation):
+            if not self.stored.version(document, start).has(citation):
                 raise NotFound(f"{citation} in {document} {start}", "check the number")
             ident = citation
         trail = self._lineages.follow(document, ident, start, target)
@@ -272,7 +282,7 @@ class CorpusReader:
     def show(self, citation: str, document: str | None = None, version: str | None = None) -> Shown:
         """`show`'s answer: the record with its subrules and provenance, found by a citation
         as people write it, in `document` (default: the one document that has it)."""
-        return Shown.of(shown_json(self._stored, citation, document, version))
+        return Shown.of(shown_json(self.stored, citation, document, version))
 
     def search(
         self,
@@ -284,21 +294,21 @@ class CorpusReader:
     ) -> list[Hit]:
         """Records whose text, title, examples, notes, term or ruling hold every word,
         best first, in the current version of each document (or `document`/`version`)."""
-        return search_corpus(self._stored, words, document=document, version=version, limit=limit)
+        return search_corpus(self.stored, words, document=document, version=version, limit=limit)
 
     # ------------------------------------------------------------------ provenance
 
     def version_provenance(self, document: str, version: str | None = None) -> dict[str, Any]:
         """The version's provenance file (fetch records, pins, parser) as stored; {} if none."""
         item = self._version(document, version)
-        return self._store.load_provenance(document, item.version) or {}
+        return self.stored.provenance(document, item.version)
 
     def provenance(
         self, document: str, citation: str, version: str | None = None
     ) -> RecordProvenance:
         """Everything that says where a record came from, down to the bytes and the line."""
         item = self._version(document, version)
-        head = self._stored.version(document, item.version).head
+        head = self.stored.version(document, item.version).head
         record = self.record(document, citation, item.version)
         fetches = tuple(
             FetchResult.model_validate(f)

@@ -1,6 +1,6 @@
 """Whole-version questions a static website asks of a corpus: where every record of an
 older version lives now (the read side's `follow`, whose lineage steps are read once per
-stored diff), a version's retrieval, a stored diff as its model.
+stored diff) and a version's retrieval.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from typing import Any
 
 from pipeline.corpus.reader import CorpusReader, Followed
 from pipeline.errors import NotFound
-from pipeline.models.diffs import DocumentDiff
 
 
 @dataclass(frozen=True)
@@ -24,21 +23,11 @@ class Retrieval:
     retrieved: str | None
 
 
-def published_versions(reader: CorpusReader, document: str) -> list[str]:
-    """The published versions of a document, oldest first (staged ones left out)."""
-    return [v.version for v in reader.versions(document) if v.status == "published"]
-
-
-def stored_diff(reader: CorpusReader, document: str, old: str, new: str) -> DocumentDiff:
-    """The stored diff of two adjacent versions, as its model."""
-    return DocumentDiff.model_validate(reader.diff_data(document, old, new))
-
-
 def follow_version(reader: CorpusReader, document: str, since: str) -> dict[str, Followed]:
     """Where every numbered record of version `since` lives in the current version: the
     read side's `follow`, record by record (each stored map crossed, splits and merges
     included)."""
-    if since not in published_versions(reader, document):
+    if since not in reader.stored.published(document):
         raise NotFound(f"published version {since} of {document}")
     return {
         rule.id: reader.follow(document, rule.id, since=since)

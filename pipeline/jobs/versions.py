@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.corpus.diffs import diff_versions
 from pipeline.corpus.lineage import Step, step_of_map
 from pipeline.diff.renumbering import map_of_diff
+from pipeline.diff.versions import diff_versions, record_ids
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
 from pipeline.models.diffs import DocumentDiff
-from pipeline.models.records import Document
 from pipeline.report.html import render_html
 from pipeline.report.markdown import render_markdown
 from pipeline.store.corpus import Transaction
@@ -43,10 +42,6 @@ def compose_aliases(previous: dict[str, str], step: Step, new_ids: set[str]) -> 
         if old not in new_ids and target in new_ids:
             aliases[old] = target
     return dict(sorted(aliases.items()))
-
-
-def record_ids(doc: Document) -> set[str]:
-    return {r.id for r in doc.records} | {g.id for g in doc.glossary} | {r.id for r in doc.rulings}
 
 
 def previous_version(tx: Transaction, document: str, version: str) -> str | None:
@@ -94,6 +89,8 @@ def add_version(
         rmap,
     )
     step = step_of_map(rmap.model_dump(mode="json", by_alias=True))
-    aliases = compose_aliases(tx.load_aliases(candidate.document, previous), step, record_ids(new))
+    aliases = compose_aliases(
+        tx.load_aliases(candidate.document, previous), step, set(record_ids(new))
+    )
     store_aliases(tx, candidate.document, item.version, aliases)
     return result

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from pipeline.corpus import CorpusReader, Followed
-from pipeline.corpus.site_queries import follow_version, published_versions, stored_diff
+from pipeline.corpus.site_queries import follow_version
 from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Rule
 from pipeline.report.common import anchor_ids
@@ -100,12 +100,12 @@ def paged_records(reader: CorpusReader, document: str, version: str) -> list[Rul
 
 def read_lineage(reader: CorpusReader, document: str) -> Lineage:
     """Follow every numbered record of every stored version into the current one."""
-    versions = published_versions(reader, document)
+    versions = reader.stored.published(document)
     lineage = Lineage(document, versions)
     stored = set(reader.diffs(document))
     for old, new in pairwise(versions):
         if (old, new) in stored:
-            diff = stored_diff(reader, document, old, new)
+            diff = reader.diff(document, old, new)
             lineage.diffs[new] = diff
             table: dict[str, str] = {}
             old_table: dict[str, str] = {}

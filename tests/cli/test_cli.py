@@ -148,8 +148,7 @@ def test_the_diff_and_map_format_choices_are_the_jobs_formats() -> None:
     # render refuse any other format, so the two lists must be the same.
     from pipeline.cli.read_commands import DiffFormat
     from pipeline.cli.renumbering_commands import MapFormat
-    from pipeline.corpus.diffs import DIFF_FORMATS
-    from pipeline.corpus.renumbering import MAP_FORMATS
+    from pipeline.report.output import DIFF_FORMATS, MAP_FORMATS
 
     assert {f.value for f in DiffFormat} == set(DIFF_FORMATS)
     assert {f.value for f in MapFormat} == set(MAP_FORMATS)

@@ -29,10 +29,6 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> CorpusReader:
     return open_corpus(root)
 
 
-def published(reader: CorpusReader) -> list[str]:
-    return [v.version for v in reader.versions("mtg/cr")]
-
-
 def test_history_of_100_1_holds_the_rule_in_every_version(reader: CorpusReader) -> None:
     # "These Magic rules assume a game between two players." (2003) became "These Magic
     # rules apply to any Magic game with two or more players" (2006): one rule, reworded.
@@ -43,7 +39,7 @@ def test_history_of_100_1_holds_the_rule_in_every_version(reader: CorpusReader) 
 
 
 def test_a_rule_added_between_releases_years_apart_says_between(reader: CorpusReader) -> None:
-    versions = published(reader)
+    versions = reader.stored.published("mtg/cr")
     older, newer = versions[2], versions[3]  # 2009 and 2022: thirteen years apart
     added = reader.renumbering("mtg/cr", older, newer).added
     assert added
@@ -53,7 +49,7 @@ def test_a_rule_added_between_releases_years_apart_says_between(reader: CorpusRe
 
 
 def test_a_rule_added_between_close_releases_says_added(reader: CorpusReader) -> None:
-    versions = published(reader)
+    versions = reader.stored.published("mtg/cr")
     older, newer = versions[3], versions[4]  # five months apart
     rmap = reader.renumbering("mtg/cr", older, newer)
     gone = {e.old_id for e in rmap.entries}
@@ -63,7 +59,7 @@ def test_a_rule_added_between_close_releases_says_added(reader: CorpusReader) ->
 
 
 def test_history_says_renumbered_and_reworded_when_both(reader: CorpusReader) -> None:
-    versions = published(reader)
+    versions = reader.stored.published("mtg/cr")
     older, newer = versions[3], versions[4]
     rmap = reader.renumbering("mtg/cr", older, newer)
     entry = next(
@@ -79,7 +75,7 @@ def test_history_says_renumbered_and_reworded_when_both(reader: CorpusReader) ->
 
 
 def test_show_of_an_old_number_says_the_version_it_moved_in(reader: CorpusReader) -> None:
-    versions = published(reader)
+    versions = reader.stored.published("mtg/cr")
     current = versions[-1]
     aliases = reader.aliases("mtg/cr", current)
     # An id renumbered in the 2022 -> 2023 release, which the current version no longer has.

@@ -69,7 +69,7 @@ def test_every_record_of_two_versions_goes_to_the_same_place_every_way(
     corpus: Path, reader: CorpusReader, tmp_path: Path
 ) -> None:
     document = "mtg/cr"
-    old_ids = reader._stored.version(document, OLD).ids()
+    old_ids = reader.stored.version(document, OLD).ids()
     rmap = reader.renumbering(document, OLD, NEW)
     # The command prints the very map the API returns.
     printed = rulescorpus(corpus, "renumbering", document, OLD, NEW, "--format", "json")
@@ -102,7 +102,7 @@ def test_every_record_of_two_versions_goes_to_the_same_place_every_way(
             merged += not first_of_merge
         else:
             removed += 1
-            if not reader._stored.version(document, NEW).has(old_id):
+            if not reader.stored.version(document, NEW).has(old_id):
                 steps = {s.version: s for s in reader.history(document, old_id)}
                 assert steps[OLD].citation == old_id and steps[NEW].citation is None
     # The pair renumbers, removes and merges: each path above was really taken.

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.corpus import open_corpus
 from pipeline.corpus.diffs import pair_diff
+from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
 from pipeline.errors import EXIT_USAGE
@@ -184,9 +185,7 @@ def test_renumbering_json_follows_its_schema_and_names_the_meld_moves(corpus: Pa
     )
     assert by_old["cr:712.1g"]["weak"]
     # The same map the stored diff gives, with nothing recomputed.
-    stored = Corpus(corpus)
-    entry = stored.document_entry("mtg/cr")
-    diff = pair_diff(stored, entry, "mtg/cr", "2022-11-18", "2023-04-14")
+    diff = pair_diff(StoredCorpus(corpus), "mtg/cr", "2022-11-18", "2023-04-14")
     assert RenumberingMap.model_validate(data) == map_of_diff(diff)
 
 
@@ -201,7 +200,7 @@ def test_each_stored_diff_has_its_map_beside_it(corpus: Path) -> None:
             assert d.renumbering.startswith(f"{document}/diffs/{d.old}..{d.new}.renumbering.")
             data = json.loads(stored.read_file(d.renumbering))
             jsonschema.validate(data, schema)
-            diff = pair_diff(stored, entry, document, d.old, d.new)
+            diff = pair_diff(StoredCorpus(corpus), document, d.old, d.new)
             assert RenumberingMap.model_validate(data) == map_of_diff(diff)
 
 

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.cli.console import print_summary
-from pipeline.corpus.diffs import render_diff
+from pipeline.corpus.diffs import stored_diff
+from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_PARSE
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
@@ -132,8 +133,9 @@ def test_a_sound_release_with_a_publisher_quirk_publishes_unattended(
     assert reviewed(doc.publisher_errata) == reviewed(before.publisher_errata)
     assert len(doc.publisher_errata) == 6  # five lint findings and the Map entry's citation
     # the reworded rule is the diff's one change of text
-    diff = json.loads(render_diff(corpus, "mtg/cr", "2025-11-14", "2026-02-27", format="json"))
-    changed = {c["new_id"] for c in diff["changes"] if c["class"] != "unchanged"}
+    diff = stored_diff(StoredCorpus(corpus.root), "mtg/cr", "2025-11-14", "2026-02-27")
+    assert diff is not None
+    changed = {c.new_id for c in diff.changes if c.cls != "unchanged"}
     assert {"cr:104.1", "cr:101.1"} <= changed, changed
 
     # verify lists the note and passes

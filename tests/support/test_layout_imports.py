@@ -54,6 +54,8 @@ LATER = {
     "store": LATER_THAN_STORE,
 }
 PURE = frozenset({"extract", "parse", "verify", "diff"})
+# What the command line imports: the rooms it is a thin layer over, and report/ to render
+# what corpus/ answers (corpus/ renders nothing).
 LEAVES = frozenset({"models", "errors"})
 # What the parse runtime reads with: the parsers, their engines, and the store's durable
 # writes and canonical JSON for the parse cache and `parse FILE`; for `scheme FILE`, the
@@ -61,7 +63,9 @@ LEAVES = frozenset({"models", "errors"})
 RUNNER_READS = frozenset({"models", "errors", "extract", "parse", "store", "verify", "registry"})
 RUNNER_FETCH = frozenset({"pipeline.fetch.manifest"})  # a manifest parser; no HTTP
 # The commands, and the published models they print (a run's outcomes, the JSON Schemas).
-CLI_READS = frozenset({"jobs", "runner", "corpus", "export", "cite", "site", "models", "errors"})
+CLI_READS = frozenset(
+    {"jobs", "runner", "corpus", "report", "export", "cite", "site", "models", "errors"}
+)
 LIBRARIES = {
     "bs4": "extract",
     "soupsieve": "extract",
@@ -79,6 +83,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     # `python -m pipeline` is the command line's entry point, as pyproject's console
     # script `rulescorpus = pipeline.cli.app:main` is: the one place that starts cli.
     ("pipeline.__main__", "pipeline.cli.app"): "the -m entry point",
+    # An update stores each diff's Markdown and HTML beside its JSON (index.json names all
+    # three, and verify checks them), so the write pipeline renders them when it commits.
+    ("pipeline.jobs.versions", "pipeline.report.html"): "the stored diff renderings",
+    ("pipeline.jobs.versions", "pipeline.report.markdown"): "the stored diff renderings",
 }
 
 
@@ -149,14 +157,18 @@ def broken_rule(imp: Import) -> str | None:
     if target in LIBRARIES:
         owner = LIBRARIES[target]
         return None if room == owner else f"only {owner}/ imports {target}"
+    if room == "corpus" and target in ("report", "jinja2"):
+        return "corpus/ renders nothing: the caller renders what it returns"
     if imp.target.split(".")[0] != "pipeline" or target in (room, "pipeline"):
         return None  # the standard library, other libraries, its own package, __version__
     if target == "cli":
         return "nothing imports cli"
     if room == "cli" and target not in CLI_READS:
-        return "cli imports only jobs, runner, corpus, export, cite and site (and models, errors)"
+        return "cli imports only jobs, runner, corpus, report, export, cite, site (models, errors)"
     if room == "jobs" and target in ("site", "cite", "export"):
         return f"jobs/ is the write pipeline: it imports no {target}/"
+    if room == "jobs" and target == "report":
+        return "jobs/ imports no report/: the command line renders"
     if room == "cite" and target in ("jobs", "site", "export"):
         return f"cite/ reads through corpus; it imports no {target}/"
     if room == "export" and target in ("jobs", "site"):
@@ -210,6 +222,9 @@ FORBIDDEN = [
     ("pipeline.cite.check", "pipeline.jobs.context"),
     ("pipeline.cite.run", "pipeline.site.build"),
     ("pipeline.runner.scheme_entry", "pipeline.fetch.http"),
+    ("pipeline.corpus.diffs", "pipeline.report.markdown"),
+    ("pipeline.corpus.site_queries", "jinja2"),
+    ("pipeline.jobs.update", "pipeline.report.output"),
 ]
 PERMITTED = [
     ("pipeline.cli.read_commands", "pipeline.jobs.show"),
@@ -223,6 +238,7 @@ PERMITTED = [
     ("pipeline.cite.check", "pipeline.corpus.renumbering"),
     ("pipeline.runner.scheme_entry", "pipeline.registry.loader"),
     ("pipeline.runner.scheme_entry", "pipeline.fetch.manifest"),
+    ("pipeline.cli.read_commands", "pipeline.report.output"),
 ]
 
 
