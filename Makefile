@@ -48,7 +48,7 @@ run: $(STAMP) bytecode
 # One pytest-xdist worker per core; a test file stays whole in one worker (its module
 # fixtures are built once), and the real documents' session fixtures are built once for
 # both (tests/support/built_once.py).
-XDIST := -n 2 --dist loadfile
+XDIST := -n 2 --dist loadfile --durations=15
 test: $(STAMP) bytecode system-deps
 	$(BIN)/python -m pytest $(XDIST)
 
