@@ -8,12 +8,15 @@ text, its blocks being its paragraphs.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import itertools
 import re
 
 from bs4.element import NavigableString, Tag
 
 from pipeline.extract.html import BLOCKS, read_soup
+from pipeline.extract.text import normalise_newlines, sniff_encoding
 from pipeline.models.content import PageRun, WebPage
 
 _SKIPPED = frozenset({"script", "style", "template"})
@@ -23,17 +26,17 @@ _BLOCK_TAGS = BLOCKS | frozenset({"aside", "details", "footer", "form", "header"
 
 
 def decode_page(page: bytes | str, content_type: str | None) -> str:
-    """The page's text, in the charset its Content-Type names (UTF-8 otherwise)."""
+    """The page's text: a byte-order mark decides, then the charset its Content-Type
+    names, then the sniff every text export gets (UTF-8, else cp1252). A third party's
+    page is read even where its bytes are off: they are replaced, not refused."""
     if isinstance(page, str):
         return page
-    charset = "utf-8"
-    match = re.search(r"charset=([\w-]+)", content_type or "", re.I)
-    if match:
-        charset = match.group(1)
-    try:
-        return page.decode(charset, errors="replace")
-    except LookupError:
-        return page.decode("utf-8", errors="replace")
+    encoding, skip = sniff_encoding(page)
+    match = re.search(r"charset=[\"']?([\w-]+)", content_type or "", re.I)
+    if not skip and match:
+        with contextlib.suppress(LookupError):
+            encoding = codecs.lookup(match.group(1)).name
+    return normalise_newlines(page[skip:].decode(encoding, errors="replace"))
 
 
 def looks_like_html(text: str, content_type: str | None) -> bool:
