@@ -1,11 +1,14 @@
-"""A record followed through a document's versions: the one lineage table per stored diff,
-and the walks over it (follow, history). JSON only, like `corpus.stored`.
+"""The one lineage: a record followed through a document's versions, for every answer
+that crosses them. JSON only, like `corpus.stored`.
 
-Each stored diff's renumbering map becomes a `Step` once per reader: old id -> the new
-ids it went to (none: removed; several: split), and back, new id -> the old ids it came
-from (several: merged). An id the map does not list stayed at its number. Every answer
-that crosses versions (show's "now", history, follow, the export's lineages, the alias
-table a new version stores) reads these steps, so they cannot disagree.
+Each stored diff's renumbering map (`diff.renumbering.map_of_diff`) becomes a `Step` once
+per reader: old id -> the new ids it went to (none: removed; several: split), and back,
+new id -> the old ids it came from (several: merged). An id the map does not list stayed
+at its number. `follow` (every branch of a split), `history` (back and forth from the
+newest version holding a record) and `entry_along` (the renumbering map's entry across
+several versions, which `renumbering`, show's "now" and cite-check read) walk these
+steps; the site's old-number pages are `follow`'s answers and the export's lineages read
+each step, so none of them can disagree.
 """
 
 from __future__ import annotations
