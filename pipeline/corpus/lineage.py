@@ -277,8 +277,7 @@ class Lineages:
         start, end = versions.index(since), versions.index(to)
         if start > end:
             raise UsageError(
-                f"{document}: {since} is newer than {to}; a citation is followed from an older "
-                "version to a newer one (swap them)"
+                f"{document}: {since} is newer than {to}; the older version comes first (swap them)"
             )
         for old, new in itertools.pairwise(versions[start : end + 1]):
             yield self.step(document, old, new)
