@@ -1,8 +1,8 @@
 """The renumbering map between stored versions, read off the lineage: the map stored with
 each diff, or, from any version to a later one (the current by default), every record of
-the older version followed by `Lineages.entry`. The `renumbering` command,
-`CorpusReader.renumbering`, cite-check and show's "now" all answer with it. Rendering it
-is `report.renumbering`'s.
+the older version followed along the lineage's steps (`corpus.lineage.entry_along`).
+The `renumbering` command, `CorpusReader.renumbering`, cite-check and show's "now" all
+answer with it. Rendering it is `report.renumbering`'s.
 """
 
 from __future__ import annotations
@@ -69,15 +69,15 @@ def lives_now(
     current = corpus.current(document)
     if current is None or current == version:
         return None
-    entry = entry_along(lineages_of(corpus).steps(document, version, current), citation)
-    found = status_of(citation, MapEntry.model_validate(entry) if entry else None)
-    listed = found.entry
+    data = entry_along(lineages_of(corpus).steps(document, version, current), citation)
+    found = status_of(citation, MapEntry.model_validate(data) if data else None)
+    entry = found.entry
     return {
         "version": current,
         "status": found.status,
         "id": found.new_id,
-        "ids": list(listed.new_ids) if listed is not None and listed.new_ids else None,
-        "class": listed.cls if listed is not None else "unchanged",
-        "text_change": listed.text_change if listed is not None else None,
-        "weak": listed.weak if listed is not None else False,
+        "ids": list(entry.new_ids) if entry is not None and entry.new_ids else None,
+        "class": entry.cls if entry is not None else "unchanged",
+        "text_change": entry.text_change if entry is not None else None,
+        "weak": entry.weak if entry is not None else False,
     }
