@@ -21,7 +21,7 @@ from typing import Literal
 from pipeline.cite.files import Protected, TextFile, collect_files, read_text_file, shown
 from pipeline.cite.fixes import FileFix
 from pipeline.corpus.diffs import load_document
-from pipeline.corpus.renumbering import renumbering
+from pipeline.corpus.renumbering import lineages_of, renumbering
 from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import Found, find_in_line, rewrite
 from pipeline.diff.renumbering import lookup
@@ -111,10 +111,13 @@ class _Versions:
         self.prefix = max(set(prefixes), key=prefixes.count) if prefixes else "cr"
         self.prefixes = set(prefixes)
         self._maps: dict[str, RenumberingMap] = {}
+        self._lineages = lineages_of(self.corpus)
 
     def map_from(self, version: str) -> RenumberingMap:
         if version not in self._maps:
-            self._maps[version] = renumbering(self.corpus, self.document, version, self.current)
+            self._maps[version] = renumbering(
+                self.corpus, self.document, version, self.current, self._lineages
+            )
         return self._maps[version]
 
     def citations(self, text: str, notes: list[str] | None = None, what: str = "") -> list[Found]:

@@ -1,17 +1,20 @@
-"""A record followed through a document's versions: the one lineage table per stored diff,
-and the walks over it (follow, history). JSON only, like `corpus.stored`.
+"""The one lineage: a record followed through a document's versions, for every answer
+that crosses them. JSON only, like `corpus.stored`.
 
-Each stored diff's renumbering map becomes a `Step` once per reader: old id -> the new
-ids it went to (none: removed; several: split), and back, new id -> the old ids it came
-from (several: merged). An id the map does not list stayed at its number. Every answer
-that crosses versions (show's "now", history, follow, the export's lineages, the alias
-table a new version stores) reads these steps, so they cannot disagree.
+Each stored diff's renumbering map (`diff.renumbering.map_of_diff`) becomes a `Step` once
+per reader: old id -> the new ids it went to (none: removed; several: split), and back,
+new id -> the old ids it came from (several: merged). An id the map does not list stayed
+at its number. `follow` (every branch of a split), `history` (back and forth from the
+newest version holding a record) and `entry_along` (the renumbering map's entry across
+several versions, which `renumbering`, show's "now" and cite-check read) walk these
+steps; the site's old-number pages are `follow`'s answers and the export's lineages read
+each step, so none of them can disagree.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -134,7 +137,21 @@ def text_of(record: dict[str, Any] | None) -> str | None:
 # Stored versions further apart than this may have releases between them the corpus never
 # stored: what happened is said to have happened between the two.
 _RELEASES_APART = 366
-_NUMBER_CHANGES = ("renumbered", "moved", "split", "merged", "possibly-moved")
+# The classes that change a number, from the least to the most a reader should check.
+NUMBER_CHANGES = ("renumbered", "moved", "merged", "split", "possibly-moved")
+# Text classes from the least to the most change, to sum up several steps in one.
+_TEXT_ORDER = (
+    None,
+    "typography-only",
+    "reference-only",
+    "example-or-note-only",
+    "cards-changed",
+    "reworded",
+)
+
+
+def _text_rank(cls: str | None) -> int:
+    return _TEXT_ORDER.index(cls) if cls in _TEXT_ORDER else len(_TEXT_ORDER)
 
 
 def label_of(step: Step, old_id: str | None, new_id: str | None) -> str:
@@ -143,7 +160,7 @@ def label_of(step: Step, old_id: str | None, new_id: str | None) -> str:
     the two stored versions are over a year apart."""
     change = step.change(old_id, new_id)
     entry = step.entries.get(old_id) if old_id is not None else None
-    if entry is not None and change in _NUMBER_CHANGES and entry.get("text_change"):
+    if entry is not None and change in NUMBER_CHANGES and entry.get("text_change"):
         change = f"{change} and {entry['text_change']}"
     if change in ("added", "removed") and _years_apart(step.old, step.new):
         change = f"{change} between {step.old} and {step.new}"
@@ -157,29 +174,101 @@ def _years_apart(old: str, new: str) -> bool:
         return False
 
 
+def entry_along(steps: Iterable[Step], old_id: str) -> dict[str, Any] | None:
+    """The renumbering map entry (its JSON) of `old_id` across consecutive steps: the
+    record followed where each step's entry sends it (a split: its first part), every
+    step named, the number and text changes summed up; None when nothing changed."""
+    current: str | None = old_id
+    new_ids: list[str] = []
+    number: str | None = None
+    text: str | None = None
+    weak, last = False, None
+    named: list[dict[str, Any]] = []
+    for step in steps:
+        if current is None:
+            continue
+        entry = step.entries.get(current)
+        if entry is None:
+            named.append({"version": step.new, "id": current, "class": "unchanged"})
+            continue
+        cls = entry["class"]
+        current = entry.get("new_id")
+        new_ids = list(entry.get("new_ids") or []) or ([current] if current else [])
+        if cls in NUMBER_CHANGES:
+            number = max(number or cls, cls, key=NUMBER_CHANGES.index)
+        said = entry.get("text_change") if cls in NUMBER_CHANGES else cls
+        text = max(text, None if cls == "removed" else said, key=_text_rank)
+        weak, last = weak or bool(entry.get("weak")), entry
+        named.append(
+            {"version": step.new, "id": current, "class": cls, "method": entry.get("method")}
+        )
+    if last is None:
+        return None
+    if current is None:
+        cls = "removed"
+    elif current != old_id or number in ("split", "merged", "possibly-moved"):
+        cls = number or "renumbered"
+    elif text is None:
+        return None  # moved away and back, the same text: nothing to say
+    else:
+        cls = text
+    return {
+        "old_id": old_id,
+        "new_id": current,
+        "new_ids": new_ids if cls in ("split", "possibly-moved") else [],
+        "old_ids": list(last.get("old_ids") or []) if cls == "merged" else [],
+        "class": cls,
+        "text_change": text if cls in NUMBER_CHANGES else None,
+        "method": last.get("method"),
+        "similarity": last.get("similarity"),
+        "weak": weak,
+        "evidence": last.get("evidence"),
+        "steps": named,
+    }
+
+
+def added_along(steps: Iterable[Step]) -> set[str]:
+    """The ids of the last version holding a record added after the first."""
+    fresh: set[str] = set()
+    for step in steps:
+        carried = {i for i in fresh if i not in step.entries}
+        carried |= {n for i in fresh if (n := step.entries.get(i, {}).get("new_id"))}
+        fresh = carried | step.added
+    return fresh
+
+
 class Lineages:
     """The steps of every stored diff of a corpus, each built once when first crossed."""
 
     def __init__(self, stored: StoredCorpus, map_of: MapOf | None = None) -> None:
         self.stored = stored
         self._map_of = map_of
-        self._steps: dict[tuple[str, str, str], Step] = {}
+        self._steps_of: dict[tuple[str, str, str], Step] = {}
 
     def step(self, document: str, old: str, new: str) -> Step:
-        key = (document, old, new)
-        if key not in self._steps:
-            data = self.stored.stored_map(document, old, new)
-            if data is None:
-                if self._map_of is None:
-                    raise NotFound(
-                        f"a stored renumbering map {old}..{new} of {document}",
-                        "re-import the document so each diff stores its map",
-                    )
-                data = self._map_of(document, old, new)
-            self._steps[key] = step_of_map(data)
-        return self._steps[key]
+        found = self.stored_step(document, old, new)
+        if found is None:
+            raise NotFound(
+                f"a stored renumbering map {old}..{new} of {document}",
+                "re-import the document so each diff stores its map",
+            )
+        return found
 
-    def _chain(self, document: str, since: str, to: str) -> list[str]:
+    def stored_step(self, document: str, old: str, new: str) -> Step | None:
+        """The step of two consecutive versions: their stored map, else the one `map_of`
+        reads off their diff; None when neither is at hand."""
+        key = (document, old, new)
+        if key not in self._steps_of:
+            data = self.stored.stored_map(document, old, new)
+            if data is None and self._map_of is not None:
+                data = self._map_of(document, old, new)
+            if data is None:
+                return None
+            self._steps_of[key] = step_of_map(data)
+        return self._steps_of[key]
+
+    def steps(self, document: str, since: str, to: str) -> Iterator[Step]:
+        """The steps from `since` to `to`, oldest first: the one path every walk takes."""
         versions = self.stored.published(document)
         for version in (since, to):
             if version not in versions:
@@ -188,26 +277,24 @@ class Lineages:
         start, end = versions.index(since), versions.index(to)
         if start > end:
             raise UsageError(
-                f"{document}: {since} is newer than {to}; a citation is followed from an older "
-                "version to a newer one (swap them)"
+                f"{document}: {since} is newer than {to}; the older version comes first (swap them)"
             )
-        return versions[start : end + 1]
+        for old, new in itertools.pairwise(versions[start : end + 1]):
+            yield self.step(document, old, new)
 
     def follow(self, document: str, citation: str, since: str, to: str) -> Trail:
         """Every id `citation` of `since` became in `to`, each branch of a split followed."""
-        chain = self._chain(document, since, to)
         ids: tuple[str, ...] = (citation,)
         crossed: list[Crossed] = []
-        for old, new in itertools.pairwise(chain):
-            step = self.step(document, old, new)
+        for step in self.steps(document, since, to):
             moved: list[str] = []
             for ident in ids:
                 entry = step.entries.get(ident)
                 if entry is not None and step.ahead(ident) != (ident,):
                     crossed.append(
                         Crossed(
-                            old,
-                            new,
+                            step.old,
+                            step.new,
                             ident,
                             step.ahead(ident),
                             str(entry.get("class")),
@@ -218,8 +305,20 @@ class Lineages:
                 moved += [i for i in step.ahead(ident) if i not in moved]
             ids = tuple(moved)
             if not ids:
-                return Trail(since, to, (), tuple(crossed), removed_in=new)
+                return Trail(since, to, (), tuple(crossed), removed_in=step.new)
         return Trail(since, to, ids, tuple(crossed))
+
+    def renumbered_in(self, document: str, old_id: str, upto: str) -> str | None:
+        """The version in which `old_id` left its number: the newest step up to `upto`
+        whose map lists it (the alias table says where it went, not when)."""
+        versions = self.stored.published(document)
+        if upto in versions:
+            versions = versions[: versions.index(upto) + 1]
+        for old, new in reversed(list(itertools.pairwise(versions))):
+            step = self.stored_step(document, old, new)
+            if step is not None and old_id in step.entries:
+                return new
+        return None
 
     def anchor(self, document: str, citation: str, upto: str | None = None) -> tuple[str, str]:
         """(version, id): the newest published version up to `upto` holding `citation`,

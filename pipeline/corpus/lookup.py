@@ -9,16 +9,13 @@ answer costs the same with or without `--doc`.
 
 from __future__ import annotations
 
-import itertools
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from pipeline.corpus.lineage import HistoryStep, Lineages
 from pipeline.corpus.stored import StoredCorpus, StoredVersion
 from pipeline.diff.citations import Asked, parse_citation
 from pipeline.errors import NotFound, UsageError
-
-if TYPE_CHECKING:  # history_of is given its Lineages; show never loads them
-    from pipeline.corpus.lineage import HistoryStep, Lineages
 
 
 def _pattern(asked: Asked) -> re.Pattern[bytes]:
@@ -100,19 +97,6 @@ def resolve(
     )
 
 
-def renumbered_in(stored: StoredCorpus, document: str, old_id: str, upto: str) -> str | None:
-    """The version in which `old_id` left its number: the newest stored diff up to `upto`
-    whose map lists it (the alias table says where it went, not when)."""
-    versions = stored.published(document)
-    if upto in versions:
-        versions = versions[: versions.index(upto) + 1]
-    for old, new in reversed(list(itertools.pairwise(versions))):
-        data = stored.stored_map(document, old, new) or {}
-        if any(e.get("old_id") == old_id for e in data.get("entries") or []):
-            return new
-    return None
-
-
 def shown_json(
     stored: StoredCorpus, citation: str, document: str | None = None, version: str | None = None
 ) -> dict[str, Any]:
@@ -134,7 +118,7 @@ def shown_json(
         "asked": citation,
         "renumbered_from": renumbered_from,
         "renumbered_in": (
-            renumbered_in(stored, document, renumbered_from, here.version)
+            Lineages(stored).renumbered_in(document, renumbered_from, here.version)
             if renumbered_from
             else None
         ),

@@ -1,75 +1,76 @@
-"""The renumbering map between stored versions: the one stored with each diff, or composed
-along the chain of stored versions from any version to a later one (the current by default).
+"""The renumbering map between stored versions, read off the lineage: the map stored with
+each diff, or, from any version to a later one (the current by default), every record of
+the older version followed along the lineage's steps (`corpus.lineage.entry_along`).
 The `renumbering` command, `CorpusReader.renumbering`, cite-check and show's "now" all
-answer with this one map. Rendering it is `report.renumbering`'s.
+answer with it. Rendering it is `report.renumbering`'s.
 """
 
 from __future__ import annotations
 
-import itertools
+from functools import partial
 from typing import Any
 
-from pipeline.corpus.diffs import load_document, pair_diff
+from pipeline.corpus.diffs import pair_diff
+from pipeline.corpus.lineage import Lineages, added_along, entry_along
 from pipeline.corpus.stored import StoredCorpus
-from pipeline.diff.renumbering import compose_maps, lookup, map_of_diff
-from pipeline.diff.versions import record_ids
-from pipeline.errors import NotFound, UsageError
-from pipeline.models.diffs import RenumberingMap
-
-
-def pair_map(corpus: StoredCorpus, document: str, old: str, new: str) -> RenumberingMap:
-    """The map of two versions: the one stored beside their diff, else read off the diff."""
-    stored = corpus.stored_map(document, old, new)
-    if stored is not None:
-        return RenumberingMap.model_validate(stored)
-    return map_of_diff(pair_diff(corpus, document, old, new))
+from pipeline.diff.renumbering import id_key, map_of_diff, status_of
+from pipeline.errors import NotFound
+from pipeline.models.diffs import MapEntry, RenumberingMap
 
 
 def pair_map_json(corpus: StoredCorpus, document: str, old: str, new: str) -> dict[str, Any]:
-    """`pair_map` as its JSON: what the lineage steps read when no map was stored."""
-    return pair_map(corpus, document, old, new).model_dump(mode="json", by_alias=True)
+    """The map of two consecutive versions as its JSON: the one stored beside their diff,
+    else read off the diff."""
+    stored = corpus.stored_map(document, old, new)
+    if stored is not None:
+        return stored
+    return map_of_diff(pair_diff(corpus, document, old, new)).model_dump(mode="json", by_alias=True)
 
 
-def _check_version(document: str, version: str, versions: list[str]) -> None:
-    if version not in versions:
-        known = ", ".join(versions) or "none"
-        raise NotFound(f"version {version} of {document}", f"published versions: {known}")
+def lineages_of(corpus: StoredCorpus) -> Lineages:
+    """The corpus's lineage, a map that was never stored read off its diff."""
+    return Lineages(corpus, partial(pair_map_json, corpus))
 
 
 def renumbering(
-    corpus: StoredCorpus, document: str, old: str, new: str | None = None
+    corpus: StoredCorpus,
+    document: str,
+    old: str,
+    new: str | None = None,
+    lineages: Lineages | None = None,
 ) -> RenumberingMap:
-    """Where every record of `old` lives in `new` (default: the current version): the stored
-    map of a consecutive pair, or the maps of every consecutive pair between composed."""
+    """Where every record of `old` lives in `new` (default: the current version): the map
+    of a consecutive pair as stored, else each record's entry along the lineage."""
     versions = corpus.published(document)
     new = new or corpus.current(document) or (versions[-1] if versions else None)
     if new is None:
         raise NotFound(f"a published version of {document}")
-    _check_version(document, old, versions)
-    _check_version(document, new, versions)
-    if versions.index(old) > versions.index(new):
-        raise UsageError(
-            f"{document}: {old} is newer than {new}; the map goes from an older version to a "
-            "newer one (swap them)"
-        )
-    if old == new:
-        return RenumberingMap(document=document, old_version=old, new_version=new, via=[old])
-    chain = versions[versions.index(old) : versions.index(new) + 1]
-    maps = [pair_map(corpus, document, a, b) for a, b in itertools.pairwise(chain)]
-    if len(maps) == 1:
-        return maps[0]
-    return compose_maps(maps, record_ids(load_document(corpus, document, old)))
+    lineages = lineages or lineages_of(corpus)
+    steps = list(lineages.steps(document, old, new))
+    if len(steps) == 1:
+        return RenumberingMap.model_validate(pair_map_json(corpus, document, old, new))
+    ids = sorted(set(corpus.version(document, old).ids()), key=id_key)
+    entries = [entry_along(steps, i) for i in ids]
+    return RenumberingMap(
+        document=document,
+        old_version=old,
+        new_version=new,
+        via=[old, *(s.new for s in steps)],
+        entries=[MapEntry.model_validate(e) for e in entries if e is not None],
+        added=sorted((a for a in added_along(steps) if a), key=id_key),
+    )
 
 
 def lives_now(
     corpus: StoredCorpus, document: str, version: str, citation: str
 ) -> dict[str, Any] | None:
-    """For a record of an older version: where the renumbering map says it is in the current
+    """For a record of an older version: where its lineage says it is in the current
     version (status, ids, and how it changed); None for the current version itself."""
     current = corpus.current(document)
     if current is None or current == version:
         return None
-    found = lookup(renumbering(corpus, document, version, current), citation)
+    data = entry_along(lineages_of(corpus).steps(document, version, current), citation)
+    found = status_of(citation, MapEntry.model_validate(data) if data else None)
     entry = found.entry
     return {
         "version": current,

@@ -1,8 +1,8 @@
 """The renumbering map: old citation id -> where that record lives in a newer version. Pure.
 
-`map_of_diff` reads one diff's changes; `compose_maps` follows consecutive maps
-along the chain of stored versions, so a citation written against any old version
-can be resolved against the current one. `lookup` answers one id.
+`map_of_diff` reads one diff's changes: the step a record's lineage
+(`corpus.lineage`) takes between two versions, so a citation written against any old
+version can be resolved against the current one. `lookup` answers one id.
 
 An old id the map does not list is unchanged at the same number. A listed id is
 renumbered, moved, split or merged (its number changed), removed, or changed at
@@ -12,14 +12,12 @@ reference-only, example-or-note-only).
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.models.changes import Change, ChangeClass
-from pipeline.models.diffs import DocumentDiff, MapEntry, MapStep, RenumberingMap
+from pipeline.models.diffs import DocumentDiff, MapEntry, RenumberingMap
 
 NUMBER_CHANGES: tuple[ChangeClass, ...] = (
     "renumbered",
@@ -27,15 +25,6 @@ NUMBER_CHANGES: tuple[ChangeClass, ...] = (
     "split",
     "merged",
     "possibly-moved",
-)
-# Text classes from the least to the most change, to summarise a chain of steps.
-_TEXT_ORDER: tuple[ChangeClass | None, ...] = (
-    None,
-    "typography-only",
-    "reference-only",
-    "example-or-note-only",
-    "cards-changed",
-    "reworded",
 )
 _CHUNK = re.compile(r"\d+|\D+")
 
@@ -115,139 +104,6 @@ def map_of_diff(diff: DocumentDiff) -> RenumberingMap:
     )
 
 
-def _stronger(a: ChangeClass | None, b: ChangeClass | None) -> ChangeClass | None:
-    rank = {c: i for i, c in enumerate(_TEXT_ORDER)}
-    return a if rank.get(a, len(rank)) >= rank.get(b, len(rank)) else b
-
-
-def _text_of(entry: MapEntry) -> ChangeClass | None:
-    """How one step changed the text."""
-    if entry.cls in NUMBER_CHANGES:
-        return entry.text_change
-    return None if entry.cls == "removed" else entry.cls
-
-
-@dataclass
-class _Track:
-    """One old id followed along the chain."""
-
-    old_id: str
-    current: str | None
-    new_ids: list[str]
-    number_class: ChangeClass | None
-    text: ChangeClass | None
-    weak: bool
-    steps: list[MapStep]
-    last: MapEntry | None = None
-
-    def entry(self) -> MapEntry | None:
-        if not self.steps or all(s.cls == "unchanged" for s in self.steps):
-            return None
-        if self.current is None:
-            cls: ChangeClass = "removed"
-        elif self.current != self.old_id or self.number_class in (
-            "split",
-            "merged",
-            "possibly-moved",
-        ):
-            cls = self.number_class or "renumbered"
-        else:
-            cls = self.text or "reworded"
-            if self.text is None:
-                return None  # moved away and back, the same text: nothing to say
-        last = self.last
-        return MapEntry(
-            old_id=self.old_id,
-            new_id=self.current,
-            new_ids=self.new_ids if cls in ("split", "possibly-moved") else [],
-            old_ids=list(last.old_ids) if last and cls == "merged" else [],
-            cls=cls,
-            text_change=self.text if cls in NUMBER_CHANGES else None,
-            method=last.method if last else None,
-            similarity=last.similarity if last else None,
-            weak=self.weak,
-            evidence=last.evidence if last else None,
-            steps=self.steps,
-        )
-
-
-def _number_class(before: ChangeClass | None, step: ChangeClass) -> ChangeClass | None:
-    if step not in NUMBER_CHANGES:
-        return before
-    order: tuple[ChangeClass, ...] = ("renumbered", "moved", "merged", "split", "possibly-moved")
-    if before is None:
-        return step
-    return before if order.index(before) >= order.index(step) else step
-
-
-def compose_maps(maps: Sequence[RenumberingMap], old_ids: Iterable[str]) -> RenumberingMap:
-    """Follow consecutive maps (oldest first) from the ids of the first version to the
-    last version. `old_ids` are the record ids of the first version: an id a map names
-    is only an old citation if the first version had it (or it is where one went)."""
-    if not maps:
-        raise ValueError("compose_maps needs at least one map")
-    for before, after in itertools.pairwise(maps):
-        if before.new_version != after.old_version:
-            raise ValueError(f"maps do not chain: {before.new_version} then {after.old_version}")
-    tracks: dict[str, _Track] = {}
-    at: dict[str, list[_Track]] = {}  # current id -> the tracks standing there
-    start = set(old_ids)
-    fresh: set[str] = set()  # current ids of records added after the first version
-    for index, step_map in enumerate(maps):
-        version = step_map.new_version
-        moved: list[tuple[_Track, MapEntry]] = []
-        for entry in step_map.entries:
-            standing = at.get(entry.old_id)
-            if standing is None and entry.old_id in start and entry.old_id not in tracks:
-                # Unchanged until now: start following it here.
-                earlier = [
-                    MapStep(version=m.new_version, id=entry.old_id, cls="unchanged")
-                    for m in maps[:index]
-                ]
-                track = _Track(entry.old_id, entry.old_id, [], None, None, False, earlier)
-                tracks[entry.old_id] = track
-                standing = [track]
-            for track in standing or []:
-                moved.append((track, entry))
-        step = {e.old_id: e for e in step_map.entries}
-        carried: set[str] = set()
-        for ident in fresh:
-            went = step.get(ident)
-            if went is None:
-                carried.add(ident)
-            elif went.new_id is not None:
-                carried.add(went.new_id)
-        fresh = carried | set(step_map.added)
-        stepped: set[int] = set()
-        for track, entry in moved:
-            stepped.add(id(track))
-            track.current = entry.new_id
-            track.new_ids = list(entry.new_ids) or ([entry.new_id] if entry.new_id else [])
-            track.number_class = _number_class(track.number_class, entry.cls)
-            track.text = _stronger(track.text, _text_of(entry))
-            track.weak = track.weak or entry.weak
-            track.last = entry
-            track.steps.append(
-                MapStep(version=version, id=entry.new_id, cls=entry.cls, method=entry.method)
-            )
-        for track in tracks.values():
-            if id(track) not in stepped and track.current is not None:
-                track.steps.append(MapStep(version=version, id=track.current, cls="unchanged"))
-        at = {}
-        for track in tracks.values():
-            if track.current is not None:
-                at.setdefault(track.current, []).append(track)
-    entries = [e for e in (tracks[k].entry() for k in sorted(tracks, key=id_key)) if e]
-    return RenumberingMap(
-        document=maps[-1].document,
-        old_version=maps[0].old_version,
-        new_version=maps[-1].new_version,
-        via=[maps[0].old_version, *(m.new_version for m in maps)],
-        entries=entries,
-        added=sorted((a for a in fresh if a), key=id_key),
-    )
-
-
 Status = Literal["current", "renumbered", "changed", "removed"]
 # A citation whose rule changed no more than this still says what it said.
 _STILL_CURRENT: tuple[ChangeClass | None, ...] = (None, "typography-only", "reference-only")
@@ -264,7 +120,11 @@ class Lookup:
 
 def lookup(rmap: RenumberingMap, old_id: str) -> Lookup:
     """Resolve one id of the map's old version (which must have it) in its new version."""
-    entry = next((e for e in rmap.entries if e.old_id == old_id), None)
+    return status_of(old_id, next((e for e in rmap.entries if e.old_id == old_id), None))
+
+
+def status_of(old_id: str, entry: MapEntry | None) -> Lookup:
+    """What an old id's map entry (None: the map does not list it) says became of it."""
     if entry is None:
         return Lookup("current", old_id, None)
     if entry.new_id is None:
