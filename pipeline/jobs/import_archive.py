@@ -121,7 +121,7 @@ def import_group(
         )
     candidate = candidate_of(document, items)
     tx = corpus.transaction()
-    published = add_version(tx, candidate, label=archive_label(label, version))
+    published = add_version(tx, candidate, ctx.renderers, label=archive_label(label, version))
     tx.commit()
     return Outcome(
         document=document,

@@ -170,7 +170,9 @@ def _store_groups(
         candidate = candidate_of(document, items)
         warnings = len(candidate.doc.warnings)
         staged = warnings > 0 and not accept
-        published = add_version(tx, candidate, status="staged" if staged else "published")
+        published = add_version(
+            tx, candidate, ctx.renderers, status="staged" if staged else "published"
+        )
         outcomes.append(
             Outcome(
                 document=document,

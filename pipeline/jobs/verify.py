@@ -346,7 +346,7 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
         )
         tx = corpus.transaction()
         # The published entry replaces the staged one; the commit removes the staged files.
-        published = add_version(tx, candidate)
+        published = add_version(tx, candidate, ctx.renderers)
         tx.commit()
     summary.outcomes.append(
         Outcome(

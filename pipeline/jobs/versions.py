@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pipeline.corpus.lineage import Step, step_of_map
 from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.versions import diff_versions, record_ids
+from pipeline.errors import UsageError
+from pipeline.jobs.context import DiffRenderers
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
 from pipeline.models.diffs import DocumentDiff
-from pipeline.report.html import render_html
-from pipeline.report.markdown import render_markdown
 from pipeline.store.corpus import Transaction
 from pipeline.store.ordering import version_key
 
@@ -61,10 +61,15 @@ def previous_version(tx: Transaction, document: str, version: str) -> str | None
 
 
 def add_version(
-    tx: Transaction, candidate: Candidate, status: Status = "published", label: str | None = None
+    tx: Transaction,
+    candidate: Candidate,
+    renderers: DiffRenderers | None,
+    status: Status = "published",
+    label: str | None = None,
 ) -> Published:
-    """Store the candidate and, when published, its diff from the version before it. A
-    version older than the current one is stored beside it and never becomes current."""
+    """Store the candidate and, when published, its diff from the version before it, with
+    the diff's Markdown and HTML by `renderers`. A version older than the current one is
+    stored beside it and never becomes current."""
     previous = previous_version(tx, candidate.document, candidate.doc.version or "")
     current = tx.index.documents.get(candidate.document)
     before = current.current if current is not None else None
@@ -75,6 +80,11 @@ def add_version(
         result.older_than = before
     if status != "published" or previous is None:
         return result
+    if renderers is None:
+        raise UsageError(
+            f"storing the diff of {candidate.document} {previous}..{item.version} needs its "
+            "renderers: pass Context(renderers=...)"
+        )
     old = tx.load_document(candidate.document, previous)
     new = candidate.doc
     result.diff = diff_versions(candidate.family, old, new)
@@ -84,8 +94,8 @@ def add_version(
         tx,
         candidate.document,
         result.diff,
-        render_markdown(result.diff, old, new),
-        render_html(result.diff, old, new),
+        renderers.markdown(result.diff, old, new),
+        renderers.html(result.diff, old, new),
         rmap,
     )
     step = step_of_map(rmap.model_dump(mode="json", by_alias=True))
