@@ -294,7 +294,7 @@ def update(
     with ctx.run_lock() as recovered, open_fetcher(ctx, deadline_at) as fetcher:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
-        check_order(ctx.corpus_dir, ctx.corpus.index())
+        check_order(ctx.corpus.reader())
         try:
             backend = open_backend(mirror, fetcher, ctx.blobs, html_readers())
         except FetchError as exc:

@@ -13,8 +13,9 @@ from pipeline.errors import UsageError
 from pipeline.jobs.context import DiffRenderers
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
 from pipeline.models.diffs import DocumentDiff
-from pipeline.store.corpus import Transaction
+from pipeline.store.corpus import Transaction, load_document
 from pipeline.store.ordering import version_key
+from pipeline.store.reader import StoredCorpus
 
 __all__ = ["Published", "add_version", "compose_aliases", "diff_versions", "previous_version"]
 
@@ -44,19 +45,15 @@ def compose_aliases(previous: dict[str, str], step: Step, new_ids: set[str]) -> 
     return dict(sorted(aliases.items()))
 
 
-def previous_version(tx: Transaction, document: str, version: str) -> str | None:
+def previous_version(reader: StoredCorpus, document: str, version: str) -> str | None:
     """The newest published version before `version`, when `version` is the newest one
     (a backfilled older version is stored without a diff: history is built oldest first)."""
-    entry = tx.index.documents.get(document)
-    if entry is None:
+    if document not in reader.documents():
         return None
-    if entry.current is not None and version_key(version) < version_key(entry.current):
+    current = reader.current(document)
+    if current is not None and version_key(version) < version_key(current):
         return None
-    older = [
-        v.version
-        for v in entry.versions
-        if v.status == "published" and version_key(v.version) < version_key(version)
-    ]
+    older = [v for v in reader.published(document) if version_key(v) < version_key(version)]
     return max(older, key=version_key) if older else None
 
 
@@ -70,9 +67,9 @@ def add_version(
     """Store the candidate and, when published, its diff from the version before it, with
     the diff's Markdown and HTML by `renderers`. A version older than the current one is
     stored beside it and never becomes current."""
-    previous = previous_version(tx, candidate.document, candidate.doc.version or "")
-    current = tx.index.documents.get(candidate.document)
-    before = current.current if current is not None else None
+    reader, document = tx.reader(), candidate.document
+    previous = previous_version(reader, document, candidate.doc.version or "")
+    before = reader.current(document) if document in reader.documents() else None
     item = store_version(tx, candidate, status, label)
     result = Published(candidate.document, item.version, status)
     older = before is not None and version_key(item.version) < version_key(before)
@@ -85,7 +82,8 @@ def add_version(
             f"storing the diff of {candidate.document} {previous}..{item.version} needs its "
             "renderers: pass Context(renderers=...)"
         )
-    old = tx.load_document(candidate.document, previous)
+    reader = tx.reader()  # with the version just stored
+    old = load_document(reader, document, previous)
     new = candidate.doc
     result.diff = diff_versions(candidate.family, old, new)
     result.previous = previous
@@ -99,8 +97,6 @@ def add_version(
         rmap,
     )
     step = step_of_map(rmap.model_dump(mode="json", by_alias=True))
-    aliases = compose_aliases(
-        tx.load_aliases(candidate.document, previous), step, set(record_ids(new))
-    )
+    aliases = compose_aliases(reader.aliases(document, previous), step, set(record_ids(new)))
     store_aliases(tx, candidate.document, item.version, aliases)
     return result

@@ -17,7 +17,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.cli.console import print_summary
 from pipeline.cli.reference import command_names
 from pipeline.cli.shared import diff_renderers

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.extract.pdf import extract_pdf_lines

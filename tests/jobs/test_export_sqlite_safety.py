@@ -16,7 +16,7 @@ from typing import Any
 from datasette.utils import escape_fts
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.cli.shared import diff_renderers
 from pipeline.export.datasette.metadata import QUERIES
 from pipeline.export.schema import APPLICATION_ID, MARK_TABLE

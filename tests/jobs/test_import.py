@@ -164,7 +164,7 @@ def test_show_a_five_level_riftbound_rule_with_its_provenance(ctx: Context) -> N
 def test_diff_between_versions_that_are_not_adjacent(ctx: Context) -> None:
     from typer.testing import CliRunner
 
-    from pipeline.cli.app import app
+    from pipeline.cli.commands import app
 
     result = CliRunner().invoke(
         app,

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.cli.shared import diff_renderers
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.reconcile import reconcile

@@ -34,7 +34,7 @@ def rulescorpus(
     which answers the plain read requests itself, or (`full`) the typer app alone, as the
     plain path would fall back."""
     code = (
-        "from pipeline.cli.app import load_app; load_app()()"
+        "from pipeline.cli.commands import app; app()"
         if full
         else "from pipeline.cli.app import main; main()"
     )
