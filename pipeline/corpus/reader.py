@@ -83,13 +83,7 @@ class CorpusReader:
         return self._entries[document]
 
     def _version(self, document: str, version: str | None) -> VersionEntry:
-        entry = self._entry(document)
-        wanted = version or entry.current
-        item = entry.entry(wanted) if wanted else None
-        if item is None:
-            known = ", ".join(v.version for v in entry.versions)
-            raise NotFound(f"version {wanted} of {document}", f"stored versions: {known}")
-        return item
+        return VersionEntry.model_validate(self.stored.item(document, version))
 
     def documents(self) -> list[DocumentInfo]:
         return [self.document_info(name) for name in self.stored.documents()]

@@ -62,7 +62,7 @@ def _add_pdf_rendition(root: Path) -> None:
             for r in doc.renditions
         ]
         tx = corpus.transaction()
-        add_version(tx, Candidate("mtg/cr", "mtg-cr", "MTG", doc, pins))
+        add_version(tx, Candidate("mtg/cr", "mtg-cr", "MTG", doc, pins), ctx.renderers)
         tx.commit()
 
 
