@@ -294,7 +294,7 @@ def test_fetch_loads_neither_extract_nor_beautifulsoup_at_run_time() -> None:
 
 # The store's calls that read a stored version (its records, aliases, provenance, diffs).
 VERSION_READS = frozenset(
-    {"load_document", "load_aliases", "load_provenance", "read_file", "read_span",
+    {"load_document", "load_aliases", "read_file", "read_span",
      "records_by_id", "children_in", "diff_data"}
 )  # fmt: skip
 # Modules outside corpus/ and store/ that read stored versions, none of them for display.
