@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.models.records import Document
@@ -120,7 +121,10 @@ def parse_real(parse_cache_dir: Path) -> ParseReal:
 
 def _context(root: Path, parse_cache_dir: Path) -> Context:
     return Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+        corpus_dir=root / "corpus",
+        cache_dir=root / "cache",
+        parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
     )
 
 

@@ -1,6 +1,6 @@
-"""The command line. Each command lives in a module of this package, builds a Context, makes
-one library call, and turns the library's errors into a clean message and exit code.
-Importing a command module registers its commands on the one typer app.
+"""The command line's entry point. Each command lives in a module of this package, builds a
+Context, makes one library call, and turns the library's errors into a clean message and
+exit code; `cli.commands` is the typer app with all of them.
 
 `main` first offers the request to `cli.quick`, which answers a plain `show` without
 loading typer, rich or the models; everything else goes to the typer app, loaded then.
@@ -10,36 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import EXIT_BUG, EXIT_USAGE, shorten
 
-if TYPE_CHECKING:
-    import typer
-
-__all__ = ["load_app", "main"]
-
-
-def load_app() -> typer.Typer:
-    """The typer app with every command registered."""
-    from pipeline.cli import (  # noqa: F401  (registers commands)
-        export_commands,
-        job_commands,
-        read_commands,
-        renumbering_commands,
-        scheme_command,
-        site_commands,
-    )
-    from pipeline.cli.common import app
-
-    return app
-
-
-def __getattr__(name: str) -> Any:
-    # `from pipeline.cli.app import app` (tests, docs) loads the app only when asked.
-    if name == "app":
-        return load_app()
-    raise AttributeError(name)
+__all__ = ["main"]
 
 
 def main() -> None:
@@ -51,7 +25,9 @@ def main() -> None:
     if code is not None:
         sys.exit(code)
     try:
-        load_app()()
+        from pipeline.cli.commands import app
+
+        app()
     except KeyboardInterrupt:
         sys.exit(EXIT_USAGE)
     except Exception as exc:

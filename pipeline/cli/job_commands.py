@@ -13,7 +13,7 @@ from pipeline.cli.common import CacheOpt, CorpusOpt, JsonOpt, SourcesOpt, app, f
 from pipeline.cli.console import print_table
 from pipeline.cli.export_commands import SqliteOpt, refresh_sqlite
 from pipeline.cli.read_arguments import check_family
-from pipeline.cli.shared import PdfEngine, Rendition, err, make_context, out
+from pipeline.cli.shared import PdfEngine, Rendition, diff_renderers, err, make_context, out
 from pipeline.cli.site_commands import SiteOpt, refresh_site_after
 from pipeline.errors import EXIT_PARSE, shorten
 from pipeline.runner.limits import RUN_DEADLINE
@@ -144,7 +144,7 @@ def update_cmd(
     """The scheduled job: fetch, verify, parse, store and diff. Exit 0/10/20/30/40/74/75."""
     from pipeline.jobs.update import update
 
-    ctx = make_context(corpus, cache, sources, quiet=as_json)
+    ctx = make_context(corpus, cache, sources, quiet=as_json, renderers=diff_renderers())
     summary = run_job(
         lambda: update(ctx, source or [], mirror=mirror, accept=accept, deadline=deadline)
     )
@@ -170,7 +170,7 @@ def import_cmd(
     site: SiteOpt = None,
 ) -> None:
     """Backfill every version listed in ARCHIVE_DIR/manifest.json, oldest first."""
-    ctx = make_context(corpus, cache, sources)
+    ctx = make_context(corpus, cache, sources, renderers=diff_renderers())
     from pipeline.jobs.import_archive import import_archive
 
     summary = run_job(lambda: import_archive(ctx, archive_dir))
@@ -217,7 +217,7 @@ def accept_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """Publish a version that update staged for review."""
-    ctx = make_context(corpus, cache, sources)
+    ctx = make_context(corpus, cache, sources, renderers=diff_renderers())
     from pipeline.jobs.verify import accept
 
     finish(run_job(lambda: accept(ctx, document, version)))

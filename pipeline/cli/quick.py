@@ -4,9 +4,9 @@ the json module alone.
 A rules bot or a judge asks `show cr:702.19c --doc mtg/cr` many times a day; loading
 typer, rich, pydantic and the models costs ten times what the answer does. This path
 answers the plain case (the current version, text or --json) through `corpus.lookup`,
-the read side's own json-only path (index.json, the version's id index, and only the
-asked record's bytes, each checked against its SHA-256): the same dict the full command
-prints, built by the same code.
+the read side's own json-only path over the one reader (`store.reader`: index.json, the
+version's id index, and only the asked record's bytes, each checked against its
+SHA-256): the same dict the full command prints, built by the same code.
 Anything else (an older version, --provenance, a citation it cannot find, --help, a
 damaged file) returns None, and the full command answers with its messages and exit
 codes.
@@ -14,99 +14,44 @@ codes.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
-
-# The options this path reads (with their value, or a flag); anything else falls back.
-VALUED = ("--corpus", "--cache", "--sources", "--doc", "--version", "--limit")
-FLAGS = ("--json",)
+from typing import Any, NoReturn
 
 
 class Fallback(Exception):
     """This request is not the plain case: the full command answers it."""
 
 
-class Request:
-    """The plain request: its command, its words (a citation, or search words) and options.
-    Read by hand: argparse and what it loads (gettext, locale, shutil and its compression
-    modules) cost `show` a quarter of Python's own start."""
-
-    def __init__(self) -> None:
-        self.command = ""
-        self.citation: list[str] = []
-        self.options: dict[str, str] = {}
-
-    def get(self, name: str) -> str | None:
-        return self.options.get(name)
-
-    @property
-    def doc(self) -> str | None:
-        return self.get("--doc")
-
-    @property
-    def version(self) -> str | None:
-        return self.get("--version")
-
-    @property
-    def json(self) -> bool:
-        return "--json" in self.options
-
-    @property
-    def limit(self) -> int | None:
-        value = self.get("--limit")
-        if value is None:
-            return None
-        try:
-            return int(value)
-        except ValueError:
-            raise Fallback(value) from None  # the full command says what --limit takes
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise Fallback(message)  # the full command says what is wrong
 
 
-def read_request(argv: list[str]) -> Request:
+def read_request(argv: list[str]) -> argparse.Namespace:
     """`[GLOBAL OPTIONS] COMMAND WORDS... [--doc D] [--version V] [--limit N] [--json]`, in
-    any order, `--name value` or `--name=value`; anything else raises Fallback."""
-    request = Request()
-    words = iter(argv)
-    for word in words:
-        if word.startswith("-"):
-            name, equals, value = word.partition("=")
-            if name in FLAGS and not equals:
-                request.options[name] = ""
-            elif name in VALUED:
-                if not equals:
-                    following = next(words, None)
-                    if following is None or following.startswith("-"):
-                        raise Fallback(word)  # the full command says it needs a value
-                    value = following
-                request.options[name] = value
-            else:
-                raise Fallback(word)
-        elif not request.command:
-            request.command = word
-        else:
-            request.citation.append(word)
-    if not request.citation:
-        raise Fallback("no citation")
-    return request
+    any order; anything else raises Fallback."""
+    parser = _Parser(add_help=False, allow_abbrev=False)
+    for name in ("--corpus", "--cache", "--sources", "--doc", "--version"):
+        parser.add_argument(name)
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("command", choices=("show", "history", "search"))
+    parser.add_argument("words", nargs="+")
+    return parser.parse_intermixed_args(argv)
 
 
 def try_quick(argv: list[str]) -> int | None:
     """Answer `show`, `history` or `search` on the plain path and return the exit code, or
     None to fall back."""
-    if not {"show", "history", "search"} & set(argv) or any(
-        a.startswith("-h") or a == "--help" for a in argv
-    ):
-        return None
     try:
         args = read_request(argv)
     except Fallback:  # an option this path does not know: the full command parses it
         return None
-    if args.command not in ("show", "history", "search"):
-        return None
-    root = Path(args.get("--corpus") or os.environ.get("RULESCORPUS_CORPUS", "corpus"))
+    root = Path(args.corpus or os.environ.get("RULESCORPUS_CORPUS", "corpus"))
     from pipeline.corpus.stored import StoredCorpus
     from pipeline.errors import RulesCorpusError
 
@@ -114,7 +59,7 @@ def try_quick(argv: list[str]) -> int | None:
         stored = StoredCorpus(root)
         if args.command == "search":
             return _search(stored, args)
-        if args.get("--limit") is not None:
+        if args.limit is not None:
             return None  # not an option of show or history: the full command says so
         if args.command == "history":
             return _history(stored, args)
@@ -125,7 +70,7 @@ def try_quick(argv: list[str]) -> int | None:
             return None
         from pipeline.corpus.lookup import shown_json
 
-        data = shown_json(stored, _one(args.citation), args.doc, args.version)
+        data = shown_json(stored, _one(args.words), args.doc, args.version)
     except (Fallback, RulesCorpusError, OSError, ValueError, KeyError, TypeError):
         return None
     if args.json:
@@ -137,7 +82,7 @@ def try_quick(argv: list[str]) -> int | None:
     return 0
 
 
-def _history(stored: Any, args: Request) -> int | None:
+def _history(stored: Any, args: argparse.Namespace) -> int | None:
     """`history CITATION --doc DOC` from the stored maps and id indexes alone; a map that
     was never stored (the full command diffs the pair) falls back."""
     if args.doc is None or args.version is not None or args.json:
@@ -146,7 +91,7 @@ def _history(stored: Any, args: Request) -> int | None:
     from pipeline.corpus.lineage import Lineages
     from pipeline.corpus.lookup import history_of
 
-    citation = _one(args.citation)
+    citation = _one(args.words)
     steps = history_of(Lineages(stored), args.doc, citation)
     sys.stdout.write(format_history(citation, args.doc, steps))
     return 0
@@ -158,7 +103,7 @@ def _one(words: list[str]) -> str:
     return words[0]
 
 
-def _search(stored: Any, args: Request) -> int | None:
+def _search(stored: Any, args: argparse.Namespace) -> int | None:
     """`search WORDS` over the stored version files; exit 1 when nothing matched."""
     limit = 20 if args.limit is None else args.limit
     if limit < 1:
@@ -166,7 +111,7 @@ def _search(stored: Any, args: Request) -> int | None:
     from pipeline.cli.show_text import format_hits
     from pipeline.corpus.search import search_corpus
 
-    query = " ".join(args.citation)
+    query = " ".join(args.words)
     hits = search_corpus(stored, query, document=args.doc, version=args.version, limit=limit)
     if args.json:
         data = {"query": query, "hits": [h.as_dict() for h in hits]}

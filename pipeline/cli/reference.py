@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from typer.main import get_command
 
-from pipeline.cli.app import load_app
+from pipeline.cli.commands import app
 
 __all__ = ["command_names", "global_options", "render_cli_reference"]
 
@@ -19,7 +19,7 @@ PROGRAM = "rulescorpus"
 # typer carries its own copy of click, so commands are known by what they have (a group
 # has `commands`, a parameter its `param_type_name`), not by click's classes.
 def root_command() -> Any:
-    return get_command(load_app())
+    return get_command(app)
 
 
 def command_names() -> list[str]:

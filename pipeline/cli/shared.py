@@ -11,7 +11,7 @@ from rich.console import Console
 
 from pipeline.cli.progress import TerminalProgress, quiet_progress
 from pipeline.errors import RulesCorpusError
-from pipeline.jobs.context import Context, Progress
+from pipeline.jobs.context import Context, DiffRenderers, Progress
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -33,7 +33,11 @@ class PdfEngine(StrEnum):
 
 
 def make_context(
-    corpus: Path | None, cache: Path | None, sources: Path | None, quiet: bool = False
+    corpus: Path | None,
+    cache: Path | None,
+    sources: Path | None,
+    quiet: bool = False,
+    renderers: DiffRenderers | None = None,
 ) -> Context:
     corpus = corpus or GLOBALS.get("corpus") or Path(os.environ.get("RULESCORPUS_CORPUS", "corpus"))
     default_cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rulescorpus"
@@ -42,7 +46,22 @@ def make_context(
     )
     sources = sources or GLOBALS.get("sources")
     progress: Progress = quiet_progress if quiet else TerminalProgress(err)
-    return Context(corpus_dir=corpus, cache_dir=cache, sources_file=sources, progress=progress)
+    return Context(
+        corpus_dir=corpus,
+        cache_dir=cache,
+        sources_file=sources,
+        progress=progress,
+        renderers=renderers,
+    )
+
+
+def diff_renderers() -> DiffRenderers:
+    """report/'s Markdown and HTML of a diff, which a publishing job stores beside its JSON.
+    Loaded by the commands that publish alone: the others never render a diff."""
+    from pipeline.report.html import render_html
+    from pipeline.report.markdown import render_markdown
+
+    return DiffRenderers(markdown=render_markdown, html=render_html)
 
 
 def print_error(exc: RulesCorpusError) -> int:

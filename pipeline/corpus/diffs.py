@@ -3,16 +3,13 @@ one made now for any other pair. Rendering them is the caller's (`report/`)."""
 
 from __future__ import annotations
 
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.versions import diff_versions
 from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document
+from pipeline.store.corpus import load_document
+from pipeline.store.reader import StoredCorpus
 
-
-def load_document(corpus: StoredCorpus, document: str, version: str | None = None) -> Document:
-    """One stored version as the pydantic Document, from bytes checked against its digest."""
-    item = corpus.item(document, version)
-    return Document.model_validate_json(corpus.read(item["file"], item["sha256"]))
+__all__ = ["diff_between", "load_document", "pair_diff", "stored_diff"]
 
 
 def stored_diff(corpus: StoredCorpus, document: str, old: str, new: str) -> DocumentDiff | None:

@@ -32,13 +32,13 @@ from pipeline.corpus.renumbering import pair_map_json
 from pipeline.corpus.renumbering import renumbering as renumbering_map
 from pipeline.corpus.search import Hit, search_corpus
 from pipeline.corpus.shown import Shown
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import parse_citation
-from pipeline.errors import NotFound, StoreError, UsageError
+from pipeline.errors import NotFound, UsageError
 from pipeline.models.diffs import DocumentDiff, RenumberingMap
 from pipeline.models.index import INDEX_FORMAT, DocumentEntry, VersionEntry
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.models.sources import FetchResult
+from pipeline.store.reader import StoredCorpus
 
 # The dataclasses lived here first; code that imports them from this module keeps working.
 __all__ = [
@@ -69,12 +69,8 @@ class CorpusReader:
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
-        self.stored = StoredCorpus(self.root)  # NotFound when the folder has no index.json
-        if (found := self.stored.index.get("format")) != INDEX_FORMAT:
-            raise StoreError(
-                f"{self.root / 'index.json'} has format {found}, this rulescorpus reads "
-                f"{INDEX_FORMAT}; rebuild the corpus with `rulescorpus import`"
-            )
+        # NotFound when the folder has no index.json, StoreError when it is of another format
+        self.stored = StoredCorpus(self.root, expected_format=INDEX_FORMAT)
         self._entries: dict[str, DocumentEntry] = {}
         self._docs: dict[tuple[str, str], Document] = {}
         self._lineages = Lineages(self.stored, partial(pair_map_json, self.stored))
@@ -87,13 +83,7 @@ class CorpusReader:
         return self._entries[document]
 
     def _version(self, document: str, version: str | None) -> VersionEntry:
-        entry = self._entry(document)
-        wanted = version or entry.current
-        item = entry.entry(wanted) if wanted else None
-        if item is None:
-            known = ", ".join(v.version for v in entry.versions)
-            raise NotFound(f"version {wanted} of {document}", f"stored versions: {known}")
-        return item
+        return VersionEntry.model_validate(self.stored.item(document, version))
 
     def documents(self) -> list[DocumentInfo]:
         return [self.document_info(name) for name in self.stored.documents()]

@@ -14,8 +14,8 @@ import unicodedata
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import UsageError
+from pipeline.store.reader import StoredCorpus
 
 # Where a word is found counts for more in a heading than in an example.
 WEIGHTS = {"title": 6.0, "term": 6.0, "cards": 4.0, "text": 2.0, "definition": 2.0,

@@ -17,6 +17,8 @@ from pipeline.runner.limits import ParseLimits
 from pipeline.store.files import REGISTRY_BYTES, read_input
 
 if TYPE_CHECKING:  # the cache imports the parse sandbox, which the read commands never use
+    from pipeline.models.diffs import DocumentDiff
+    from pipeline.models.records import Document
     from pipeline.runner.cache import ParseCache
     from pipeline.store.blobs import BlobStore
     from pipeline.store.corpus import Corpus
@@ -52,6 +54,21 @@ def no_progress(message: str, done: int | None = None, total: int | None = None)
     """The default: a library caller that passes nothing sees nothing."""
 
 
+class RenderDiff(Protocol):
+    """One rendering of a diff (Markdown or HTML) as the corpus stores it beside its JSON."""
+
+    def __call__(self, diff: DocumentDiff, old: Document, new: Document) -> str: ...
+
+
+@dataclass(frozen=True)
+class DiffRenderers:
+    """How a stored diff's Markdown and HTML are rendered: the caller's (the command line
+    passes report/'s), since the write pipeline renders nothing itself."""
+
+    markdown: RenderDiff
+    html: RenderDiff
+
+
 @dataclass
 class Context:
     """Everything a command needs to know about where things live."""
@@ -65,6 +82,8 @@ class Context:
     # Parsed Documents by blob and code (see parse_cache); default <cache>/parsed.
     parse_cache_dir: Path | None = None
     use_parse_cache: bool = True
+    # Needed by the jobs that publish a version after another (update, import, accept).
+    renderers: DiffRenderers | None = None
 
     # The stores (and filelock under them) are imported when asked for: `parse` uses
     # neither.

@@ -121,7 +121,7 @@ def import_group(
         )
     candidate = candidate_of(document, items)
     tx = corpus.transaction()
-    published = add_version(tx, candidate, label=archive_label(label, version))
+    published = add_version(tx, candidate, ctx.renderers, label=archive_label(label, version))
     tx.commit()
     return Outcome(
         document=document,
@@ -272,7 +272,7 @@ def import_archive(ctx: Context, root: Path) -> RunSummary:
     with ctx.run_lock() as recovered:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
-        check_order(ctx.corpus_dir, ctx.corpus.index())
+        check_order(ctx.corpus.reader())
         warm_parses(ctx, root, groups)
         ordered, refused = order_by_statement(ctx, root, groups)
         summary.outcomes.extend(refused)

@@ -170,7 +170,9 @@ def _store_groups(
         candidate = candidate_of(document, items)
         warnings = len(candidate.doc.warnings)
         staged = warnings > 0 and not accept
-        published = add_version(tx, candidate, status="staged" if staged else "published")
+        published = add_version(
+            tx, candidate, ctx.renderers, status="staged" if staged else "published"
+        )
         outcomes.append(
             Outcome(
                 document=document,
@@ -292,7 +294,7 @@ def update(
     with ctx.run_lock() as recovered, open_fetcher(ctx, deadline_at) as fetcher:
         if recovered:
             summary.outcomes.append(recovery_outcome(recovered))
-        check_order(ctx.corpus_dir, ctx.corpus.index())
+        check_order(ctx.corpus.reader())
         try:
             backend = open_backend(mirror, fetcher, ctx.blobs, html_readers())
         except FetchError as exc:

@@ -292,7 +292,7 @@ def verify(
         summary.outcomes.extend(
             _check_diff(corpus, document, d) for d in index.documents[document].diffs
         )
-        if misordered := order_problems(document, index.documents[document]):
+        if misordered := order_problems(corpus.reader(), document):
             summary.outcomes.append(
                 Outcome(
                     document=document,
@@ -332,9 +332,9 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
                 f"{document} {version} is not staged; staged versions: "
                 + (", ".join(v.version for v in entry.versions if v.status == "staged") or "none")
             )
-        doc = Document.model_validate_json(corpus.read_file(item.file, item.sha256))
-        prov = corpus.load_provenance(document, version)
-        if prov is None:
+        doc = corpus.load_document(document, version)
+        prov = corpus.reader().provenance(document, version)
+        if not prov:
             raise UsageError(f"{document} {version}: the staged version has no provenance file")
         candidate = Candidate(
             document=document,
@@ -346,7 +346,7 @@ def accept(ctx: Context, document: str, version: str) -> RunSummary:
         )
         tx = corpus.transaction()
         # The published entry replaces the staged one; the commit removes the staged files.
-        published = add_version(tx, candidate)
+        published = add_version(tx, candidate, ctx.renderers)
         tx.commit()
     summary.outcomes.append(
         Outcome(

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from pipeline.corpus.lineage import Step, step_of_map
 from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.versions import diff_versions, record_ids
+from pipeline.errors import UsageError
+from pipeline.jobs.context import DiffRenderers
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
 from pipeline.models.diffs import DocumentDiff
-from pipeline.report.html import render_html
-from pipeline.report.markdown import render_markdown
-from pipeline.store.corpus import Transaction
+from pipeline.store.corpus import Transaction, load_document
 from pipeline.store.ordering import version_key
+from pipeline.store.reader import StoredCorpus
 
 __all__ = ["Published", "add_version", "compose_aliases", "diff_versions", "previous_version"]
 
@@ -44,30 +45,31 @@ def compose_aliases(previous: dict[str, str], step: Step, new_ids: set[str]) -> 
     return dict(sorted(aliases.items()))
 
 
-def previous_version(tx: Transaction, document: str, version: str) -> str | None:
+def previous_version(reader: StoredCorpus, document: str, version: str) -> str | None:
     """The newest published version before `version`, when `version` is the newest one
     (a backfilled older version is stored without a diff: history is built oldest first)."""
-    entry = tx.index.documents.get(document)
-    if entry is None:
+    if document not in reader.documents():
         return None
-    if entry.current is not None and version_key(version) < version_key(entry.current):
+    current = reader.current(document)
+    if current is not None and version_key(version) < version_key(current):
         return None
-    older = [
-        v.version
-        for v in entry.versions
-        if v.status == "published" and version_key(v.version) < version_key(version)
-    ]
+    older = [v for v in reader.published(document) if version_key(v) < version_key(version)]
     return max(older, key=version_key) if older else None
 
 
 def add_version(
-    tx: Transaction, candidate: Candidate, status: Status = "published", label: str | None = None
+    tx: Transaction,
+    candidate: Candidate,
+    renderers: DiffRenderers | None,
+    status: Status = "published",
+    label: str | None = None,
 ) -> Published:
-    """Store the candidate and, when published, its diff from the version before it. A
-    version older than the current one is stored beside it and never becomes current."""
-    previous = previous_version(tx, candidate.document, candidate.doc.version or "")
-    current = tx.index.documents.get(candidate.document)
-    before = current.current if current is not None else None
+    """Store the candidate and, when published, its diff from the version before it, with
+    the diff's Markdown and HTML by `renderers`. A version older than the current one is
+    stored beside it and never becomes current."""
+    reader, document = tx.reader(), candidate.document
+    previous = previous_version(reader, document, candidate.doc.version or "")
+    before = reader.current(document) if document in reader.documents() else None
     item = store_version(tx, candidate, status, label)
     result = Published(candidate.document, item.version, status)
     older = before is not None and version_key(item.version) < version_key(before)
@@ -75,7 +77,13 @@ def add_version(
         result.older_than = before
     if status != "published" or previous is None:
         return result
-    old = tx.load_document(candidate.document, previous)
+    if renderers is None:
+        raise UsageError(
+            f"storing the diff of {candidate.document} {previous}..{item.version} needs its "
+            "renderers: pass Context(renderers=...)"
+        )
+    reader = tx.reader()  # with the version just stored
+    old = load_document(reader, document, previous)
     new = candidate.doc
     result.diff = diff_versions(candidate.family, old, new)
     result.previous = previous
@@ -84,13 +92,11 @@ def add_version(
         tx,
         candidate.document,
         result.diff,
-        render_markdown(result.diff, old, new),
-        render_html(result.diff, old, new),
+        renderers.markdown(result.diff, old, new),
+        renderers.html(result.diff, old, new),
         rmap,
     )
     step = step_of_map(rmap.model_dump(mode="json", by_alias=True))
-    aliases = compose_aliases(
-        tx.load_aliases(candidate.document, previous), step, set(record_ids(new))
-    )
+    aliases = compose_aliases(reader.aliases(document, previous), step, set(record_ids(new)))
     store_aliases(tx, candidate.document, item.version, aliases)
     return result

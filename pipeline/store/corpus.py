@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,14 +22,21 @@ from typing import Any
 import filelock
 from pydantic import ValidationError
 
-from pipeline.errors import LockHeld, NotFound, StoreError
+from pipeline.errors import LockHeld, StoreError
 from pipeline.models.index import INDEX_FORMAT, DocumentEntry, Index, VersionEntry
 from pipeline.models.records import Document
 from pipeline.models.sources import FetchResult, Lock
 from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
-from pipeline.store.checked import read_checked
 from pipeline.store.files import remove_temporaries, write_new, write_replacing
+from pipeline.store.reader import StoredCorpus, read_checked, read_index
+
+
+def load_document(reader: StoredCorpus, document: str, version: str | None = None) -> Document:
+    """One stored version (default: the current one) as the pydantic Document, from bytes
+    checked against its digest."""
+    item = reader.item(document, version)
+    return Document.model_validate_json(reader.read(item["file"], item["sha256"]))
 
 
 def sha256_hex(data: bytes) -> str:
@@ -74,29 +80,27 @@ class Recovery:
 
 
 class Corpus:
-    """Read access to a corpus folder, and transactions that commit into it."""
+    """A corpus folder read through the one reader (`store.reader`), and transactions that
+    commit into it."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
 
     # ------------------------------------------------------------------ reading
 
+    def reader(self) -> StoredCorpus:
+        """The folder as index.json names it now (a folder without one is an empty corpus)."""
+        return StoredCorpus(self.root, index=read_index(self.root, INDEX_FORMAT) or {})
+
     def index(self) -> Index:
-        path = self.root / layout.INDEX
-        if not path.exists():
-            return Index()
+        """The index as a model, to change in a transaction."""
         try:
-            index = Index.model_validate_json(path.read_bytes())
-        except (ValidationError, ValueError) as exc:
+            return Index.model_validate(self.reader().index)
+        except ValidationError as exc:
             raise StoreError(
-                f"{path} is not a valid index: {exc}; restore it from a backup or re-import"
+                f"{self.root / layout.INDEX} is not a valid index: {exc}; restore it from a "
+                "backup or re-import"
             ) from exc
-        if index.format != INDEX_FORMAT:
-            raise StoreError(
-                f"{path} has format {index.format}, this rulescorpus reads {INDEX_FORMAT}; "
-                "rebuild the corpus with `rulescorpus import`"
-            )
-        return index
 
     def lock(self) -> Lock:
         return Lock(pins=list(self.index().pins))
@@ -108,42 +112,20 @@ class Corpus:
         return FetchResult.model_validate_json(self.read_file(name))
 
     def document_entry(self, document: str) -> DocumentEntry:
-        entry = self.index().documents.get(document)
-        if entry is None:
-            known = ", ".join(sorted(self.index().documents)) or "none yet"
-            raise NotFound(f"document {document}", f"the corpus at {self.root} has: {known}")
-        return entry
+        return DocumentEntry.model_validate(self.reader().entry(document))
 
     def read_file(self, relative: str, expected_sha256: str | None = None) -> bytes:
-        """A file the index names, checked against its digests (`store.checked`)."""
+        """A file the index names, checked against its digests."""
         return read_checked(self.root, relative, expected_sha256)
 
     def version_entry(self, document: str, version: str | None = None) -> VersionEntry:
-        entry = self.document_entry(document)
-        version = version or entry.current
-        item = entry.entry(version) if version else None
-        if item is None:
-            known = ", ".join(v.version for v in entry.versions)
-            raise NotFound(f"version {version} of {document}", f"stored versions: {known}")
-        return item
+        return VersionEntry.model_validate(self.reader().item(document, version))
 
     def load_document(self, document: str, version: str | None = None) -> Document:
-        item = self.version_entry(document, version)
-        return Document.model_validate_json(self.read_file(item.file, item.sha256))
+        return load_document(self.reader(), document, version)
 
     def load_aliases(self, document: str, version: str) -> dict[str, str]:
-        item = self.document_entry(document).entry(version)
-        if item is None or item.aliases is None:
-            return {}
-        data: dict[str, str] = json.loads(self.read_file(item.aliases))
-        return data
-
-    def load_provenance(self, document: str, version: str) -> dict[str, Any] | None:
-        item = self.document_entry(document).entry(version)
-        if item is None or item.provenance is None:
-            return None
-        data: dict[str, Any] = json.loads(self.read_file(item.provenance))
-        return data
+        return self.reader().aliases(document, version)
 
     # ------------------------------------------------------------------ writing
 
@@ -233,24 +215,11 @@ class Transaction:
         )
         self.index.fetch[record.source] = relative
 
-    def read_file(self, relative: str, expected_sha256: str | None = None) -> bytes:
-        """A file as this transaction will leave it (written here, or already stored)."""
-        if relative in self.files:
-            return self.files[relative]
-        return self.corpus.read_file(relative, expected_sha256)
-
-    def load_document(self, document: str, version: str) -> Document:
-        item = self.index.documents[document].entry(version)
-        if item is None:
-            raise NotFound(f"version {version} of {document}")
-        return Document.model_validate_json(self.read_file(item.file, item.sha256))
-
-    def load_aliases(self, document: str, version: str) -> dict[str, str]:
-        item = self.index.documents[document].entry(version)
-        if item is None or item.aliases is None:
-            return {}
-        data: dict[str, str] = json.loads(self.read_file(item.aliases))
-        return data
+    def reader(self) -> StoredCorpus:
+        """The corpus as this transaction will leave it: its index, and its files before
+        the stored ones."""
+        index = self.index.model_dump(mode="json", by_alias=True)
+        return StoredCorpus(self.corpus.root, index=index, pending=self.files)
 
     @property
     def dirty(self) -> bool:

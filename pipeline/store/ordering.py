@@ -4,10 +4,9 @@ corpus keeps it (its current version the newest, its diffs running forwards)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from pipeline.errors import MisorderedCorpus
-from pipeline.models.index import DocumentEntry, Index
+from pipeline.store.reader import StoredCorpus
 
 _COMPACT_DATE = re.compile(r"(\d{4})(\d{2})(\d{2})")
 
@@ -25,24 +24,26 @@ def version_key(version: str) -> tuple[tuple[int, str], ...]:
     )
 
 
-def order_problems(document: str, entry: DocumentEntry) -> list[str]:
+def order_problems(corpus: StoredCorpus, document: str) -> list[str]:
     """What is wrong with a document's stored order, read by what its versions state: a
     current version that is not the newest, a diff that runs backwards. A corpus written by
     a build that ordered versions by an archive's labels has both."""
     problems: list[str] = []
-    published = [v.version for v in entry.versions if v.status == "published"]
+    published = corpus.published(document)
     newest = max(published, key=version_key) if published else None
-    current = entry.current
+    current = corpus.current(document)
     if newest is not None and current is not None and version_key(current) < version_key(newest):
         problems.append(f"{document}: the current version is {current}, not {newest}")
-    for diff in entry.diffs:
-        if version_key(diff.old) >= version_key(diff.new):
-            problems.append(f"{document}: a stored diff runs from {diff.old} back to {diff.new}")
+    for diff in corpus.entry(document).get("diffs") or []:
+        if version_key(diff["old"]) >= version_key(diff["new"]):
+            problems.append(
+                f"{document}: a stored diff runs from {diff['old']} back to {diff['new']}"
+            )
     return problems
 
 
-def check_order(root: Path, index: Index) -> None:
+def check_order(corpus: StoredCorpus) -> None:
     """Refuse (exit 2) a corpus whose stored order contradicts what its versions state."""
-    problems = [p for name, e in sorted(index.documents.items()) for p in order_problems(name, e)]
+    problems = [p for name in corpus.documents() for p in order_problems(corpus, name)]
     if problems:
-        raise MisorderedCorpus(str(root), problems)
+        raise MisorderedCorpus(str(corpus.root), problems)

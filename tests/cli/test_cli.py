@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.errors import EXIT_PARSE
 from pipeline.models.records import Document
 from pipeline.models.schemas import render_schemas

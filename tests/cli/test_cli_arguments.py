@@ -17,9 +17,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.cli.console import print_summary
 from pipeline.cli.reference import command_names
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.outcomes import RunSummary
@@ -51,7 +52,10 @@ def fab_corpus(
     assert {e["version"] for e in entries} == {"2.10.1", "2.14.0"}
     folder = link_archive(root / "archive", entries)
     ctx = Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+        corpus_dir=root / "corpus",
+        cache_dir=root / "cache",
+        parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
     )
     from pipeline.jobs.import_archive import import_archive
 

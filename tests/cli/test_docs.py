@@ -17,7 +17,7 @@ import pytest
 from typer.main import get_command
 
 from pipeline import errors
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.cli.reference import command_names, global_options, render_cli_reference
 from pipeline.registry.loader import load_registry
 from pipeline.runner.families import FAMILIES

@@ -1,6 +1,6 @@
-"""The plain `show`, `history` and `search` read their options by hand, not through
-argparse: the same answers as the full command for every way of writing them, and a
-fallback to the full command (its message, its exit code) for anything else."""
+"""The plain `show`, `history` and `search` read their options with argparse: the same
+answers as the full command for every way of writing them, and a fallback to the full
+command (its message, its exit code) for anything else."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.cli.quick import Fallback, read_request
 from tests.support.mtg_sources import MTG
-from tests.support.real_corpus import import_real, modules_loaded, rulescorpus
+from tests.support.real_corpus import import_real, rulescorpus
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_options_are_read_in_either_form_and_any_order() -> None:
     request = read_request(["show", "--doc=mtg/cr", "cr:702.19c", "--json", "--version", "v"])
-    assert (request.command, request.citation, request.doc, request.version) == (
+    assert (request.command, request.words, request.doc, request.version) == (
         "show",
         ["cr:702.19c"],
         "mtg/cr",
@@ -39,6 +39,8 @@ def test_options_are_read_in_either_form_and_any_order() -> None:
         ["show", "cr:702.19c", "--provenance"],  # an option the plain path does not know
         ["show", "--json=yes", "cr:702.19c"],  # a flag given a value
         ["show"],  # no citation
+        ["show", "cr:702.19c", "--help"],
+        ["diff", "mtg/cr", "2025-07-25", "2025-11-14"],  # another command
     ],
 )
 def test_what_the_plain_path_cannot_read_falls_back(argv: list[str]) -> None:
@@ -76,14 +78,3 @@ def test_a_request_it_cannot_read_gets_the_full_commands_error(
     assert quick.returncode == full.returncode == 2
     assert (quick.stdout, quick.stderr) == (full.stdout, full.stderr)
     assert "Traceback" not in quick.stderr
-
-
-@pytest.mark.slow  # reads the real documents
-def test_regression_plain_show_loaded_argparse_and_the_compression_modules(
-    corpus: Path,
-) -> None:
-    """argparse loads gettext and locale, and its help formatter shutil with bz2, lzma and
-    zlib: a quarter of Python's own start, paid by every plain show before it read a byte."""
-    argv = ["--corpus", str(corpus), "show", "cr:702.19c", "--doc", "mtg/cr"]
-    loaded = modules_loaded(argv, ("argparse", "gettext", "locale", "shutil", "bz2", "lzma"))
-    assert loaded.endswith("0 []"), loaded

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.text import extract_text_lines
@@ -50,7 +51,10 @@ def pdf_corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) 
     entries = json.loads((SHARED / "manifest.json").read_text())
     mine = [e for e in entries if e["path"] == NISEI_PATH]
     ctx = Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+        corpus_dir=root / "corpus",
+        cache_dir=root / "cache",
+        parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
     )
     summary = import_archive(ctx, link_archive(root / "archive", mine))
     assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]

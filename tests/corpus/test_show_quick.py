@@ -107,7 +107,7 @@ LOADED = (
     "heavy = {heavy!r}\n"
     "atexit.register(lambda: print('LOADED', sorted({{m.split('.')[0] if not m.startswith("
     "'pipeline') else m for m in sys.modules if m.startswith(heavy)}}), file=sys.stderr))\n"
-    "from pipeline.cli.app import load_app; load_app()()"
+    "from pipeline.cli.commands import app; app()"
 )
 
 

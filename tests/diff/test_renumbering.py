@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.corpus import open_corpus
 from pipeline.corpus.diffs import pair_diff
 from pipeline.corpus.lineage import added_along, entry_along, step_of_map

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.extract.pdf import ENGINES, extract_pdf_lines
 from tests.support.twocolumn import Entry, make_flowed_two_column_pdf, make_two_column_pdf
 

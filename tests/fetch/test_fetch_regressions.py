@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import (
     EXIT_FETCH,
     RegistryError,
@@ -54,7 +55,9 @@ def test_a_mirror_path_out_of_the_folder_is_refused_before_reading(
     of its folder was read."""
     mirror = mirror_with(tmp_path, path)
     (mirror / "link").symlink_to("/etc")
-    ctx = Context(tmp_path / "corpus", tmp_path / "cache", mtg_registry(tmp_path))
+    ctx = Context(
+        tmp_path / "corpus", tmp_path / "cache", mtg_registry(tmp_path), renderers=diff_renderers()
+    )
     summary = jobs.update(ctx, [], mirror=str(mirror))
     assert summary.exit_code == EXIT_FETCH
     assert path in summary.outcomes[0].message
@@ -64,7 +67,12 @@ def test_a_mirror_path_out_of_the_folder_is_refused_before_reading(
 def test_a_mirror_file_over_max_bytes_is_refused(tmp_path: Path) -> None:
     """A mirror's file was read whole however large, past the source's max_bytes."""
     mirror = mirror_with(tmp_path, "big.txt", b"x" * 5000)
-    ctx = Context(tmp_path / "corpus", tmp_path / "cache", mtg_registry(tmp_path, max_bytes=4096))
+    ctx = Context(
+        tmp_path / "corpus",
+        tmp_path / "cache",
+        mtg_registry(tmp_path, max_bytes=4096),
+        renderers=diff_renderers(),
+    )
     summary = jobs.update(ctx, [], mirror=str(mirror))
     assert summary.exit_code == EXIT_FETCH
     message = summary.outcomes[0].message

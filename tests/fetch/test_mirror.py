@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_USAGE, EXIT_VERIFY
 from pipeline.store.corpus import Corpus
 from tests.support.helpers import ROOT, SHARED, corpus_digest, link_archive, registry_file

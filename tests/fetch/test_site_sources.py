@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.fetch.backends import LiveBackend, MirrorDirBackend
 from pipeline.fetch.http import Fetcher
@@ -89,7 +90,7 @@ def test_import_stores_the_site_as_a_third_rendition_of_2_10_1(tmp_path: Path) -
         or e["path"].endswith("en-fab-cr-2.10.1-20250519212741.txt")
     ]
     folder = link_archive(tmp_path / "archive", wanted)
-    ctx = Context(tmp_path / "corpus", tmp_path / "cache")
+    ctx = Context(tmp_path / "corpus", tmp_path / "cache", renderers=diff_renderers())
     summary = import_archive(ctx, folder)
     assert summary.exit_code == EXIT_OK, summary.outcomes
     doc = ctx.corpus.load_document("fab/cr", "2.10.1")
@@ -109,7 +110,11 @@ def test_an_update_from_a_mirror_folder_explains_every_file_it_does_not_take(
         if e["document"] == "rulings-netrunnerdb" or e["path"].endswith("/VERSIONS.txt")
     ]
     folder = link_archive(tmp_path / "mirror", wanted)
-    summary = update(Context(tmp_path / "corpus", tmp_path / "cache"), [], mirror=str(folder))
+    summary = update(
+        Context(tmp_path / "corpus", tmp_path / "cache", renderers=diff_renderers()),
+        [],
+        mirror=str(folder),
+    )
     kinds = {o.outcome: o.message for o in summary.outcomes if o.outcome in ("copy", "side-file")}
     assert "virtuoso.json" in kinds["copy"] and "VERSIONS.txt" in kinds["side-file"]
     folders = {f"{e['game']}/{e['document']}" for e in wanted}

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cite.check import Cited, CiteReport, check_rulings, cite_check
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.diff.citations import find_citations, rewrite
 from pipeline.errors import EXIT_USAGE
 from pipeline.store.corpus import Corpus

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from pipeline.cite.check import MAX_CITATIONS, Cited, cite_check, plan_fixes
 from pipeline.cite.fixes import partial, write_fixes
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.diff.citations import find_in_line
 from pipeline.errors import EXIT_IO, EXIT_USAGE
 from pipeline.store.corpus import Corpus

@@ -15,7 +15,7 @@ import pytest
 from datasette.utils import escape_fts
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.corpus import open_corpus
 from pipeline.export.datasette.metadata import QUERIES
 from pipeline.export.sqlite import Exported, export_sqlite

@@ -16,7 +16,8 @@ from typing import Any
 from datasette.utils import escape_fts
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
+from pipeline.cli.shared import diff_renderers
 from pipeline.export.datasette.metadata import QUERIES
 from pipeline.export.schema import APPLICATION_ID, MARK_TABLE
 from pipeline.export.sqlite import export_sqlite
@@ -162,7 +163,9 @@ def test_a_version_holding_an_id_twice_exports_both_rows(
     (archive / entry["path"]).write_bytes(twice)
     changed = {**entry, "bytes": len(twice), "sha256": hashlib.sha256(twice).hexdigest()}
     (archive / "manifest.json").write_text(json.dumps([changed]))
-    ctx = Context(corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache")
+    ctx = Context(
+        corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache", renderers=diff_renderers()
+    )
     import_archive(ctx, archive)
     done = export_sqlite(ctx.corpus_dir, tmp_path / "twice.sqlite")
     conn = sqlite3.connect(done.path)
@@ -208,7 +211,9 @@ def test_export_memory_does_not_grow_with_the_number_of_versions(
         entries.append({**entry, "version": f"202512{day:02d}", "date": f"2025-12-{day:02d}",
                         "path": path, "bytes": len(data), "sha256": sha})  # fmt: skip
     (archive / "manifest.json").write_text(json.dumps(entries))
-    ctx = Context(corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache")
+    ctx = Context(
+        corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache", renderers=diff_renderers()
+    )
     assert import_archive(ctx, archive).exit_code == 0
     two = _peak_export_mib(mtg_pair_corpus, tmp_path / "two.sqlite")
     six = _peak_export_mib(ctx.corpus_dir, tmp_path / "six.sqlite")

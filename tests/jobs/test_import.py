@@ -11,6 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_OK, EXIT_VERIFY
 from pipeline.jobs import import_archive as archive
@@ -163,7 +164,7 @@ def test_show_a_five_level_riftbound_rule_with_its_provenance(ctx: Context) -> N
 def test_diff_between_versions_that_are_not_adjacent(ctx: Context) -> None:
     from typer.testing import CliRunner
 
-    from pipeline.cli.app import app
+    from pipeline.cli.commands import app
 
     result = CliRunner().invoke(
         app,
@@ -230,7 +231,7 @@ def test_regression_relative_archive_path_for_a_source_without_a_url(
     ]
     link_archive(tmp_path / "archive", entries)
     monkeypatch.chdir(tmp_path)
-    ctx = Context(corpus_dir=Path("corpus"), cache_dir=Path("cache"))
+    ctx = Context(corpus_dir=Path("corpus"), cache_dir=Path("cache"), renderers=diff_renderers())
     summary = archive.import_archive(ctx, Path("archive"))
     assert summary.exit_code == EXIT_OK, summary.outcomes
     corpus = Corpus(Path("corpus"))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.errors import EXIT_USAGE, EXIT_VERIFY
 from tests.support.helpers import corpus_digest, registry_file
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import (
     EXIT_CHANGED,
     EXIT_FETCH,
@@ -65,7 +66,11 @@ def _flip_one_bit(path: Path) -> None:
 def corpus_copy(imported_corpus: Context, tmp_path: Path) -> Context:
     """The imported corpus copied (its blobs read from the session's cache, never written)."""
     shutil.copytree(imported_corpus.corpus_dir, tmp_path / "corpus", symlinks=True)
-    return Context(corpus_dir=tmp_path / "corpus", cache_dir=imported_corpus.cache_dir)
+    return Context(
+        corpus_dir=tmp_path / "corpus",
+        cache_dir=imported_corpus.cache_dir,
+        renderers=diff_renderers(),
+    )
 
 
 def _mtg_diff(ctx: Context) -> DiffEntry:
@@ -109,7 +114,7 @@ def test_update_says_20_not_0_when_a_stored_version_is_corrupt(
     path = root / "corpus" / corpus.version_entry("mtg/cr", "2025-11-14").file
     path.write_bytes(path.read_bytes().replace(b"Trample", b"Tramble", 1))
     registry = mtg_registry(tmp_path)
-    ctx = Context(root / "corpus", root / "cache", registry)
+    ctx = Context(root / "corpus", root / "cache", registry, renderers=diff_renderers())
     summary = jobs.update(ctx, [], mirror=str(root / "archive"))
     assert summary.exit_code == EXIT_VERIFY
     assert str(path) in summary.outcomes[0].message
@@ -134,7 +139,12 @@ def test_a_host_that_rate_limits_everything_cannot_outlive_the_run_deadline(
         }
         for n in range(3)
     ]
-    ctx = Context(tmp_path / "corpus", tmp_path / "cache", registry_file(tmp_path, sources))
+    ctx = Context(
+        tmp_path / "corpus",
+        tmp_path / "cache",
+        registry_file(tmp_path, sources),
+        renderers=diff_renderers(),
+    )
     ctx.policy = FetchPolicy(deadline=300, max_retry_after=300, retries=5)
     summary = jobs.update(ctx, [], deadline=1.0)
     assert summary.exit_code == EXIT_FETCH
@@ -233,7 +243,10 @@ def test_a_pdf_still_serving_the_stored_version_holds_nothing_up(
             ],
         )
         ctx = Context(
-            corpus_dir=tmp_path / "corpus", cache_dir=tmp_path / "cache", sources_file=registry
+            corpus_dir=tmp_path / "corpus",
+            cache_dir=tmp_path / "cache",
+            sources_file=registry,
+            renderers=diff_renderers(),
         )
         first = update_job.update(ctx, [], accept=True)
         assert first.exit_code == EXIT_CHANGED, first.outcomes

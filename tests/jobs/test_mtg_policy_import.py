@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_CHANGED, EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
@@ -29,7 +30,10 @@ def corpus(
     entries = [e for e in manifest if e["game"] == "mtg" and e["document"] in DOCUMENTS]
     folder = link_archive(root / "archive", entries)
     ctx = Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+        corpus_dir=root / "corpus",
+        cache_dir=root / "cache",
+        parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
     )
     summary = import_archive(ctx, folder)
     assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]
@@ -85,6 +89,7 @@ def test_a_release_not_seen_before_is_published_by_update(
         corpus_dir=tmp_path / "corpus",
         cache_dir=tmp_path / "cache",
         parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
     )
     old = link_archive(tmp_path / "old", [e for e in ours if e["version"] < "2019"])
     assert import_archive(ctx, old).exit_code == EXIT_OK

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import (
     EXIT_CHANGED,
     EXIT_FETCH,
@@ -215,6 +216,7 @@ def test_one_failing_document_does_not_hide_the_others(
         cache_dir=tmp_path / "cache",
         sources_file=registry,
         policy=FAST,
+        renderers=diff_renderers(),
     )
     summary = jobs.update(ctx, [])
     by_doc = {o.document: o for o in summary.outcomes}

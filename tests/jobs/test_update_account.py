@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_CHANGED, EXIT_PARSE
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs import update as jobs
@@ -56,7 +57,13 @@ def test_a_release_whose_rule_no_record_accounts_for_is_staged(
             }
         ],
     )
-    ctx = Context(tmp_path / "corpus", tmp_path / "cache", sources_file=registry, policy=FAST)
+    ctx = Context(
+        tmp_path / "corpus",
+        tmp_path / "cache",
+        sources_file=registry,
+        policy=FAST,
+        renderers=diff_renderers(),
+    )
     clean = release("1.0", "1.4. The player who goes second draws a card.")
     server.serve("/rules.txt", Reply(200, clean, {"ETag": '"1"'}))
     first = jobs.update(ctx, [])

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_CHANGED, EXIT_FETCH, EXIT_OK, EXIT_PARSE, EXIT_VERIFY
 from pipeline.extract.poppler import pdftotext
@@ -67,6 +68,7 @@ def ctx(tmp_path: Path, server: ScriptedServer) -> Context:
         cache_dir=tmp_path / "cache",
         sources_file=registry,
         policy=FAST,
+        renderers=diff_renderers(),
     )
 
 

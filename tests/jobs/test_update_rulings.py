@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli.console import print_shown
+from pipeline.cli.shared import diff_renderers
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_VERIFY
 from pipeline.fetch import mediawiki
@@ -36,6 +37,7 @@ def context(tmp_path: Path, sources: list[dict[str, object]]) -> Context:
         cache_dir=tmp_path / "cache",
         sources_file=registry_file(tmp_path, sources),
         policy=FAST,
+        renderers=diff_renderers(),
     )
 
 

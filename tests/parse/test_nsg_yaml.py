@@ -14,7 +14,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
+from pipeline.cli.shared import diff_renderers
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.reconcile import reconcile
 from pipeline.errors import EXIT_OK, ExtractError
@@ -307,7 +308,10 @@ def imported(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) ->
     ]
     folder = link_archive(root / "archive", entries)
     ctx = Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+        corpus_dir=root / "corpus",
+        cache_dir=root / "cache",
+        parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
     )
     summary = import_archive(ctx, folder)
     assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.errors import EXIT_USAGE, ParseError, RegistryError, UnsafeName
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.jobs.context import load_sources

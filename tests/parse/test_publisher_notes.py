@@ -15,7 +15,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.cli.console import print_summary
 from pipeline.corpus.diffs import stored_diff
 from pipeline.corpus.stored import StoredCorpus

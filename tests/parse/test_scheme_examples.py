@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from tests.support.helpers import NUMBERED_GAMES, ROOT, SHARED, parse_example
 
 runner = CliRunner()

@@ -24,7 +24,7 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
 from pipeline.errors import EXIT_PARSE, EXIT_USAGE
 from pipeline.registry.entry_toml import entry_toml
 from pipeline.registry.loader import parse_registry

@@ -14,7 +14,8 @@ import pdfplumber
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
@@ -184,7 +185,10 @@ def corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> P
     entries = json.loads((SHARED / "manifest.json").read_text())
     mine = [e for e in entries if e["game"] == "swu"]
     ctx = Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+        corpus_dir=root / "corpus",
+        cache_dir=root / "cache",
+        parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
     )
     summary = import_archive(ctx, link_archive(root / "archive", mine))
     assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes]

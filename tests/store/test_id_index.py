@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.corpus import open_corpus
 from pipeline.corpus.lookup import shown_json
 from pipeline.corpus.stored import StoredCorpus
@@ -210,7 +211,7 @@ def test_a_damaged_id_index_is_one_problem_of_verify(
     at = data.rindex(b'"') - 1  # the last digit of the version's SHA-256: still JSON
     data[at] ^= 1
     path.write_bytes(bytes(data))
-    ctx = Context(corpus_dir=copy, cache_dir=imported_corpus.cache_dir)
+    ctx = Context(corpus_dir=copy, cache_dir=imported_corpus.cache_dir, renderers=diff_renderers())
     summary = verify(ctx, ["mtg/cr"])
     messages = "\n".join(o.message or "" for o in summary.outcomes)
     assert summary.exit_code == EXIT_VERIFY

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.corpus import open_corpus
 from pipeline.errors import EXIT_OK, RegistryError, UnsafeName
 from pipeline.jobs import verify as audit
@@ -39,7 +40,7 @@ def two_versions(mtg_pair_corpus: Path) -> Path:
 # kill -9 before its Nth rename or fsync. Forked rather than started afresh: the child
 # has this process's imports, and a kill loop runs dozens of them.
 def _add_pdf_rendition(root: Path) -> None:
-    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache")
+    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache", renderers=diff_renderers())
     with ctx.run_lock():
         corpus = ctx.corpus
         doc = corpus.load_document("mtg/cr", "2025-11-14")
@@ -61,7 +62,7 @@ def _add_pdf_rendition(root: Path) -> None:
             for r in doc.renditions
         ]
         tx = corpus.transaction()
-        add_version(tx, Candidate("mtg/cr", "mtg-cr", "MTG", doc, pins))
+        add_version(tx, Candidate("mtg/cr", "mtg-cr", "MTG", doc, pins), ctx.renderers)
         tx.commit()
 
 
@@ -127,7 +128,9 @@ def test_a_kill_at_any_step_of_adding_a_rendition_leaves_old_or_new(
         if republish(run, crash_at=step) == 0:
             break
         kills += 1
-        ctx = Context(corpus_dir=run / "corpus", cache_dir=run / "cache")
+        ctx = Context(
+            corpus_dir=run / "corpus", cache_dir=run / "cache", renderers=diff_renderers()
+        )
         with ctx.run_lock() as found:
             pass
         state = corpus_digest(run / "corpus")
@@ -172,7 +175,9 @@ def test_temporary_files_of_a_killed_run_are_removed_by_the_next(
         copy_tree(two_versions, run)
         assert republish(run, crash_at=step) == 137
         Path(run / "corpus" / "mtg" / ".tmp-left-by-kill.json").write_bytes(b"{")
-        ctx = Context(corpus_dir=run / "corpus", cache_dir=run / "cache")
+        ctx = Context(
+            corpus_dir=run / "corpus", cache_dir=run / "cache", renderers=diff_renderers()
+        )
         with ctx.run_lock() as found:
             assert "removed" in found
         assert leftovers(run / "corpus", run / "cache") == []

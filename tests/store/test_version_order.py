@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK, EXIT_USAGE, EXIT_VERIFY, MisorderedCorpus
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
@@ -152,7 +153,10 @@ def _entry(label: str, relative: str) -> dict[str, Any]:
 
 def _context(root: Path, parse_cache_dir: Path) -> Context:
     return Context(
-        corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+        corpus_dir=root / "corpus",
+        cache_dir=root / "cache",
+        parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
     )
 
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
@@ -99,7 +100,10 @@ def imported_corpus(root: Path, parse_cache_dir: Path) -> Path:
         ]
         folder = link_archive(root / "archive", entries)
         ctx = Context(
-            corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+            corpus_dir=root / "corpus",
+            cache_dir=root / "cache",
+            parse_cache_dir=parse_cache_dir,
+            renderers=diff_renderers(),
         )
         summary = import_archive(ctx, folder)
         assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]

@@ -101,7 +101,7 @@ def scheme_then_parse(path: Path, tmp_path: Path, game: str = "lantern") -> tupl
     `rulescorpus parse` gives with that entry pasted unedited (both run as the CLI)."""
     from typer.testing import CliRunner
 
-    from pipeline.cli.app import app
+    from pipeline.cli.commands import app
 
     runner = CliRunner()
     result = runner.invoke(app, ["scheme", str(path), "--game", game])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs.context import Context
 from tests.support.helpers import registry_file
@@ -69,4 +70,5 @@ def discovering_context(tmp_path: Path, server: ScriptedServer) -> Context:
         cache_dir=tmp_path / "cache",
         sources_file=registry,
         policy=FAST,
+        renderers=diff_renderers(),
     )

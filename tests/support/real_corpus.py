@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
@@ -21,7 +22,7 @@ def import_real(root: Path, wanted: Callable[[dict[str, Any]], bool]) -> Path:
     """root/corpus: the manifest's entries `wanted` picks, imported from ../shared/sources."""
     manifest = json.loads((SHARED / "manifest.json").read_text())
     entries = [entry for entry in manifest if wanted(entry)]
-    ctx = Context(root / "corpus", root / "cache")
+    ctx = Context(root / "corpus", root / "cache", renderers=diff_renderers())
     assert import_archive(ctx, link_archive(root / "archive", entries)).exit_code == EXIT_OK
     return root / "corpus"
 
@@ -33,7 +34,7 @@ def rulescorpus(
     which answers the plain read requests itself, or (`full`) the typer app alone, as the
     plain path would fall back."""
     code = (
-        "from pipeline.cli.app import load_app; load_app()()"
+        "from pipeline.cli.commands import app; app()"
         if full
         else "from pipeline.cli.app import main; main()"
     )

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli.app import app
+from pipeline.cli.commands import app
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from tests.support.built_once import build_once
@@ -83,7 +84,10 @@ def site_corpus(factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
         entries: list[dict[str, Any]] = json.loads((SHARED / "manifest.json").read_text())
         folder = link_archive(root / "archive", [e for e in entries if e["path"] in SUBSET])
         ctx = Context(
-            corpus_dir=root / "corpus", cache_dir=root / "cache", parse_cache_dir=parse_cache_dir
+            corpus_dir=root / "corpus",
+            cache_dir=root / "cache",
+            parse_cache_dir=parse_cache_dir,
+            renderers=diff_renderers(),
         )
         summary = import_archive(ctx, folder)
         assert summary.exit_code == EXIT_OK, [o.message for o in summary.outcomes if o.exit_code]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_FETCH, EXIT_OK, EXIT_VERIFY
 from pipeline.extract.web_page import read_web_page
 from pipeline.jobs import import_archive as archive
@@ -169,7 +170,12 @@ def import_fab(root: Path, url: str) -> Context:
     root.mkdir(parents=True, exist_ok=True)
     folder = link_archive(root / "archive", [{**entry, "url": url}])
     registry = registry_file(root, [fab_source(url=url)])
-    ctx = Context(corpus_dir=root / "corpus", cache_dir=root / "cache", sources_file=registry)
+    ctx = Context(
+        corpus_dir=root / "corpus",
+        cache_dir=root / "cache",
+        sources_file=registry,
+        renderers=diff_renderers(),
+    )
     assert archive.import_archive(ctx, folder).exit_code == EXIT_OK
     return ctx
 
@@ -188,7 +194,12 @@ def fab(tmp_path_factory: pytest.TempPathFactory) -> Context:
 def verify_with(ctx: Context, folder: Path, **extra: Any) -> tuple[int, list[Outcome]]:
     folder.mkdir(parents=True, exist_ok=True)
     registry = registry_file(folder, [fab_source(url=ctx.registry()[0].url, **extra)])
-    checked = Context(corpus_dir=ctx.corpus_dir, cache_dir=ctx.cache_dir, sources_file=registry)
+    checked = Context(
+        corpus_dir=ctx.corpus_dir,
+        cache_dir=ctx.cache_dir,
+        sources_file=registry,
+        renderers=diff_renderers(),
+    )
     summary = audit.verify(checked, ["fab/cr"], published=True)
     return summary.exit_code, [o for o in summary.outcomes if o.sources == ["fab-cr-txt"]]
 

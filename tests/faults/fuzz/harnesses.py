@@ -191,6 +191,7 @@ def _search_corpus() -> StoredCorpus:
         import json
         import shutil
 
+        from pipeline.cli.shared import diff_renderers
         from pipeline.jobs.context import Context
         from pipeline.jobs.import_archive import import_archive
 
@@ -200,7 +201,7 @@ def _search_corpus() -> StoredCorpus:
         shutil.copyfile(S.SHARED / _FOW, archive / _FOW)
         entries = [e for e in S.manifest() if e["path"] == _FOW]
         (archive / "manifest.json").write_text(json.dumps(entries))
-        import_archive(Context(corpus, _SEARCH_ROOT / "cache"), archive)
+        import_archive(Context(corpus, _SEARCH_ROOT / "cache", renderers=diff_renderers()), archive)
     return StoredCorpus(corpus)
 
 
