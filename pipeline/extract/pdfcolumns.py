@@ -43,14 +43,16 @@ class Columns:
     cut: float
 
 
-def crossing_rows(rows: Sequence[Sequence[Span]], lo: float, step: float, bins: int) -> list[int]:
-    """For each bin of the band (`step` wide from `lo`), the rows whose spans reach into it,
-    as a bit mask (bit i: row i).
+def crossing_segments(
+    rows: Sequence[Sequence[Span]], lo: float, step: float, bins: int
+) -> list[tuple[int, int]]:
+    """The band (`bins` bins `step` wide from `lo`) cut where the rows reaching into it
+    change: each piece's first bin and those rows, as a bit mask (bit i: row i).
 
     A row's spans are merged into disjoint ranges of bins, and each range toggles the
     row's bit where it starts and after it ends: the running XOR of the toggles is the
-    mask of each bin, in one pass over the bins, not one per span."""
-    toggles = [0] * (bins + 1)
+    mask of each piece, in one pass over the places where a range starts or ends."""
+    toggles: dict[int, int] = {0: 0}
     floor, last_bin = math.floor, bins - 1
     for index, spans in enumerate(rows):
         bit = 1 << index
@@ -63,20 +65,21 @@ def crossing_rows(rows: Sequence[Sequence[Span]], lo: float, step: float, bins: 
                 continue
             if first > stop + 1:
                 if stop >= start:
-                    toggles[start] ^= bit
-                    toggles[stop + 1] ^= bit
+                    toggles[start] = toggles.get(start, 0) ^ bit
+                    toggles[stop + 1] = toggles.get(stop + 1, 0) ^ bit
                 start, stop = first, last
             elif last > stop:
                 stop = last
         if stop >= start:
-            toggles[start] ^= bit
-            toggles[stop + 1] ^= bit
-    crossing = []
+            toggles[start] = toggles.get(start, 0) ^ bit
+            toggles[stop + 1] = toggles.get(stop + 1, 0) ^ bit
+    segments = []
     mask = 0
-    for toggle in toggles[:bins]:
-        mask ^= toggle
-        crossing.append(mask)
-    return crossing
+    for at in sorted(toggles):
+        if at < bins:
+            mask ^= toggles[at]
+            segments.append((at, mask))
+    return segments
 
 
 def body_of(mask: int, text: int) -> tuple[int, int] | None:
@@ -96,28 +99,32 @@ def find_gutter(
 ) -> tuple[float, float, int, int] | None:
     """The band of the middle of the page that the most rows leave free (the widest such
     band), with the first and last of those rows; None when it is too narrow or too few
-    rows leave it free to be a gutter between columns."""
+    rows leave it free to be a gutter between columns.
+
+    Bands start and end where the crossing rows change (`crossing_segments`): a band
+    begun or ended inside a piece of the same rows is a narrower one with the same rows."""
     step = max(size / 8, 0.5)
     lo = MIDDLE[0] * width
     bins = max(1, int((MIDDLE[1] - MIDDLE[0]) * width / step))
-    crossing = crossing_rows(rows, lo, step, bins)
+    segments = crossing_segments(rows, lo, step, bins)
+    ends = [at for at, _ in segments[1:]] + [bins]  # each piece's end (exclusive)
     text = sum(1 << i for i, spans in enumerate(rows) if spans)
     best: tuple[int, int, int, int] | None = None  # first bin, end bin, first row, last row
     wide = math.ceil(GUTTER_SIZES * size / step)  # bins a gutter takes at the least
-    for start in range(bins):
+    for index, (start, _) in enumerate(segments):
         mask = 0
-        for end in range(start, bins):
-            mask |= crossing[end]
+        for (_, crossing), end in zip(segments[index:], ends[index:], strict=True):
+            mask |= crossing
             body = body_of(mask, text)
             if body is None or body[1] - body[0] + 1 < 2 * MIN_ROWS:
                 break  # a wider band only loses rows
             # among the bands wide enough to be a gutter, the one the most rows leave free:
             # a narrow slit beside a page number set in the gutter is no gutter
-            if end + 1 - start >= wide and (
+            if end - start >= wide and (
                 best is None
-                or (body[1] - body[0], end + 1 - start) > (best[3] - best[2], best[1] - best[0])
+                or (body[1] - body[0], end - start) > (best[3] - best[2], best[1] - best[0])
             ):
-                best = (start, end + 1, *body)
+                best = (start, end, *body)
     if best is None:
         return None
     return lo + best[0] * step, lo + best[1] * step, best[2], best[3]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import struct
 from collections.abc import Callable
 from itertools import repeat
 from typing import Any, NamedTuple
@@ -101,6 +102,9 @@ _FORM = pdfium_c.FPDF_PAGEOBJ_FORM
 INKLESS = 0.01
 
 Matrix = tuple[float, float, float, float, float, float]
+# The buffers PDFium writes an FS_MATRIX and an RGBA colour to, read in one call each.
+_MATRIX = struct.Struct("6f")
+_RGBA = struct.Struct("4I")
 _IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
@@ -154,23 +158,18 @@ class Objects:
         self._outer: dict[int, Matrix] = {}
 
     def style(self, obj: int) -> Style:
-        style = self.styles.get(obj)
-        if style is None:
-            style = self.styles[obj] = self._read_style(obj)
-        return style
-
-    def _read_style(self, obj: int) -> Style:
+        """The style of a text object not yet asked about (remembered in `styles`)."""
         _font_size(obj, self._floatp)
         _matrix(obj, self._mp)
         _fill(obj, *self._rgbap)
         font = _font(obj) or 0
-        ma, mb, mc, md = self._m[:4]
+        ma, mb, mc, md, _, _ = _MATRIX.unpack_from(self._m)
         outer = self._outer.get(obj)
         if outer is not None:
             p, q, s, t = outer[:4]
             ma, mb, mc, md = ma * p + mb * s, ma * q + mb * t, mc * p + md * s, mc * q + md * t
         font_size = self._float[0]
-        r, g, b = self._rgba[:3]
+        r, g, b, _ = _RGBA.unpack_from(self._rgba)
         key = (font, font_size, ma, mb, mc, md, r, g, b)
         style = self._kinds.get(key)
         if style is None:
@@ -183,6 +182,7 @@ class Objects:
                 highlight=is_highlight_colour(colour),
                 upright=mb == 0 and mc == 0 and ma > 0 and md > 0,
             )
+        self.styles[obj] = style
         return style
 
     def font_name(self, font: int) -> str:
@@ -194,13 +194,6 @@ class Objects:
                 _font_name(font, buffer, length)
             name = self._names[font] = buffer.value.decode("utf-8", "replace")
         return name
-
-    def advance(self, style: Style, char: str) -> float:
-        """How far `char` moves the pen in `style`: the font's width for it."""
-        width = self.widths.get((style.font, char))
-        if width is None:
-            width = self.width(style.font, char)
-        return float(width * style.advance)
 
     def width(self, font: int, char: str) -> float:
         """The font's advance width for `char`, in thousandths of an em (remembered in
@@ -235,29 +228,22 @@ class Objects:
             if abs(box[2] - box[0]) < INKLESS:  # left, bottom, right, top
                 inkless.append(index)
         for index in inkless:
-            px, py = self._position(*objects[index])
-            size = self._size(*objects[index])
+            px, py, size = self._place(*objects[index])
             if index + 1 < len(objects):  # the next text object, on the text page or not
-                x, y = self._position(*objects[index + 1])
-                if (
-                    abs(x - px) < INKLESS
-                    and abs(y - py) < max(size, self._size(*objects[index + 1])) / 2
-                ):
+                x, y, next_size = self._place(*objects[index + 1])
+                if abs(x - px) < INKLESS and abs(y - py) < max(size, next_size) / 2:
                     zero_width += 1
                     continue
             runs.append(Run(" ", px, px, top - py, size, False, False))
         return runs, zero_width
 
-    def _position(self, obj: int, matrix: Matrix) -> tuple[float, float]:
-        _matrix(obj, self._mp)
-        a, b, c, d, e, f = matrix
-        x, y = self._m[4:6]
-        return x * a + y * c + e, x * b + y * d + f
-
-    def _size(self, obj: int, matrix: Matrix) -> float:
+    def _place(self, obj: int, matrix: Matrix) -> tuple[float, float, float]:
+        """A text object's origin on the page, and its font size there."""
         _font_size(obj, self._floatp)
         _matrix(obj, self._mp)
-        return self._float[0] * abs(self._m[3] * matrix[3])
+        a, b, c, d, e, f = matrix
+        _, _, _, md, x, y = _MATRIX.unpack_from(self._m)
+        return x * a + y * c + e, x * b + y * d + f, self._float[0] * abs(md * d)
 
 
 def _addresses(array: Any) -> tuple[int, ...]:
