@@ -140,22 +140,9 @@ class PolicyReferences(References):
         for cite in CR_CITE.finditer(masked):
             for rule in CR_NUMBER.finditer(cite.group("list")):
                 yield cite.start("list") + rule.start(), f"cr:{rule.group(0)}"
-        own = self.scheme.prefix
         for paren in PAREN_CITE.finditer(masked):
-            yield paren.start(), f"{own}:{paren.group('n')}"
-        for start, numbers in self._items(masked):
-            for number in numbers:
-                ident = f"{own}:{number.lstrip('?')}"
-                if not number.startswith("?") or ident in (known or ()):
-                    yield start, ident
-
-    def find(self, *texts: str, known: set[str] | None = None, own: str | None = None) -> list[str]:
-        out: list[str] = []
-        for text in texts:
-            for _, ident in sorted(self.cited(text, known), key=lambda found: found[0]):
-                if ident not in out and ident != own:
-                    out.append(ident)
-        return out
+            yield paren.start(), f"{self.scheme.prefix}:{paren.group('n')}"
+        yield from super().cited(masked, known)
 
 
 def set_apart(paragraph: Paragraph, size: float) -> bool:

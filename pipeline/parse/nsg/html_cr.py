@@ -27,7 +27,7 @@ from pipeline.models.records import (
     PublisherChange,
     Rule,
 )
-from pipeline.parse.nsg.checks import check_records, count_records
+from pipeline.parse.nsg.checks import nsg_document
 from pipeline.parse.nsg.checks import problem as warn
 from pipeline.parse.nsg.markup import ICON_TEXT, fold_space, record_id
 from pipeline.parse.nsg.release import generator_version
@@ -53,7 +53,7 @@ def show_icons(text: str) -> str:
 
 def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Document:
     """Records, changes, version and effective date of one generated page. Pure."""
-    document, version = options.document, options.version
+    version = options.version
     warnings: list[ParseWarning] = []
     effective = _effective(page, warnings)
     stated = _version(page, effective, warnings)
@@ -79,22 +79,11 @@ def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Do
     title = page.title
     if title is None:
         warnings.append(warn("title-not-recognised", 'no <p class="Title"> on the page'))
-    doc = Document(
-        game=document.split("/")[0],
-        document=document,
-        title=title,
-        version=stated or version,
-        effective=effective,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        records=records,
-        publisher_changes=changes,
-        extraction=dict(sorted((notes or {}).items())),
-    )
-    warnings += check_records(records)
-    doc.warnings = warnings
-    doc.counts = count_records(records)
-    doc.counts["publisher_changes"] = len(changes)
-    return doc
+    parser = ParserInfo(family=FAMILY, version=PARSER_VERSION)
+    return nsg_document(
+        options, parser, records, changes, warnings, notes,
+        title=title, version=stated or version, effective=effective,
+    )  # fmt: skip
 
 
 def _version(page: NsgHtmlPage, effective: str | None, warnings: list[ParseWarning]) -> str | None:
