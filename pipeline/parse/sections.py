@@ -38,7 +38,7 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import slugify, warn
+from pipeline.parse.common import baseline, leading, slugify, warn
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import mode, runs, wrap_joiner
@@ -84,10 +84,6 @@ def read_month_or_date(text: str) -> str | None:
     return month[:7] if month else None
 
 
-def baseline(line: Line) -> float:
-    return (line.top or 0.0) + (line.size or 0.0)
-
-
 def drop_page_numbers(lines: list[Line]) -> tuple[list[Line], int]:
     """The last line of a page when it is only a page number (`-3-`, `12`, `ii`)."""
     last: dict[int | None, Line] = {}
@@ -122,18 +118,13 @@ def learn_page(lines: list[Line]) -> Page:
     body = mode([round(ln.size or 0.0, 1) for ln in lines]) or 0.0
     texts = [ln for ln in lines if abs((ln.size or 0.0) - body) <= HEADING_STEP]
     margin = mode([round(ln.x0 or 0.0, 1) for ln in texts]) or 0.0
-    steps = [
-        round(baseline(b) - baseline(a), 1)
-        for a, b in itertools.pairwise(texts)
-        if a.page == b.page and baseline(b) > baseline(a)
-    ]
     lengths = sorted(
         len(a.text)
         for a, b in itertools.pairwise(texts)
         if a.page == b.page and abs((a.x0 or 0.0) - (b.x0 or 0.0)) <= INDENT_TOLERANCE
     )
     full = lengths[len(lengths) * 3 // 4] if lengths else 80.0
-    return Page(body, margin, mode(steps) or body * 1.2, float(full))
+    return Page(body, margin, leading(texts) or body * 1.2, float(full))
 
 
 def opens_paragraph(previous: Line | None, line: Line, page: Page) -> bool:

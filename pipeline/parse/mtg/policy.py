@@ -41,7 +41,7 @@ from pipeline.models.records import (
     WarningCode,
 )
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import slugify, unplaced, warn
+from pipeline.parse.common import unique_slugs, unplaced, warn
 from pipeline.parse.mtg.policy_layout import (
     GLYPH,
     ITEM,
@@ -272,13 +272,10 @@ def sections_of(
             out[-1][1].append(paragraph)
         else:
             out.append(("", [paragraph]))
-    ids = {first: 0}
     passages = []
-    for title, group in out:
+    slugs = unique_slugs(DASHES.sub(" ", title) if title else first for title, _ in out)
+    for ident, (title, group) in zip(slugs, out, strict=True):
         body = group[1:] if title else group
-        ident = slugify(DASHES.sub(" ", title)) if title else first
-        ids[ident] = ids.get(ident, 0) + 1
-        ident = ident if ids[ident] == 1 else f"{ident}-{ids[ident]}"
         lines = [line for p in group for line in p.lines]
         text = paragraphs([p.text for p in body])
         passages.append(

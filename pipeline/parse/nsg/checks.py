@@ -35,12 +35,9 @@ def check_records(records: list[Rule]) -> list[ParseWarning]:
             message = f"{rule.id} has depth {rule.depth}, its place gives {expected}"
             warnings.append(warn(WarningCode.MISPLACED, message, rule.location))
         depth[rule.id] = rule.depth
+    dangling = WarningCode.DANGLING_REFERENCE
     return warnings + [
-        warn(
-            WarningCode.DANGLING_REFERENCE,
-            f"{rule.id} cites {ref}, which is not in the document",
-            rule.location,
-        )
+        warn(dangling, f"{rule.id} cites {ref}, which is not in the document", rule.location)
         for rule in records
         for ref in rule.references
         if ref not in depth

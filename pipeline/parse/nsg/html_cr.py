@@ -93,11 +93,8 @@ def _version(page: NsgHtmlPage, effective: str | None, warnings: list[ParseWarni
     if found is None and effective is not None:
         return generator_version(effective)
     if found is None:
-        warnings.append(
-            warn(
-                "no-version", f"no 'Summary of Changes (vNN.NN)' on the page: {page.version_text!r}"
-            )
-        )
+        message = f"no 'Summary of Changes (vNN.NN)' on the page: {page.version_text!r}"
+        warnings.append(warn("no-version", message))
         return None
     return found.group(1)
 
@@ -125,13 +122,8 @@ def _numbers(items: tuple[NsgHtmlItem, ...], warnings: list[ParseWarning]) -> li
         parent = current[_LEVELS[level - 1]] if level else None
         number: str | None = None
         if match is None:
-            warnings.append(
-                warn(
-                    "numbering",
-                    f"{item.kind} #{item.anchor} prints no number ({item.printed!r})",
-                    item.line,
-                )
-            )
+            message = f"{item.kind} #{item.anchor} prints no number ({item.printed!r})"
+            warnings.append(warn("numbering", message, item.line))
         elif item.kind == "subrule":
             number = parent + match.group(1) if parent else None
         else:
@@ -141,13 +133,8 @@ def _numbers(items: tuple[NsgHtmlItem, ...], warnings: list[ParseWarning]) -> li
             and level
             and (parent is None or not (number or "").startswith(parent))
         ):
-            warnings.append(
-                warn(
-                    "misplaced",
-                    f"{item.kind} {item.printed} of #{item.anchor} is not inside {parent}",
-                    item.line,
-                )
-            )
+            message = f"{item.kind} {item.printed} of #{item.anchor} is not inside {parent}"
+            warnings.append(warn("misplaced", message, item.line))
             number = None
         previous = current[item.kind]
         if number is not None and previous is not None and _sibling(previous) >= _sibling(number):

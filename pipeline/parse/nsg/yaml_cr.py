@@ -59,14 +59,10 @@ def parse(bundle: YamlBundle, notes: dict[str, int], options: ParseOptions) -> D
             warn("version-mismatch", f"the caller says version {asserted}, the bundle {stated}")
         )
     if not stated and not asserted:
-        warnings.append(
-            warn(
-                "no-version",
-                "the bundle states no version or effective date (not in config.yaml, a build "
-                "workflow, its changelog or a tag's folder name); the maintainer asserts it: "
-                "asserted_version in the registry entry's options",
-            )
-        )
+        message = "the bundle states no version or effective date (not in config.yaml, a build "
+        message += "workflow, its changelog or a tag's folder name); the maintainer asserts it: "
+        message += "asserted_version in the registry entry's options"
+        warnings.append(warn("no-version", message))
     changes = _changes(changelog, refs, problems)
     errata, unreviewed = _review(problems, {e.key: record_id(e.number) for e in tree.entries})
     parser = ParserInfo(family=FAMILY, version=PARSER_VERSION)
