@@ -120,9 +120,7 @@ class Reader:
         level printed `own` must be the next in its sequence under the open parent."""
         numbering, level = self.numbering, start.level
         if not start.own:
-            parent = numbering.parent_of(start.number)
-            while parent is not None and parent not in self.seen:
-                parent = numbering.parent_of(parent)  # the publisher skipped a level
+            parent = self.present_parent(start.number)
             if self.wrapped_reference(start, parent):
                 return None
             return start.number, parent
@@ -135,6 +133,13 @@ class Reader:
         if start.number != expected:
             return None
         return (parent or "") + (numbering.levels[level].join if level else "") + expected, parent
+
+    def present_parent(self, number: str) -> str | None:
+        """The nearest ancestor that has a record: the publisher may skip a level."""
+        parent = self.numbering.parent_of(number)
+        while parent is not None and parent not in self.seen:
+            parent = self.numbering.parent_of(parent)
+        return parent
 
     def wrapped_reference(self, start: NumberStart, parent: str | None) -> bool:
         """A printed number at a line start that cannot be the next rule: a citation the
