@@ -27,6 +27,7 @@ from pipeline.models.records import (
     PublisherChange,
     Rule,
 )
+from pipeline.parse.netrunner.cr import ENGINE
 from pipeline.parse.nsg.checks import nsg_document
 from pipeline.parse.nsg.checks import problem as warn
 from pipeline.parse.nsg.markup import ICON_TEXT, fold_space, record_id
@@ -44,6 +45,7 @@ _PRINTED = {
     "subrule": re.compile(r"^([a-z])\.$"),
 }
 _ICON = re.compile(r"\{img:([^{}]*)\}")
+NUMBERING = ENGINE.numbering  # the numbers NSG prints are those of its PDF (netrunner-cr)
 
 
 def show_icons(text: str) -> str:
@@ -137,7 +139,7 @@ def _numbers(items: tuple[NsgHtmlItem, ...], warnings: list[ParseWarning]) -> li
             warnings.append(warn("misplaced", message, item.line))
             number = None
         previous = current[item.kind]
-        if number is not None and previous is not None and _sibling(previous) >= _sibling(number):
+        if number is not None and previous is not None and _place(previous) >= _place(number):
             warnings.append(warn("numbering", f"{number} does not follow {previous}", item.line))
         out.append(number)
         if number is not None:
@@ -147,11 +149,9 @@ def _numbers(items: tuple[NsgHtmlItem, ...], warnings: list[ParseWarning]) -> li
     return out
 
 
-def _sibling(number: str) -> tuple[int, str]:
-    """The place among its siblings a number states: `1.2.3` -> 3, `1.2.3b` -> b."""
-    if number[-1].isalpha():
-        return (0, number[-1])
-    return (int(number.rsplit(".", 1)[-1]), "")
+def _place(number: str) -> int:
+    """Its place among its siblings: `1.2.3` the 3rd, `1.2.3b` the 2nd."""
+    return NUMBERING.order_key(number)[-1]
 
 
 def _cites(
@@ -188,7 +188,7 @@ def _record(
         title, body = text, snippet
     else:
         title, body = "", "\n".join(t for t in (text, snippet) if t)
-    parent = _parent_number(item.kind, number)
+    parent = NUMBERING.parent_of(number)
     ident = record_id(number)
     refs = _cites(item.links, anchors, ident, warnings, item.line)
     return Rule(
@@ -196,7 +196,7 @@ def _record(
         number=number,
         kind=item.kind,
         parent=record_id(parent) if parent else None,
-        depth={"chapter": 1, "section": 2, "rule": 3, "subrule": 4}[item.kind],
+        depth=_LEVELS.index(item.kind) + 1,
         title=title or None,
         text=body,
         examples=[e for e in (show_icons(fold_space(x)) for x in item.examples) if e],
@@ -206,11 +206,3 @@ def _record(
         location=Location(line=item.line),
         key=item.anchor,
     )
-
-
-def _parent_number(kind: str, number: str) -> str | None:
-    if kind == "chapter":
-        return None
-    if kind == "subrule":
-        return number[:-1]
-    return number.rsplit(".", 1)[0]
