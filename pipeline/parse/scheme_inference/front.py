@@ -355,13 +355,7 @@ def infer_back_matter(
     pattern = compile_statement(ends) if "{" in ends else None
     first = next(
         i
-        for i in body_range(numbered, contents, blocks)
+        for i in range(body[0], len(blocks))
         if (pattern.match(blocks[i].text) if pattern else blocks[i].text.lower() == ends.lower())
     )
     return BackMatter(blocks[heading], declared=first == heading, ends=ends)
-
-
-def body_range(numbered: list[int], contents: set[int], blocks: Sequence[Block]) -> range:
-    """The blocks from the first numbered line outside the contents to the end."""
-    body = next(i for i in numbered if blocks[i].line not in contents)
-    return range(body, len(blocks))

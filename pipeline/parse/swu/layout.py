@@ -54,14 +54,10 @@ MAX_DRIFT = 6.0
 GAP_FACTOR = 1.25
 
 
-def is_private_use(char: str) -> bool:
-    return 0xE000 <= ord(char) <= 0xF8FF
-
-
 def is_icon_layer(text: str) -> bool:
     """A line of nothing but private-use glyphs: the second layer of inline icons."""
     glyphs = [c for c in text if not c.isspace()]
-    return bool(glyphs) and all(is_private_use(c) for c in glyphs)
+    return bool(glyphs) and all(0xE000 <= ord(c) <= 0xF8FF for c in glyphs)
 
 
 @dataclass
