@@ -39,7 +39,7 @@ from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
 from pipeline.parse.common import baseline, leading, slugify, warn
-from pipeline.parse.numbered.engine import Engine
+from pipeline.parse.numbered.engine import SENTENCE_END, Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import mode, runs, wrap_joiner
 from pipeline.parse.numbered.records import Draft, line_at, lines_span, paragraphs
@@ -52,7 +52,6 @@ STATEMENTS = ["Version {version}", "Revised {date}", "Last updated {date}", "Upd
 GLYPHS = ("●", "○", "■", "•", "▪", "◦", "-")
 # A symbol font's bullet (Wingdings' U+F0F1) extracts as a private-use character.
 PRIVATE_USE = re.compile("^[\ue000-\uf8ff]")
-SENTENCE_END = (".", ":", ";", ",", "?", "!")
 HEADING_STEP = 0.5  # points above the body size that make a heading
 GAP_FACTOR = 1.3  # a vertical step this many times the leading is a paragraph gap
 SHORT_FACTOR = 0.7  # a body-size heading is shorter than this share of a full line

@@ -38,12 +38,6 @@ FAMILY = "nsg-html"
 PARSER_VERSION = "1.0"
 _VERSION = re.compile(r"\(\s*v\s*([0-9]+(?:\.[0-9]+)+)\s*\)", re.I)
 _EFFECTIVE = re.compile(r"document\s+is\s+effective\s+(?:on\s+|as\s+of\s+)?(.+?)\s*\.?\s*$", re.I)
-_PRINTED = {
-    "chapter": re.compile(r"^([0-9]+)\.$"),
-    "section": re.compile(r"^([0-9]+\.[0-9]+)\.$"),
-    "rule": re.compile(r"^([0-9]+\.[0-9]+\.[0-9]+)\.$"),
-    "subrule": re.compile(r"^([a-z])\.$"),
-}
 _ICON = re.compile(r"\{img:([^{}]*)\}")
 NUMBERING = ENGINE.numbering  # the numbers NSG prints are those of its PDF (netrunner-cr)
 
@@ -119,19 +113,20 @@ def _numbers(items: tuple[NsgHtmlItem, ...], warnings: list[ParseWarning]) -> li
     out: list[str | None] = []
     current: dict[str, str | None] = dict.fromkeys(_LEVELS)
     for item in items:
-        match = _PRINTED[item.kind].match(item.printed)
         level = _LEVELS.index(item.kind)
+        start = NUMBERING.match_start(item.printed)  # `1.2.` prints its number, `a.` its letter
+        printed = start.number if start and start.level == level and not start.rest else None
         parent = current[_LEVELS[level - 1]] if level else None
         number: str | None = None
-        if match is None:
+        if printed is None:
             message = f"{item.kind} #{item.anchor} prints no number ({item.printed!r})"
             warnings.append(warn("numbering", message, item.line))
         elif item.kind == "subrule":
-            number = parent + match.group(1) if parent else None
+            number = parent + printed if parent else None
         else:
-            number = match.group(1)
+            number = printed
         if (
-            match is not None
+            printed is not None
             and level
             and (parent is None or not (number or "").startswith(parent))
         ):
