@@ -85,11 +85,8 @@ def _parent(number: str, depth: int) -> str | None:
 
 
 def _references(links: list[str]) -> list[str]:
-    found: list[str] = []
-    for fragment in links:
-        if (match := RULE_ANCHOR.match(fragment)) and (ref := f"cr:{match.group(1)}") not in found:
-            found.append(ref)
-    return found
+    anchored = (RULE_ANCHOR.match(fragment) for fragment in links)
+    return list(dict.fromkeys(f"cr:{match.group(1)}" for match in anchored if match))
 
 
 def _where(page: SitePage, block: SiteBlock) -> Location:
