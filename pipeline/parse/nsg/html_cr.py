@@ -61,11 +61,8 @@ def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Do
         warnings.append(warn("bad-markup", f"symbols with no plaintext form: {unknown}"))
     numbers = _numbers(page.items, warnings)
     anchors = {item.anchor: numbers[i] for i, item in enumerate(page.items) if item.anchor}
-    records = [
-        _record(item, numbers[i], numbers, anchors, warnings)
-        for i, item in enumerate(page.items)
-        if numbers[i] is not None
-    ]
+    numbered = zip(page.items, numbers, strict=True)
+    records = [_record(item, n, anchors, warnings) for item, n in numbered if n is not None]
     changes = []
     for text, links in page.changes:
         cites = _cites(links, anchors, "the Summary of Changes", warnings)
@@ -170,13 +167,8 @@ def _cites(
 
 
 def _record(
-    item: NsgHtmlItem,
-    number: str | None,
-    numbers: list[str | None],
-    anchors: dict[str, str | None],
-    warnings: list[ParseWarning],
+    item: NsgHtmlItem, number: str, anchors: dict[str, str | None], warnings: list[ParseWarning]
 ) -> Rule:
-    assert number is not None
     snippet = show_icons(fold_space(item.snippet or ""))
     text = show_icons(fold_space(item.text))
     if item.kind in ("chapter", "section") or item.heading:
