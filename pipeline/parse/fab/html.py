@@ -311,6 +311,8 @@ def parse(site: RulesSite, notes: dict[str, int], options: ParseOptions) -> Docu
         warn(WarningCode.PAGE_MISSING, f"the index lists {url}, which the rendition does not hold")
         for url in site.missing
     ]
+    icons = sum(len(p.icons) for p in site.pages)
+    extraction = {**(notes or {}), "pages": len(site.pages), "icons_mapped": icons}
     doc = Document(
         game="fab",
         document=document,
@@ -321,15 +323,7 @@ def parse(site: RulesSite, notes: dict[str, int], options: ParseOptions) -> Docu
         glossary=reader.glossary(),
         front_matter=reader.front,
         back_matter=reader.back,
-        extraction=dict(
-            sorted(
-                {
-                    **(notes or {}),
-                    "pages": len(site.pages),
-                    "icons_mapped": sum(len(p.icons) for p in site.pages),
-                }.items()
-            )
-        ),
+        extraction=dict(sorted(extraction.items())),
     )
     counts = count_records(doc.records)
     counts["glossary"] = len(doc.glossary)
