@@ -54,9 +54,8 @@ def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Do
     effective = _effective(page, warnings)
     stated = _version(page, effective, warnings)
     if version is not None and stated is not None and version != stated:
-        warnings.append(
-            warn("version-mismatch", f"the caller says version {version}, the page {stated}")
-        )
+        message = f"the caller says version {version}, the page {stated}"
+        warnings.append(warn("version-mismatch", message))
     if page.unknown_icons and (unknown := [i for i in page.unknown_icons if i not in ICON_TEXT]):
         warnings.append(warn("bad-markup", f"symbols with no plaintext form: {unknown}"))
     numbers = _numbers(page.items, warnings)
@@ -157,9 +156,8 @@ def _cites(
     for anchor in links:
         number = anchors.get(anchor)
         if number is None:
-            warnings.append(
-                warn("dangling-reference", f"{where} links to #{anchor}, no entry", line)
-            )
+            message = f"{where} links to #{anchor}, no entry"
+            warnings.append(warn("dangling-reference", message, line))
             continue
         if record_id(number) not in cites:
             cites.append(record_id(number))

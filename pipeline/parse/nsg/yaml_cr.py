@@ -55,9 +55,8 @@ def parse(bundle: YamlBundle, notes: dict[str, int], options: ParseOptions) -> D
     warnings += release.warnings
     stated, effective, changelog = release.version, release.effective, release.changelog
     if stated and asserted and stated != asserted:
-        warnings.append(
-            warn("version-mismatch", f"the caller says version {asserted}, the bundle {stated}")
-        )
+        message = f"the caller says version {asserted}, the bundle {stated}"
+        warnings.append(warn("version-mismatch", message))
     if not stated and not asserted:
         message = "the bundle states no version or effective date (not in config.yaml, a build "
         message += "workflow, its changelog or a tag's folder name); the maintainer asserts it: "
