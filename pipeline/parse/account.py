@@ -29,11 +29,8 @@ from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseWarning, Rule, WarningCode
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.numbers import CJK, Numbering
+from pipeline.parse.numbered.runin import CLOSERS, HEADING_WORDS, MARKS, STOPS
 
-STOPS = tuple(".:;?!。：；？！")
-MARKS = ".．)）"
-CLOSERS = "\"'”’」』)）"  # a sentence may end inside quotation marks: `“Multiplayer Rules.”`
-HEADING_WORDS = 6
 # a heading is a few words, or (Chinese, Japanese: no spaces part them) a few dozen characters
 HEADING_CHARACTERS = 72
 # What stands before a number that is cited, not a rule: a citing word, a bracket, a list

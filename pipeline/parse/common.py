@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
 
+from pipeline.models.content import Line
 from pipeline.models.records import (
     CountKey,
     Document,
@@ -19,6 +21,7 @@ from pipeline.models.records import (
 )
 from pipeline.models.slugs import slugify as slugify  # the one slug rule; parsers import it here
 from pipeline.parse.errata import known_dangling
+from pipeline.parse.numbered.layout import mode
 
 
 def unique_slugs(terms: Iterable[str]) -> list[str]:
@@ -30,6 +33,21 @@ def unique_slugs(terms: Iterable[str]) -> list[str]:
         seen[slug] += 1
         out.append(slug if seen[slug] == 1 else f"{slug}-{seen[slug]}")
     return out
+
+
+def baseline(line: Line) -> float:
+    """Where a PDF line's text stands: the foot of its characters."""
+    return (line.top or 0.0) + (line.size or 0.0)
+
+
+def leading(lines: list[Line]) -> float | None:
+    """The most common step from one baseline down to the next on a page."""
+    steps = [
+        round(baseline(b) - baseline(a), 1)
+        for a, b in itertools.pairwise(lines)
+        if a.page == b.page and baseline(b) > baseline(a)
+    ]
+    return mode(steps)
 
 
 def warn(

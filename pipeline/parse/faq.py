@@ -45,14 +45,8 @@ _VERSION_IN_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}|\bv?\d+(?:\.\d+)+\b")
 
 
 def card_references(texts: list[HtmlText | None], pattern: str) -> list[str]:
-    link = re.compile(pattern)
-    refs: list[str] = []
-    for text in texts:
-        for href in text.links if text else ():
-            found = link.search(href)
-            if found and found.group(1) not in refs:
-                refs.append(found.group(1))
-    return refs
+    found = (re.search(pattern, href) for text in texts if text for href in text.links)
+    return list(dict.fromkeys(match.group(1) for match in found if match))
 
 
 def split_labels(item: QAItem) -> tuple[str, str | None]:

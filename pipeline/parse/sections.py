@@ -38,8 +38,8 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import slugify, warn
-from pipeline.parse.numbered.engine import Engine
+from pipeline.parse.common import baseline, leading, slugify, warn
+from pipeline.parse.numbered.engine import SENTENCE_END, Engine
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import mode, runs, wrap_joiner
 from pipeline.parse.numbered.records import Draft, line_at, lines_span, paragraphs
@@ -52,7 +52,6 @@ STATEMENTS = ["Version {version}", "Revised {date}", "Last updated {date}", "Upd
 GLYPHS = ("●", "○", "■", "•", "▪", "◦", "-")
 # A symbol font's bullet (Wingdings' U+F0F1) extracts as a private-use character.
 PRIVATE_USE = re.compile("^[\ue000-\uf8ff]")
-SENTENCE_END = (".", ":", ";", ",", "?", "!")
 HEADING_STEP = 0.5  # points above the body size that make a heading
 GAP_FACTOR = 1.3  # a vertical step this many times the leading is a paragraph gap
 SHORT_FACTOR = 0.7  # a body-size heading is shorter than this share of a full line
@@ -82,10 +81,6 @@ def read_month_or_date(text: str) -> str | None:
     # the engine's one month table, through a day that cannot be wrong
     month = read_date(f"1 {match.group(1)} {match.group(2)}") if match else None
     return month[:7] if month else None
-
-
-def baseline(line: Line) -> float:
-    return (line.top or 0.0) + (line.size or 0.0)
 
 
 def drop_page_numbers(lines: list[Line]) -> tuple[list[Line], int]:
@@ -122,18 +117,13 @@ def learn_page(lines: list[Line]) -> Page:
     body = mode([round(ln.size or 0.0, 1) for ln in lines]) or 0.0
     texts = [ln for ln in lines if abs((ln.size or 0.0) - body) <= HEADING_STEP]
     margin = mode([round(ln.x0 or 0.0, 1) for ln in texts]) or 0.0
-    steps = [
-        round(baseline(b) - baseline(a), 1)
-        for a, b in itertools.pairwise(texts)
-        if a.page == b.page and baseline(b) > baseline(a)
-    ]
     lengths = sorted(
         len(a.text)
         for a, b in itertools.pairwise(texts)
         if a.page == b.page and abs((a.x0 or 0.0) - (b.x0 or 0.0)) <= INDENT_TOLERANCE
     )
     full = lengths[len(lengths) * 3 // 4] if lengths else 80.0
-    return Page(body, margin, mode(steps) or body * 1.2, float(full))
+    return Page(body, margin, leading(texts) or body * 1.2, float(full))
 
 
 def opens_paragraph(previous: Line | None, line: Line, page: Page) -> bool:

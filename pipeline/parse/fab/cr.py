@@ -68,6 +68,15 @@ def is_title_text(text: str) -> bool:
     return ENGINE.references.bracket.search(text) is None and is_title(text, 8, _SENTENCE_END)
 
 
+def unlabelled(number: str) -> str:
+    """Why a paragraph after a rule is kept in its text, in either rendition."""
+    return (
+        f"cr:{number} is followed by an unnumbered paragraph that is neither an example, a "
+        "note nor part of a list; kept in its text (a rule number or an 'Example:' label may "
+        "be missing)"
+    )
+
+
 def number_at(block: Block, level: int) -> NumberStart | None:
     start = ENGINE.numbering.match_start(block.text)
     return start if start is not None and start.level == level else None
@@ -132,12 +141,7 @@ class Builder:
             draft.open("bullets", piece, at)
         if len(draft.pending) == 1:
             draft.open("text", *draft.pending[0])
-            message = (
-                f"cr:{draft.number} is followed by an unnumbered paragraph that is neither "
-                "an example, a note nor part of a list; kept in its text (a rule number or "
-                "an 'Example:' label may be missing)"
-            )
-            self.warn(WarningCode.UNLABELLED_PARAGRAPH, message, draft.location)
+            self.warn(WarningCode.UNLABELLED_PARAGRAPH, unlabelled(draft.number), draft.location)
         draft.pending = []
 
     def close(self, region: str | None = None) -> None:

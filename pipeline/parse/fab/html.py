@@ -44,13 +44,8 @@ from pipeline.models.records import (
     Rule,
     WarningCode,
 )
-from pipeline.parse.common import (
-    check_document,
-    count_records,
-    slugify,
-    unique_slugs,
-    warn,
-)
+from pipeline.parse.common import check_document, count_records, slugify, unique_slugs, warn
+from pipeline.parse.fab.cr import unlabelled
 
 FAMILY = "fab-html"
 PARSER_VERSION = "1.0"
@@ -90,15 +85,16 @@ def _parent(number: str, depth: int) -> str | None:
 
 
 def _references(links: list[str]) -> list[str]:
-    found: list[str] = []
-    for fragment in links:
-        if (match := RULE_ANCHOR.match(fragment)) and (ref := f"cr:{match.group(1)}") not in found:
-            found.append(ref)
-    return found
+    anchored = (RULE_ANCHOR.match(fragment) for fragment in links)
+    return list(dict.fromkeys(f"cr:{match.group(1)}" for match in anchored if match))
 
 
 def _where(page: SitePage, block: SiteBlock) -> Location:
     return Location(line=block.line, page=page.page)
+
+
+def _cannot(block: SiteBlock) -> str:
+    return f"cannot place {block.text[:80]!r}"
 
 
 class _Reader:
@@ -109,7 +105,7 @@ class _Reader:
         self.back: list[Passage] = []
         self.warnings: list[ParseWarning] = []
 
-    def note(self, code: WarningCode, message: str, where: Location | None) -> None:
+    def note(self, code: WarningCode, message: str, where: Location | None = None) -> None:
         self.warnings.append(warn(code, message, where))
 
     # ------------------------------------------------------------------ pages
@@ -122,12 +118,8 @@ class _Reader:
         else:
             self.read_matter(page)
         for image in page.unknown_icons:
-            self.note(
-                WarningCode.UNKNOWN_ICON,
-                f"page {page.url or page.page} draws an image that is no known resource icon "
-                f"({image}); its alt text was kept",
-                None,
-            )
+            message = f"page {page.url or page.page} draws an image that is no known resource "
+            self.note(WarningCode.UNKNOWN_ICON, f"{message}icon ({image}); its alt text was kept")
 
     def read_rules(self, page: SitePage) -> None:
         current: _Draft | None = None
@@ -137,11 +129,7 @@ class _Reader:
                 current = self.open_record(block, where)
                 continue
             if current is None:
-                self.note(
-                    WarningCode.UNPLACED_TEXT,
-                    f"cannot place {block.text[:80]!r}: no rule open",
-                    where,
-                )
+                self.note(WarningCode.UNPLACED_TEXT, f"{_cannot(block)}: no rule open", where)
             elif block.kind == "quote" and (label := LABEL_RE.match(block.text)):
                 target = current.examples if label.group(1) == "Example" else current.notes
                 target.append(label.group(2))
@@ -154,34 +142,25 @@ class _Reader:
             elif block.kind in ("paragraph", "quote"):
                 self.add_paragraph(current, block, where)
             else:
-                self.note(WarningCode.UNPLACED_TEXT, f"cannot place {block.text[:80]!r}", where)
+                self.note(WarningCode.UNPLACED_TEXT, _cannot(block), where)
 
     def open_record(self, block: SiteBlock, where: Location) -> _Draft | None:
         match = RULE_ANCHOR.match(block.anchor or "")
         if match is None:
-            self.note(
-                WarningCode.UNPLACED_TEXT,
-                f"heading {block.text[:80]!r} has no rule anchor (id={block.anchor!r})",
-                where,
-            )
+            message = f"heading {block.text[:80]!r} has no rule anchor (id={block.anchor!r})"
+            self.note(WarningCode.UNPLACED_TEXT, message, where)
             return None
         number = match.group(1)
         depth = _depth(number)
         kind, level = _KINDS[depth]
         printed, _, body = block.text.partition(" ")
         if printed != number:
-            self.note(
-                WarningCode.ANCHOR_MISMATCH,
-                f"heading #{block.anchor} prints the number {printed!r}; the anchor wins",
-                where,
-            )
+            message = f"heading #{block.anchor} prints the number {printed!r}; the anchor wins"
+            self.note(WarningCode.ANCHOR_MISMATCH, message, where)
             body = block.text
         if block.level != level:
-            self.note(
-                WarningCode.HEADING_LEVEL,
-                f"cr:{number} (a {kind}) is set as h{block.level}, not h{level}",
-                where,
-            )
+            message = f"cr:{number} (a {kind}) is set as h{block.level}, not h{level}"
+            self.note(WarningCode.HEADING_LEVEL, message, where)
         draft = _Draft(number, kind, depth, where, links=list(block.links))
         if kind in ("chapter", "section") or (kind == "rule" and block.strong):
             draft.title = body
@@ -200,13 +179,7 @@ class _Reader:
             return
         draft.text = f"{draft.text}\n{block.text}" if draft.text else block.text
         draft.last = "text"
-        self.note(
-            WarningCode.UNLABELLED_PARAGRAPH,
-            f"cr:{draft.number} is followed by an unnumbered paragraph that is neither an "
-            "example, a note nor part of a list; kept in its text (a rule number or an "
-            "'Example:' label may be missing)",
-            where,
-        )
+        self.note(WarningCode.UNLABELLED_PARAGRAPH, unlabelled(draft.number), where)
 
     @staticmethod
     def continue_last(draft: _Draft, text: str) -> None:
@@ -229,7 +202,7 @@ class _Reader:
                 self.terms[-1][1].append(block.text)
                 self.terms[-1][2].extend(block.links)
             else:
-                self.note(WarningCode.UNPLACED_TEXT, f"cannot place {block.text[:80]!r}", where)
+                self.note(WarningCode.UNPLACED_TEXT, _cannot(block), where)
 
     def read_matter(self, page: SitePage) -> None:
         back = bool(self.drafts)
@@ -253,7 +226,7 @@ class _Reader:
                 close()
                 heading, lines = block, []
             elif heading is None:
-                self.note(WarningCode.UNPLACED_TEXT, f"cannot place {block.text[:80]!r}", None)
+                self.note(WarningCode.UNPLACED_TEXT, _cannot(block))
             else:
                 lines.append(block.text)
         close()
@@ -311,22 +284,14 @@ def _version(site: RulesSite, given: str | None) -> tuple[str | None, list[Parse
         )
     if stated:
         if given is not None and given != stated[0]:
-            return stated[0], [
-                warn(
-                    WarningCode.VERSION_MISMATCH,
-                    f"expected version {given} but the pages state {stated[0]}; the pages win",
-                )
-            ]
+            message = f"expected version {given} but the pages state {stated[0]}; the pages win"
+            return stated[0], [warn(WarningCode.VERSION_MISMATCH, message)]
         return stated[0], []
     if given is not None:
         return given, []
-    return None, [
-        warn(
-            WarningCode.NO_VERSION,
-            "the site's pages state no version and none was given; an agreeing rendition "
-            "of the same version (the text export) or the maintainer supplies it",
-        )
-    ]
+    message = "the site's pages state no version and none was given; an agreeing rendition "
+    message += "of the same version (the text export) or the maintainer supplies it"
+    return None, [warn(WarningCode.NO_VERSION, message)]
 
 
 def parse(site: RulesSite, notes: dict[str, int], options: ParseOptions) -> Document:
@@ -346,6 +311,8 @@ def parse(site: RulesSite, notes: dict[str, int], options: ParseOptions) -> Docu
         warn(WarningCode.PAGE_MISSING, f"the index lists {url}, which the rendition does not hold")
         for url in site.missing
     ]
+    icons = sum(len(p.icons) for p in site.pages)
+    extraction = {**(notes or {}), "pages": len(site.pages), "icons_mapped": icons}
     doc = Document(
         game="fab",
         document=document,
@@ -356,15 +323,7 @@ def parse(site: RulesSite, notes: dict[str, int], options: ParseOptions) -> Docu
         glossary=reader.glossary(),
         front_matter=reader.front,
         back_matter=reader.back,
-        extraction=dict(
-            sorted(
-                {
-                    **(notes or {}),
-                    "pages": len(site.pages),
-                    "icons_mapped": sum(len(p.icons) for p in site.pages),
-                }.items()
-            )
-        ),
+        extraction=dict(sorted(extraction.items())),
     )
     counts = count_records(doc.records)
     counts["glossary"] = len(doc.glossary)

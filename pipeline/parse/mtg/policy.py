@@ -41,7 +41,7 @@ from pipeline.models.records import (
     WarningCode,
 )
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import slugify, unplaced, warn
+from pipeline.parse.common import unique_slugs, unplaced, warn
 from pipeline.parse.mtg.policy_layout import (
     GLYPH,
     ITEM,
@@ -140,22 +140,9 @@ class PolicyReferences(References):
         for cite in CR_CITE.finditer(masked):
             for rule in CR_NUMBER.finditer(cite.group("list")):
                 yield cite.start("list") + rule.start(), f"cr:{rule.group(0)}"
-        own = self.scheme.prefix
         for paren in PAREN_CITE.finditer(masked):
-            yield paren.start(), f"{own}:{paren.group('n')}"
-        for start, numbers in self._items(masked):
-            for number in numbers:
-                ident = f"{own}:{number.lstrip('?')}"
-                if not number.startswith("?") or ident in (known or ()):
-                    yield start, ident
-
-    def find(self, *texts: str, known: set[str] | None = None, own: str | None = None) -> list[str]:
-        out: list[str] = []
-        for text in texts:
-            for _, ident in sorted(self.cited(text, known), key=lambda found: found[0]):
-                if ident not in out and ident != own:
-                    out.append(ident)
-        return out
+            yield paren.start(), f"{self.scheme.prefix}:{paren.group('n')}"
+        yield from super().cited(masked, known)
 
 
 def set_apart(paragraph: Paragraph, size: float) -> bool:
@@ -285,13 +272,10 @@ def sections_of(
             out[-1][1].append(paragraph)
         else:
             out.append(("", [paragraph]))
-    ids = {first: 0}
     passages = []
-    for title, group in out:
+    slugs = unique_slugs(DASHES.sub(" ", title) if title else first for title, _ in out)
+    for ident, (title, group) in zip(slugs, out, strict=True):
         body = group[1:] if title else group
-        ident = slugify(DASHES.sub(" ", title)) if title else first
-        ids[ident] = ids.get(ident, 0) + 1
-        ident = ident if ids[ident] == 1 else f"{ident}-{ids[ident]}"
         lines = [line for p in group for line in p.lines]
         text = paragraphs([p.text for p in body])
         passages.append(

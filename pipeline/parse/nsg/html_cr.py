@@ -27,7 +27,8 @@ from pipeline.models.records import (
     PublisherChange,
     Rule,
 )
-from pipeline.parse.nsg.checks import check_records, count_records
+from pipeline.parse.netrunner.cr import ENGINE
+from pipeline.parse.nsg.checks import nsg_document
 from pipeline.parse.nsg.checks import problem as warn
 from pipeline.parse.nsg.markup import ICON_TEXT, fold_space, record_id
 from pipeline.parse.nsg.release import generator_version
@@ -37,13 +38,8 @@ FAMILY = "nsg-html"
 PARSER_VERSION = "1.0"
 _VERSION = re.compile(r"\(\s*v\s*([0-9]+(?:\.[0-9]+)+)\s*\)", re.I)
 _EFFECTIVE = re.compile(r"document\s+is\s+effective\s+(?:on\s+|as\s+of\s+)?(.+?)\s*\.?\s*$", re.I)
-_PRINTED = {
-    "chapter": re.compile(r"^([0-9]+)\.$"),
-    "section": re.compile(r"^([0-9]+\.[0-9]+)\.$"),
-    "rule": re.compile(r"^([0-9]+\.[0-9]+\.[0-9]+)\.$"),
-    "subrule": re.compile(r"^([a-z])\.$"),
-}
 _ICON = re.compile(r"\{img:([^{}]*)\}")
+NUMBERING = ENGINE.numbering  # the numbers NSG prints are those of its PDF (netrunner-cr)
 
 
 def show_icons(text: str) -> str:
@@ -53,23 +49,19 @@ def show_icons(text: str) -> str:
 
 def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Document:
     """Records, changes, version and effective date of one generated page. Pure."""
-    document, version = options.document, options.version
+    version = options.version
     warnings: list[ParseWarning] = []
     effective = _effective(page, warnings)
     stated = _version(page, effective, warnings)
     if version is not None and stated is not None and version != stated:
-        warnings.append(
-            warn("version-mismatch", f"the caller says version {version}, the page {stated}")
-        )
+        message = f"the caller says version {version}, the page {stated}"
+        warnings.append(warn("version-mismatch", message))
     if page.unknown_icons and (unknown := [i for i in page.unknown_icons if i not in ICON_TEXT]):
         warnings.append(warn("bad-markup", f"symbols with no plaintext form: {unknown}"))
     numbers = _numbers(page.items, warnings)
     anchors = {item.anchor: numbers[i] for i, item in enumerate(page.items) if item.anchor}
-    records = [
-        _record(item, numbers[i], numbers, anchors, warnings)
-        for i, item in enumerate(page.items)
-        if numbers[i] is not None
-    ]
+    numbered = zip(page.items, numbers, strict=True)
+    records = [_record(item, n, anchors, warnings) for item, n in numbered if n is not None]
     changes = []
     for text, links in page.changes:
         cites = _cites(links, anchors, "the Summary of Changes", warnings)
@@ -79,22 +71,11 @@ def parse(page: NsgHtmlPage, notes: dict[str, int], options: ParseOptions) -> Do
     title = page.title
     if title is None:
         warnings.append(warn("title-not-recognised", 'no <p class="Title"> on the page'))
-    doc = Document(
-        game=document.split("/")[0],
-        document=document,
-        title=title,
-        version=stated or version,
-        effective=effective,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        records=records,
-        publisher_changes=changes,
-        extraction=dict(sorted((notes or {}).items())),
-    )
-    warnings += check_records(records)
-    doc.warnings = warnings
-    doc.counts = count_records(records)
-    doc.counts["publisher_changes"] = len(changes)
-    return doc
+    parser = ParserInfo(family=FAMILY, version=PARSER_VERSION)
+    return nsg_document(
+        options, parser, records, changes, warnings, notes,
+        title=title, version=stated or version, effective=effective,
+    )  # fmt: skip
 
 
 def _version(page: NsgHtmlPage, effective: str | None, warnings: list[ParseWarning]) -> str | None:
@@ -104,11 +85,8 @@ def _version(page: NsgHtmlPage, effective: str | None, warnings: list[ParseWarni
     if found is None and effective is not None:
         return generator_version(effective)
     if found is None:
-        warnings.append(
-            warn(
-                "no-version", f"no 'Summary of Changes (vNN.NN)' on the page: {page.version_text!r}"
-            )
-        )
+        message = f"no 'Summary of Changes (vNN.NN)' on the page: {page.version_text!r}"
+        warnings.append(warn("no-version", message))
         return None
     return found.group(1)
 
@@ -131,37 +109,28 @@ def _numbers(items: tuple[NsgHtmlItem, ...], warnings: list[ParseWarning]) -> li
     out: list[str | None] = []
     current: dict[str, str | None] = dict.fromkeys(_LEVELS)
     for item in items:
-        match = _PRINTED[item.kind].match(item.printed)
         level = _LEVELS.index(item.kind)
+        start = NUMBERING.match_start(item.printed)  # `1.2.` prints its number, `a.` its letter
+        printed = start.number if start and start.level == level and not start.rest else None
         parent = current[_LEVELS[level - 1]] if level else None
         number: str | None = None
-        if match is None:
-            warnings.append(
-                warn(
-                    "numbering",
-                    f"{item.kind} #{item.anchor} prints no number ({item.printed!r})",
-                    item.line,
-                )
-            )
+        if printed is None:
+            message = f"{item.kind} #{item.anchor} prints no number ({item.printed!r})"
+            warnings.append(warn("numbering", message, item.line))
         elif item.kind == "subrule":
-            number = parent + match.group(1) if parent else None
+            number = parent + printed if parent else None
         else:
-            number = match.group(1)
+            number = printed
         if (
-            match is not None
+            printed is not None
             and level
             and (parent is None or not (number or "").startswith(parent))
         ):
-            warnings.append(
-                warn(
-                    "misplaced",
-                    f"{item.kind} {item.printed} of #{item.anchor} is not inside {parent}",
-                    item.line,
-                )
-            )
+            message = f"{item.kind} {item.printed} of #{item.anchor} is not inside {parent}"
+            warnings.append(warn("misplaced", message, item.line))
             number = None
         previous = current[item.kind]
-        if number is not None and previous is not None and _sibling(previous) >= _sibling(number):
+        if number is not None and previous is not None and _place(previous) >= _place(number):
             warnings.append(warn("numbering", f"{number} does not follow {previous}", item.line))
         out.append(number)
         if number is not None:
@@ -171,11 +140,9 @@ def _numbers(items: tuple[NsgHtmlItem, ...], warnings: list[ParseWarning]) -> li
     return out
 
 
-def _sibling(number: str) -> tuple[int, str]:
-    """The place among its siblings a number states: `1.2.3` -> 3, `1.2.3b` -> b."""
-    if number[-1].isalpha():
-        return (0, number[-1])
-    return (int(number.rsplit(".", 1)[-1]), "")
+def _place(number: str) -> int:
+    """Its place among its siblings: `1.2.3` the 3rd, `1.2.3b` the 2nd."""
+    return NUMBERING.order_key(number)[-1]
 
 
 def _cites(
@@ -189,9 +156,8 @@ def _cites(
     for anchor in links:
         number = anchors.get(anchor)
         if number is None:
-            warnings.append(
-                warn("dangling-reference", f"{where} links to #{anchor}, no entry", line)
-            )
+            message = f"{where} links to #{anchor}, no entry"
+            warnings.append(warn("dangling-reference", message, line))
             continue
         if record_id(number) not in cites:
             cites.append(record_id(number))
@@ -199,20 +165,15 @@ def _cites(
 
 
 def _record(
-    item: NsgHtmlItem,
-    number: str | None,
-    numbers: list[str | None],
-    anchors: dict[str, str | None],
-    warnings: list[ParseWarning],
+    item: NsgHtmlItem, number: str, anchors: dict[str, str | None], warnings: list[ParseWarning]
 ) -> Rule:
-    assert number is not None
     snippet = show_icons(fold_space(item.snippet or ""))
     text = show_icons(fold_space(item.text))
     if item.kind in ("chapter", "section") or item.heading:
         title, body = text, snippet
     else:
         title, body = "", "\n".join(t for t in (text, snippet) if t)
-    parent = _parent_number(item.kind, number)
+    parent = NUMBERING.parent_of(number)
     ident = record_id(number)
     refs = _cites(item.links, anchors, ident, warnings, item.line)
     return Rule(
@@ -220,7 +181,7 @@ def _record(
         number=number,
         kind=item.kind,
         parent=record_id(parent) if parent else None,
-        depth={"chapter": 1, "section": 2, "rule": 3, "subrule": 4}[item.kind],
+        depth=_LEVELS.index(item.kind) + 1,
         title=title or None,
         text=body,
         examples=[e for e in (show_icons(fold_space(x)) for x in item.examples) if e],
@@ -230,11 +191,3 @@ def _record(
         location=Location(line=item.line),
         key=item.anchor,
     )
-
-
-def _parent_number(kind: str, number: str) -> str | None:
-    if kind == "chapter":
-        return None
-    if kind == "subrule":
-        return number[:-1]
-    return number.rsplit(".", 1)[0]

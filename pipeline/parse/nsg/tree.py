@@ -168,18 +168,17 @@ class _Builder:
         self.tree.entries.append(entry)
         return entry
 
-    def examples(self, node: dict[str, object], key: str) -> tuple[list[str], bool]:
-        texts: list[str] = []
-        new = False
+    def examples(self, node: dict[str, object], entry: Entry) -> None:
+        """The entry's examples; one marked new marks the entry new."""
+        key = entry.key
         for example in self.list_of(node, "examples", key):
             fields = self.fields(example, "example", key)
-            new = self.new_flag(fields, key) or new
+            entry.new = self.new_flag(fields, key) or entry.new
             text = self.text(fields, "text", key, "example")
             if text is None and fields:
                 self.problem("bad-entry", key, "an example without text")
             if text and text.strip():
-                texts.append(text)
-        return texts, new
+                entry.examples.append(text)
 
 
 def _shown(value: object) -> str:
@@ -195,12 +194,9 @@ def build_tree(bundle: YamlBundle) -> Tree:
     # file order, as the files' own numbers order them; the known ones must all be there,
     # in the generator's order.
     if tuple(n for n in names if n in GENERATOR_CHAPTERS) != GENERATOR_CHAPTERS:
-        builder.problem(
-            "numbering",
-            None,
-            f"chapter files {', '.join(names)} are not the generator's list "
-            f"({', '.join(GENERATOR_CHAPTERS)}): chapters are numbered in file order",
-        )
+        message = f"chapter files {', '.join(names)} are not the generator's list "
+        message += f"({', '.join(GENERATOR_CHAPTERS)}): chapters are numbered in file order"
+        builder.problem("numbering", None, message)
     for index, file in enumerate(bundle.chapters, start=1):
         builder.file = file
         builder.lines = {
@@ -241,9 +237,8 @@ def _section(b: _Builder, node: object, chapter: Entry, number: str) -> None:
         elif isinstance(element, dict) and "subsection" in element:
             _subsection(b, element, section, f"{number}.{k}")
         else:
-            b.problem(
-                "bad-entry", key, f"a section element the generator cannot read: {_shown(element)}"
-            )
+            message = f"a section element the generator cannot read: {_shown(element)}"
+            b.problem("bad-entry", key, message)
 
 
 def _raw_key(node: object, name: str) -> str | None:
@@ -259,8 +254,7 @@ def _rule(b: _Builder, node: dict[str, object], section: Entry, number: str, kin
     rule = b.add(Entry(key, "rule", number, kind, section, b.line_of(key)))
     rule.text = b.text(fields, "text", key, "rule")
     rule.new = b.new_flag(fields, key)
-    rule.examples, example_new = b.examples(fields, key)
-    rule.new = rule.new or example_new
+    b.examples(fields, rule)
 
 
 def _subsection(b: _Builder, node: dict[str, object], section: Entry, number: str) -> None:
@@ -276,24 +270,16 @@ def _subsection(b: _Builder, node: dict[str, object], section: Entry, number: st
     entry.text = b.text(fields, "text", key, "subsection")
     entry.snippet = b.text(fields, "snippet", key, "subsection")
     entry.new = b.new_flag(fields, key)
-    entry.examples, example_new = b.examples(fields, key)
-    entry.new = entry.new or example_new
+    b.examples(fields, entry)
     rules = b.list_of(fields, "rules", key)
     if not rules and (entry.snippet or entry.examples):
         # The HTML prints a subsection's snippet and examples only inside its rule list.
-        b.problem(
-            "unprinted-text",
-            key,
-            "a subsection without rules: its snippet and examples are not printed on the web page",
-        )
+        message = "a subsection without rules: its snippet and examples are not printed on the "
+        b.problem("unprinted-text", key, message + "web page")
     for j, sub in enumerate(rules):
         if j >= len(LETTERS):
-            b.problem(
-                "numbering",
-                key,
-                f"{key} has more than {len(LETTERS)} rules; "
-                "the generator has no letter for the rest",
-            )
+            message = f"{key} has more than {len(LETTERS)} rules; the generator has no letter "
+            b.problem("numbering", key, message + "for the rest")
             break
         _subrule(b, sub, entry, number + LETTERS[j], "step" if steps else "rule")
 
@@ -306,8 +292,7 @@ def _subrule(b: _Builder, node: object, parent: Entry, number: str, kind: str) -
     entry = b.add(Entry(key, "subrule", number, kind, parent, b.line_of(key)))
     entry.text = b.text(fields, "text", key, "subrule")
     entry.new = b.new_flag(fields, key)
-    entry.examples, example_new = b.examples(fields, key)
-    entry.new = entry.new or example_new
+    b.examples(fields, entry)
 
 
 def _timing(b: _Builder, node: dict[str, object], section: Entry) -> None:

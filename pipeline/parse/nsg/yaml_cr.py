@@ -16,8 +16,6 @@ archive folder), otherwise from the version the maintainer asserts (the registry
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from pipeline.models.content import YamlBundle, YamlFile
 from pipeline.models.records import (
     Document,
@@ -30,7 +28,7 @@ from pipeline.models.records import (
     Rule,
 )
 from pipeline.parse.errata import known_source_defect
-from pipeline.parse.nsg.checks import check_records, count_records
+from pipeline.parse.nsg.checks import nsg_document
 from pipeline.parse.nsg.checks import problem as warn
 from pipeline.parse.nsg.markup import RefInfo, Rendered, fold_space, record_id, render
 from pipeline.parse.nsg.release import read_release
@@ -47,7 +45,7 @@ def parse(bundle: YamlBundle, notes: dict[str, int], options: ParseOptions) -> D
     `options.version` is the version the caller asserts (the registry's
     `asserted_version` for bytes from the pinned URL, or the archive manifest's): it is
     taken only when the bundle states none, and a different statement is a warning."""
-    document, asserted = options.document, options.version
+    asserted = options.version
     tree = build_tree(bundle)
     refs = tree.ref_map()
     problems = list(tree.problems)
@@ -57,37 +55,21 @@ def parse(bundle: YamlBundle, notes: dict[str, int], options: ParseOptions) -> D
     warnings += release.warnings
     stated, effective, changelog = release.version, release.effective, release.changelog
     if stated and asserted and stated != asserted:
-        warnings.append(
-            warn("version-mismatch", f"the caller says version {asserted}, the bundle {stated}")
-        )
+        message = f"the caller says version {asserted}, the bundle {stated}"
+        warnings.append(warn("version-mismatch", message))
     if not stated and not asserted:
-        warnings.append(
-            warn(
-                "no-version",
-                "the bundle states no version or effective date (not in config.yaml, a build "
-                "workflow, its changelog or a tag's folder name); the maintainer asserts it: "
-                "asserted_version in the registry entry's options",
-            )
-        )
+        message = "the bundle states no version or effective date (not in config.yaml, a build "
+        message += "workflow, its changelog or a tag's folder name); the maintainer asserts it: "
+        message += "asserted_version in the registry entry's options"
+        warnings.append(warn("no-version", message))
     changes = _changes(changelog, refs, problems)
     errata, unreviewed = _review(problems, {e.key: record_id(e.number) for e in tree.entries})
-    doc = Document(
-        game=document.split("/")[0],
-        document=document,
-        title=TITLE,
-        version=stated or asserted,
-        effective=effective,
-        parser=ParserInfo(family=FAMILY, version=PARSER_VERSION),
-        records=records,
-        publisher_changes=changes,
-        publisher_errata=errata,
-        extraction=dict(sorted((notes or {}).items())),
-    )
-    warnings += unreviewed + check_records(records)
-    doc.warnings = warnings
-    doc.counts = count_records(records)
+    parser = ParserInfo(family=FAMILY, version=PARSER_VERSION)
+    doc = nsg_document(
+        options, parser, records, changes, warnings + unreviewed, notes, title=TITLE,
+        version=stated or asserted, effective=effective, publisher_errata=errata,
+    )  # fmt: skip
     doc.counts["highlighted"] = sum(1 for r in records if r.highlighted)
-    doc.counts["publisher_changes"] = len(changes)
     return doc
 
 
@@ -131,21 +113,13 @@ def _record(entry: Entry, refs: dict[str, RefInfo], problems: list[Problem]) -> 
         examples=[e for e in examples if e],
         bullets=bullets,
         references=[
-            r for r in _unique(x for out in rendered for x in out.references) if r != ident
+            r for r in dict.fromkeys(x for out in rendered for x in out.references) if r != ident
         ],
-        cards=list(_unique(c for out in rendered for c in out.cards)),
+        cards=list(dict.fromkeys(c for out in rendered for c in out.cards)),
         location=Location(line=entry.line),
         highlighted=entry.new or any(out.new_text for out in rendered),
         key=entry.key,
     )
-
-
-def _unique(items: Iterable[str]) -> Iterable[str]:
-    seen: set[str] = set()
-    for item in items:
-        if item not in seen:
-            seen.add(item)
-            yield item
 
 
 def _changes(

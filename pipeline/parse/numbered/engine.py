@@ -23,7 +23,7 @@ from pipeline.models.records import (
     Passage,
     WarningCode,
 )
-from pipeline.models.scheme import NumberedScheme
+from pipeline.models.scheme import FORMS, NumberedScheme
 from pipeline.parse.common import slugify, unplaced, warn
 from pipeline.parse.numbered.budget import within_budget
 from pipeline.parse.numbered.finish import Finish, Parsed
@@ -40,7 +40,6 @@ from pipeline.parse.numbered.statements import (
     ambiguous_date_note,
     compile_statement,
     find_statement,
-    form_templates,
 )
 from pipeline.parse.numbered.structure import find_contents
 
@@ -70,10 +69,8 @@ class Engine:
         # no labels: nothing opens an example (an empty alternative would match every colon)
         words = "|".join(map(re.escape, scheme.example)) or "(?!)"
         self.inline = re.compile(rf"\s*(?<![(（])\b(?:{words})[:：]\s*")
-        try:
-            templates = scheme.statements + form_templates(scheme.statement_forms)
-        except ValueError as exc:
-            raise ParseError("the [source.scheme] table", str(exc)) from exc
+        # the scheme's model refuses a form it does not know
+        templates = scheme.statements + [FORMS[name] for name in scheme.statement_forms]
         self.statements = [compile_statement(s, scheme.version_pattern) for s in templates]
         self.end_headings = {e.lower() for e in scheme.ends if "{" not in e}
         self.end_forms = [
@@ -120,9 +117,7 @@ class Reader:
         level printed `own` must be the next in its sequence under the open parent."""
         numbering, level = self.numbering, start.level
         if not start.own:
-            parent = numbering.parent_of(start.number)
-            while parent is not None and parent not in self.seen:
-                parent = numbering.parent_of(parent)  # the publisher skipped a level
+            parent = self.present_parent(start.number)
             if self.wrapped_reference(start, parent):
                 return None
             return start.number, parent
@@ -135,6 +130,13 @@ class Reader:
         if start.number != expected:
             return None
         return (parent or "") + (numbering.levels[level].join if level else "") + expected, parent
+
+    def present_parent(self, number: str) -> str | None:
+        """The nearest ancestor that has a record: the publisher may skip a level."""
+        parent = self.numbering.parent_of(number)
+        while parent is not None and parent not in self.seen:
+            parent = self.numbering.parent_of(parent)
+        return parent
 
     def wrapped_reference(self, start: NumberStart, parent: str | None) -> bool:
         """A printed number at a line start that cannot be the next rule: a citation the

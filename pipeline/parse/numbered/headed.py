@@ -43,10 +43,6 @@ def headed_blocks(lines: Sequence[Line]) -> list[Block]:
     return blocks
 
 
-def opens_rule(numbering: Numbering, block: Block) -> bool:
-    return bool(block.heading) and numbering.match_start(block.text) is not None
-
-
 def anchored_numbers(numbering: Numbering, lines: Sequence[Line]) -> dict[str, str]:
     """Each anchor that leads to a numbered heading -> the heading's number."""
     found: dict[str, str] = {}
@@ -60,17 +56,13 @@ def anchored_numbers(numbering: Numbering, lines: Sequence[Line]) -> dict[str, s
 
 def open_heading(reader: Reader, block: Block) -> bool:
     """Open the rule a numbered heading starts; False when the heading is no rule's."""
-    numbering = reader.numbering
-    start = numbering.match_start(block.text)
+    start = reader.numbering.match_start(block.text)
     if start is None:
         return False
     if start.own:  # only the level's segment is printed: its place in the outline says which
         placed = reader.place(start)
     else:
-        parent = numbering.parent_of(start.number)
-        while parent is not None and parent not in reader.seen:
-            parent = numbering.parent_of(parent)  # the publisher skipped a level
-        placed = start.number, parent
+        placed = start.number, reader.present_parent(start.number)
     if placed is None:
         return False
     number, parent = placed
@@ -113,8 +105,9 @@ def parse_headed(
     engine = Engine(options.scheme)
     written = [line for line in lines if line.text.strip()]
     blocks = headed_blocks(written)
-    anchors = anchored_numbers(engine.numbering, written)
-    opens = lambda block: opens_rule(engine.numbering, block)  # noqa: E731
+    numbering = engine.numbering
+    anchors = anchored_numbers(numbering, written)
+    opens = lambda block: bool(block.heading and numbering.match_start(block.text))  # noqa: E731
     parsed = read_document(engine, blocks, options.document, headed_body(written, anchors), opens)
     return finish_document(parsed, engine.finish("numbered"), options, notes)
 

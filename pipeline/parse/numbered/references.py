@@ -12,6 +12,7 @@ and d`). A bare single number (`20 life`, `layers 2–6`) is never a reference.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from pipeline.models.scheme import NumberedScheme
 from pipeline.parse.numbered.numbers import Numbering
@@ -109,15 +110,19 @@ class References:
         """The ends always stay; the ones between only if the document has them (`?`)."""
         return [numbers[0], *(f"?{n}" for n in numbers[1:-1]), numbers[-1]][: len(numbers)]
 
+    def cited(self, text: str, known: set[str] | None) -> Iterator[tuple[int, str]]:
+        """(position, id) of each citation in the text; `known` filters the inside of ranges."""
+        for start, numbers in self._items(text):
+            for number in numbers:
+                ident = f"{self.scheme.prefix}:{number.lstrip('?')}"
+                if not number.startswith("?") or ident in (known or ()):
+                    yield start, ident
+
     def find(self, *texts: str, known: set[str] | None = None, own: str | None = None) -> list[str]:
-        """Ids cited by the texts; `known` filters the inside of ranges, `own` is left out."""
+        """Ids cited by the texts, in order of appearance; `own` is left out."""
         out: list[str] = []
         for text in texts:
-            for _, numbers in self._items(text):
-                for number in numbers:
-                    ident = f"{self.scheme.prefix}:{number.lstrip('?')}"
-                    if number.startswith("?") and ident not in (known or ()):
-                        continue
-                    if ident not in out and not (self.scheme.exclude_self and ident == own):
-                        out.append(ident)
+            for _, ident in sorted(self.cited(text, known), key=lambda found: found[0]):
+                if ident not in out and not (self.scheme.exclude_self and ident == own):
+                    out.append(ident)
         return out

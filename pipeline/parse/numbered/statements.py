@@ -6,9 +6,8 @@ A person reads `January 16, 2026`, `16 January 2026`, `Jan. 16 2026`,
 stop: all are accepted.
 A statement whose words are there but whose date is not a date (`Smarch 16`,
 `February 30`) is reported (`bad-date`), never guessed. The one month table of
-the code base is here, and so are the statement forms publishers use (`FORMS`): a
-registry entry names the ones its document uses (`statement_forms`) instead of writing
-their templates again.
+the code base is here; the statement forms publishers use are `models.scheme.FORMS`, which
+a registry entry names (`statement_forms`) instead of writing their templates again.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from typing import Literal
 
 from pipeline.models.content import Line
 from pipeline.models.records import Location, PublisherNote, WarningCode, text_digest
-from pipeline.models.scheme import FORMS
 from pipeline.parse.numbered.numbers import CJK
 
 # English month names, spelled out because strptime's %B follows the locale.
@@ -41,15 +39,6 @@ _FORMS = [  # (pattern, order of year, month, day in its groups)
 # first, and `06/11/2020` either, which only the scheme's `date_order` decides.
 NUMERIC_DAY_MONTH = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 DateOrder = Literal["mdy", "dmy"]
-
-
-def form_templates(names: list[str]) -> list[str]:
-    """The templates of the named statement forms; an unknown name is a ValueError naming
-    the known ones."""
-    unknown = [name for name in names if name not in FORMS]
-    if unknown:
-        raise ValueError(f"unknown statement form {unknown[0]!r}; known: {', '.join(FORMS)}")
-    return [FORMS[name] for name in names]
 
 
 # A date standing inside a line, for title pages that print one without a sentence.

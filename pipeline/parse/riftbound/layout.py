@@ -157,9 +157,8 @@ def parse_layout(lines: list[Line], reader: Reader, _blocks: list[Block]) -> Non
                 f"page {page_number}: {len(numbers)} numbers and {len(blocks)} paragraphs "
                 f"do not pair with certainty; not parsed: {', '.join(numbers)}"
             )
-            reader.warnings.append(
-                warn(WarningCode.UNALIGNED_NUMBERS, message, page.numbers[0][1].line)
-            )
+            at = page.numbers[0][1].line
+            reader.warnings.append(warn(WarningCode.UNALIGNED_NUMBERS, message, at))
             previous_kept = False
             continue
         for (number, number_line), block in zip(page.numbers, blocks, strict=True):

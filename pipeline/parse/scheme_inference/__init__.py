@@ -19,12 +19,11 @@ from dataclasses import dataclass
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
-from pipeline.models.scheme import NumberedScheme
+from pipeline.models.scheme import FORMS, NumberedScheme
 from pipeline.parse.numbered.document import find_furniture, pdf_blocks
 from pipeline.parse.numbered.engine import Engine
 from pipeline.parse.numbered.headed import HEADED, headed_blocks, ordered
 from pipeline.parse.numbered.layout import Block, text_blocks
-from pipeline.parse.numbered.statements import form_templates
 from pipeline.parse.scheme_inference.front import (
     BackMatter,
     infer_back_matter,
@@ -180,7 +179,7 @@ def infer_scheme(lines: list[Line], rendition: str, what: str, prefix: str = "cr
     # (`2-6-3. 与 4-12. 合并`: merged with)
     rules = [ln for ln in lines if back is None or ln.line < back.heading.line]
     keywords, brackets = infer_references(rules, engine.numbering, printed)
-    templates = front.statements + form_templates(front.forms)
+    templates = front.statements + [FORMS[name] for name in front.forms]
     scheme = scheme.model_copy(
         update={
             "title": front.title,

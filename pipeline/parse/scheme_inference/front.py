@@ -89,13 +89,12 @@ def statement_template(text: str) -> tuple[str, str | None] | None:
 @dataclass(frozen=True)
 class Front:
     """The title, the statements (named forms of the engine's table, and templates of
-    sentences in no form of it) and the lines they were read from."""
+    sentences in no form of it) and whether the date is the effective one."""
 
     title: str | None
     statements: list[str]
     forms: list[str]
     date_is: str
-    stated: list[Block]
 
 
 @dataclass(frozen=True)
@@ -198,7 +197,7 @@ def infer_front(front: Sequence[Block], skip: frozenset[int] = frozenset()) -> F
     dates = [FORMS.get(s, s) for s in forms + statements if "{date}" in FORMS.get(s, s)]
     date_is = "effective" if dates and "effective" in dates[0].lower() else "published"
     title = title if title is not None else heading
-    return Front(title, statements, forms, date_is, [block for block, _ in stated])
+    return Front(title, statements, forms, date_is)
 
 
 def by_form(candidate: tuple[Block, Stated]) -> tuple[bool, int]:
@@ -355,13 +354,7 @@ def infer_back_matter(
     pattern = compile_statement(ends) if "{" in ends else None
     first = next(
         i
-        for i in body_range(numbered, contents, blocks)
+        for i in range(body[0], len(blocks))
         if (pattern.match(blocks[i].text) if pattern else blocks[i].text.lower() == ends.lower())
     )
     return BackMatter(blocks[heading], declared=first == heading, ends=ends)
-
-
-def body_range(numbered: list[int], contents: set[int], blocks: Sequence[Block]) -> range:
-    """The blocks from the first numbered line outside the contents to the end."""
-    body = next(i for i in numbered if blocks[i].line not in contents)
-    return range(body, len(blocks))

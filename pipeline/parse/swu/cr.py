@@ -31,7 +31,7 @@ from pipeline.errors import ParseError
 from pipeline.models.content import Line
 from pipeline.models.records import Document, Location, ParseOptions, Passage, WarningCode
 from pipeline.models.scheme import LevelScheme, NumberedScheme
-from pipeline.parse.common import warn
+from pipeline.parse.common import baseline, warn
 from pipeline.parse.numbered.engine import Engine, Reader
 from pipeline.parse.numbered.finish import Finish, Parsed, finish_document
 from pipeline.parse.numbered.layout import runs, wrap_joiner
@@ -39,7 +39,7 @@ from pipeline.parse.numbered.numbers import NumberStart
 from pipeline.parse.numbered.records import line_at, lines_span
 from pipeline.parse.numbered.statements import find_statement, read_date
 from pipeline.parse.swu.defects import DefectReferences, record_defects
-from pipeline.parse.swu.layout import Layout, Paragraph, baseline, read_layout
+from pipeline.parse.swu.layout import Layout, Paragraph, read_layout
 
 FAMILY = "swu-cr"
 PARSER_VERSION = "1.0"

@@ -32,6 +32,7 @@ from typing import Literal
 
 from pipeline.models.content import Line
 from pipeline.models.scheme import NumberedScheme
+from pipeline.parse.common import baseline, leading
 from pipeline.parse.numbered.layout import mode
 from pipeline.parse.numbered.numbers import SEGMENT
 from pipeline.parse.swu.depth import LABEL_START, deeper_level
@@ -53,18 +54,10 @@ MAX_DRIFT = 6.0
 GAP_FACTOR = 1.25
 
 
-def is_private_use(char: str) -> bool:
-    return 0xE000 <= ord(char) <= 0xF8FF
-
-
 def is_icon_layer(text: str) -> bool:
     """A line of nothing but private-use glyphs: the second layer of inline icons."""
     glyphs = [c for c in text if not c.isspace()]
-    return bool(glyphs) and all(is_private_use(c) for c in glyphs)
-
-
-def baseline(line: Line) -> float:
-    return (line.top or 0.0) + (line.size or 0.0)
+    return bool(glyphs) and all(0xE000 <= ord(c) <= 0xF8FF for c in glyphs)
 
 
 @dataclass
@@ -138,18 +131,10 @@ class Reading:
             if self.patterns[2].match(ln.text) and ln.line not in sections
         ]
         self.bands = Bands(entry_size=mode(sizes) or 0.0, labels={})
-        self.leading = self._leading()
+        self.leading = leading(body) or 10.0
         self._learn_labels()
         self._learn_sections()
         self._learn_continuations()
-
-    def _leading(self) -> float:
-        steps = [
-            round(baseline(b) - baseline(a), 1)
-            for a, b in zip(self.body, self.body[1:], strict=False)
-            if a.page == b.page and baseline(b) > baseline(a)
-        ]
-        return mode(steps) or 10.0
 
     def is_chapter(self, line: Line) -> re.Match[str] | None:
         heading = (line.size or 0.0) > self.bands.entry_size + HEADING_STEP
