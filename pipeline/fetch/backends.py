@@ -25,8 +25,7 @@ from pipeline.fetch.manifest import (
     read_manifest,
     versions_of,
 )
-from pipeline.fetch.policy import utc_now
-from pipeline.fetch.sites import store_site_bundle
+from pipeline.fetch.sites import store_bytes, store_site_bundle
 from pipeline.models.sources import FetchResult, Source
 from pipeline.store.blobs import BlobStore
 
@@ -120,16 +119,7 @@ class LiveBackend:
         bundle = fetch_revision_bundle(
             get, api, title=source.options.get("title"), revid=int(revid) if revid else None
         )
-        sha256, size = self.blobs.add_bytes(bundle)
-        return FetchResult(
-            source=source.id,
-            url=api,
-            final_url=api,
-            status=200,
-            bytes=size,
-            sha256=sha256,
-            retrieved=utc_now(),
-        )
+        return store_bytes(self.blobs, bundle, source=source.id, url=api, final_url=api)
 
 
 class MirrorDirBackend:
