@@ -28,7 +28,7 @@ from pipeline.jobs.outcomes import RunSummary
 from pipeline.models.outcomes import Outcome
 
 if TYPE_CHECKING:
-    from pipeline.site import SiteBuilt
+    from pipeline.site.build import SiteBuilt
 
 SiteOpt = Annotated[
     Path | None,
@@ -105,7 +105,7 @@ def write_site(
     base_url: str | None = None,
     force: bool = False,
 ) -> SiteBuilt:
-    from pipeline.site import build_site
+    from pipeline.site.build import build_site
 
     return build_site(
         ctx.corpus_dir, out, documents, base_url=base_url, force=force,
