@@ -229,28 +229,28 @@ class Aligner:
         self.reserved_old.clear()
         self.reserved_new.clear()
 
+    def unreserved(self) -> tuple[list[Item], list[Item]]:
+        """The free records of each side that no held copy reserves."""
+        return (
+            [o for o in self.free_old() if o.pos not in self.reserved_old],
+            [n for n in self.free_new() if n.pos not in self.reserved_new],
+        )
+
     def match_groups(self) -> None:
         """Splits (one old over consecutive new siblings) and merges (the reverse)."""
-        for old_side in (True, False):
-            singles = self.free_old() if old_side else self.free_new()
-            pieces = self.free_new() if old_side else self.free_old()
-            reserved = self.reserved_old if old_side else self.reserved_new
-            reserved_pieces = self.reserved_new if old_side else self.reserved_old
-            singles = [s for s in singles if s.pos not in reserved]
-            pieces = [p for p in pieces if p.pos not in reserved_pieces]
-            for single, group in find_groups(singles, pieces):
-                if old_side:
-                    self.result.splits.append((single.pos, [p.pos for p in group]))
-                    self.result.old_in_group.add(single.pos)
-                    self.result.new_in_group.update(p.pos for p in group)
-                else:
-                    self.result.merges.append(([p.pos for p in group], single.pos))
-                    self.result.new_in_group.add(single.pos)
-                    self.result.old_in_group.update(p.pos for p in group)
+        olds, news = self.unreserved()
+        for single, group in find_groups(olds, news):
+            self.result.splits.append((single.pos, [p.pos for p in group]))
+            self.result.old_in_group.add(single.pos)
+            self.result.new_in_group.update(p.pos for p in group)
+        olds, news = self.unreserved()  # the splits' records are no longer free
+        for single, group in find_groups(news, olds):
+            self.result.merges.append(([p.pos for p in group], single.pos))
+            self.result.new_in_group.add(single.pos)
+            self.result.old_in_group.update(p.pos for p in group)
 
     def match_similar(self, threshold: float) -> None:
-        olds = [o for o in self.free_old() if o.pos not in self.reserved_old]
-        news = [n for n in self.free_new() if n.pos not in self.reserved_new]
+        olds, news = self.unreserved()
         index = RareIndex(news)
         scored: list[tuple[float, Preference, Item, Item]] = []
         for o in olds:

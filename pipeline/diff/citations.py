@@ -115,26 +115,16 @@ def find_in_line(
         take(span)
         found.append(f)
 
+    def add_match(m: re.Match[str], form: Form, cited: str = prefix) -> None:
+        num = m.group("num")
+        add(Found(line, m.start("num"), m.end("num"), num, cited, form, m.group(0)), m.span())
+
     for m in _rx("id").finditer(text):
         if m.group("prefix") in known:
-            add(
-                Found(
-                    line,
-                    m.start("num"),
-                    m.end("num"),
-                    m.group("num"),
-                    m.group("prefix"),
-                    "id",
-                    m.group(0),
-                ),
-                m.span(),
-            )
+            add_match(m, "id", m.group("prefix"))
     for m in _rx("cr").finditer(text):
         if free(*m.span()):
-            add(
-                Found(line, m.start("num"), m.end("num"), m.group("num"), prefix, "cr", m.group(0)),
-                m.span(),
-            )
+            add_match(m, "cr")
     for m in _rx("keyword").finditer(text):
         if not free(*m.span()):
             continue
@@ -157,26 +147,10 @@ def find_in_line(
         take(m.span())
     for m in _rx("bracket").finditer(text):
         if free(*m.span()):
-            add(
-                Found(
-                    line,
-                    m.start("num"),
-                    m.end("num"),
-                    m.group("num"),
-                    prefix,
-                    "bracket",
-                    m.group(0),
-                ),
-                m.span(),
-            )
+            add_match(m, "bracket")
     for m in _rx("bare").finditer(text):
         if free(*m.span()) and is_specific(m.group("num")):
-            add(
-                Found(
-                    line, m.start("num"), m.end("num"), m.group("num"), prefix, "bare", m.group(0)
-                ),
-                m.span(),
-            )
+            add_match(m, "bare")
     return sorted(found, key=lambda f: (f.start, f.end))
 
 

@@ -90,13 +90,18 @@ def _numbers_follow(old: Item, new: Item, numbers: dict[str, str]) -> bool:
     return True
 
 
-def _classify_joined(single: Item, group: list[Item]) -> ChangeClass | None:
-    """Text change of a split or merge: the single record against the others joined."""
-    if single.tokens == [t for g in group for t in g.tokens]:
+def _joined(items: list[Item]) -> list[str]:
+    return [t for item in items for t in item.tokens]
+
+
+def _classify_joined(olds: list[Item], news: list[Item]) -> ChangeClass | None:
+    """Text change of a split or merge: the records of each side joined."""
+    if _joined(olds) == _joined(news):
         return None
-    if tokenize(" ".join(single.folded)) == tokenize(" ".join(f for g in group for f in g.folded)):
+    folded = [tokenize(" ".join(f for g in side for f in g.folded)) for side in (olds, news)]
+    if folded[0] == folded[1]:
         return "typography-only"
-    if single.masked_tokens == [t for g in group for t in g.masked_tokens]:
+    if [t for g in olds for t in g.masked_tokens] == [t for g in news for t in g.masked_tokens]:
         return "reference-only"
     return "reworded"
 
@@ -129,6 +134,25 @@ def is_weak(method: str, score: float | None) -> bool:
     return method in _JUDGED and (score is None or score < WEAK_BELOW)
 
 
+def _group_change(
+    cls: ChangeClass, olds: list[Item], news: list[Item], method: str, share: float | None
+) -> Change:
+    """A split (one old record, several new) or a merge (several old, one new)."""
+    return Change(
+        cls=cls,
+        old_id=olds[0].id if cls == "split" else None,
+        new_id=news[0].id if cls == "merged" else None,
+        old_ids=[g.id for g in olds],
+        new_ids=[g.id for g in news],
+        method=method,
+        similarity=similarity(_joined(olds), _joined(news)),
+        text_change=_classify_joined(olds, news),
+        words=word_ops(_joined(olds), _joined(news)),
+        weak=share is not None and share < WEAK_BELOW,
+        evidence=_found_in(share, news),
+    )
+
+
 def _collect(
     part: int,
     old: list[Item],
@@ -143,95 +167,40 @@ def _collect(
         n_pos, method = paired.new, paired.method
         o, n = old[o_pos], new[n_pos]
         content = classify_content(o, n, numbers)
+        if o.id == n.id and content is None:
+            continue
         sim = 1.0 if content is None else similarity(o.tokens, n.tokens)
         weak = is_weak(method, paired.score)
-        evidence = paired.evidence or None
-        key = (part, n_pos, 0, o_pos)
-        if o.id == n.id:
-            if content is not None:
-                out.append(
-                    _Ordered(
-                        key,
-                        Change(
-                            cls=content,
-                            old_id=o.id,
-                            new_id=n.id,
-                            similarity=sim,
-                            method=method,
-                            weak=weak,
-                            evidence=evidence,
-                            words=word_ops(o.tokens, n.tokens),
-                        ),
-                    )
-                )
-            continue
-        renumbering.append(
-            (
-                n_pos,
-                RenumberEntry(old_id=o.id, new_id=n.id, method=method, similarity=sim, weak=weak),
+        cls, text_change = content, None
+        if o.id != n.id:
+            entry = RenumberEntry(
+                old_id=o.id, new_id=n.id, method=method, similarity=sim, weak=weak
             )
-        )
-        parent_ok = (o.parent is None and n.parent is None) or (
-            o.parent is not None and id_map.get(o.parent, o.parent) == n.parent
-        )
-        out.append(
-            _Ordered(
-                key,
-                Change(
-                    cls="renumbered" if parent_ok else "moved",
-                    old_id=o.id,
-                    new_id=n.id,
-                    similarity=sim,
-                    text_change=content,
-                    method=method,
-                    weak=weak,
-                    evidence=evidence,
-                    words=word_ops(o.tokens, n.tokens),
-                ),
+            renumbering.append((n_pos, entry))
+            parent_ok = (o.parent is None and n.parent is None) or (
+                o.parent is not None and id_map.get(o.parent, o.parent) == n.parent
             )
+            cls, text_change = ("renumbered" if parent_ok else "moved"), content
+        change = Change(
+            cls=cls,
+            old_id=o.id,
+            new_id=n.id,
+            similarity=sim,
+            text_change=text_change,
+            method=method,
+            weak=weak,
+            evidence=paired.evidence or None,
+            words=word_ops(o.tokens, n.tokens),
         )
+        out.append(_Ordered((part, n_pos, 0, o_pos), change))
     for o_pos, n_list in alignment.splits:
-        o, group = old[o_pos], [new[p] for p in n_list]
-        joined = [t for g in group for t in g.tokens]
         method, share = alignment.group_scores.get(("split", o_pos), ("split", None))
-        out.append(
-            _Ordered(
-                (part, n_list[0], 0, o_pos),
-                Change(
-                    cls="split",
-                    old_id=o.id,
-                    old_ids=[o.id],
-                    new_ids=[g.id for g in group],
-                    method=method,
-                    similarity=similarity(o.tokens, joined),
-                    text_change=_classify_joined(o, group),
-                    words=word_ops(o.tokens, joined),
-                    weak=share is not None and share < WEAK_BELOW,
-                    evidence=_found_in(share, group),
-                ),
-            )
-        )
+        change = _group_change("split", [old[o_pos]], [new[p] for p in n_list], method, share)
+        out.append(_Ordered((part, n_list[0], 0, o_pos), change))
     for o_list, n_pos in alignment.merges:
-        group, n = [old[p] for p in o_list], new[n_pos]
-        joined = [t for g in group for t in g.tokens]
         method, share = alignment.group_scores.get(("merge", n_pos), ("merge", None))
-        out.append(
-            _Ordered(
-                (part, n_pos, 0, o_list[0]),
-                Change(
-                    cls="merged",
-                    new_id=n.id,
-                    old_ids=[g.id for g in group],
-                    new_ids=[n.id],
-                    method=method,
-                    similarity=similarity(joined, n.tokens),
-                    text_change=_classify_joined(n, group),
-                    words=word_ops(joined, n.tokens),
-                    weak=share is not None and share < WEAK_BELOW,
-                    evidence=_found_in(share, [n]),
-                ),
-            )
-        )
+        change = _group_change("merged", [old[p] for p in o_list], [new[n_pos]], method, share)
+        out.append(_Ordered((part, n_pos, 0, o_list[0]), change))
     for o in old:
         if o.pos not in alignment.pairs and o.pos not in alignment.old_in_group:
             out.append(
@@ -249,14 +218,14 @@ def _left_old(o: Item, new: list[Item], alignment: Alignment) -> Change:
         return Change(cls="removed", old_id=o.id, words=word_ops(o.tokens, []))
     targets, share = alignment.possible[o.pos]
     group = [new[t] for t in targets]
-    joined = [t for g in group for t in g.tokens]
+    joined = _joined(group)
     return Change(
         cls="possibly-moved",
         old_id=o.id,
         new_id=group[0].id,
         new_ids=[g.id for g in group],
         similarity=similarity(o.tokens, joined),
-        text_change=_classify_joined(o, group),
+        text_change=_classify_joined([o], group),
         method=CONTAINED,
         weak=True,
         evidence=f"{share:.0%} of its content words in sentences of "

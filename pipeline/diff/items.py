@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Protocol, TypeVar
 
 from pipeline.diff.text import mask_citations, tokenize
 from pipeline.models.text import fold_typography
@@ -117,9 +118,17 @@ class RareIndex:
         return [seen[p] for p in sorted(seen)]
 
 
-def unique_keys(items: list[Item]) -> dict[str, Item]:
+class _Keyed(Protocol):
+    @property
+    def key(self) -> str | None: ...
+
+
+K = TypeVar("K", bound=_Keyed)
+
+
+def unique_keys(items: Sequence[K]) -> dict[str, K]:
     """Stable key -> item, for keys that occur once (a key used twice identifies nothing)."""
-    found: dict[str, Item] = {}
+    found: dict[str, K] = {}
     twice: set[str] = set()
     for item in items:
         if item.key is not None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.models.diffs import DocumentDiff
+from pipeline.diff.items import unique_keys
+from pipeline.models.diffs import DocumentDiff, KeyDisagreement
 from pipeline.models.records import Document
 
 
@@ -32,30 +33,9 @@ class KeyPair:
 
 
 @dataclass(frozen=True)
-class Disagreement:
-    """An old record the key pairing and the content alignment send to different places.
-
-    `by_key` is the new id of the same key (None: the key is gone); `by_content` is the
-    new id the aligner chose (None: it calls the record removed), or for a split or a
-    merge the new ids of the group joined with '+'."""
-
-    key: str
-    old_id: str
-    by_key: str | None
-    by_content: str | None
-    content_class: str  # unchanged, changed, renumbered, removed, split or merged
-
-    def describe(self) -> str:
-        return (
-            f"{self.key}: {self.old_id} -> by key {self.by_key or '(gone)'}, by content "
-            f"{self.by_content or '(removed)'} ({self.content_class})"
-        )
-
-
-@dataclass(frozen=True)
 class KeyedComparison:
     pairs: list[KeyPair]  # every shared key, in old-document order
-    disagreements: list[Disagreement]
+    disagreements: list[KeyDisagreement]
     old_keys: int  # records of the old version that carry a key
     new_keys: int
 
@@ -78,15 +58,7 @@ def key_pairs(old: Document, new: Document) -> list[KeyPair]:
 
 
 def _unique_keys(doc: Document) -> dict[str, str]:
-    seen: dict[str, str] = {}
-    twice: set[str] = set()
-    for record in doc.records:
-        if record.key is None:
-            continue
-        if record.key in seen:
-            twice.add(record.key)
-        seen[record.key] = record.id
-    return {k: v for k, v in seen.items() if k not in twice}
+    return {key: record.id for key, record in unique_keys(doc.records).items()}
 
 
 def content_pairing(
@@ -127,7 +99,15 @@ def compare_with_alignment(old: Document, new: Document, diff: DocumentDiff) -> 
         expected = by_key.get(record.id)
         found, how = by_content.get(record.id, (None, "removed"))
         if expected != found:
-            disagreements.append(Disagreement(record.key, record.id, expected, found, how))
+            disagreements.append(
+                KeyDisagreement(
+                    key=record.key,
+                    old_id=record.id,
+                    by_key=expected,
+                    by_content=found,
+                    content_class=how,
+                )
+            )
     return KeyedComparison(
         pairs=pairs,
         disagreements=disagreements,

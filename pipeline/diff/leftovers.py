@@ -67,8 +67,7 @@ class _WordIndex:
         self.sentences: dict[tuple[int, int], frozenset[str]] = {}
         self.postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for item in items:
-            own = (item.masked[1] or item.masked[0]).lower().split()
-            for i, sent in enumerate(_split(own)):
+            for i, sent in enumerate(_sentences(item)):
                 words = content_words(sent)
                 if len(words) >= MIN_CONTENT:
                     self.sentences[(item.pos, i)] = words
@@ -109,6 +108,11 @@ def _split(tokens: list[str]) -> list[tuple[str, ...]]:
     return [s for s in split_sentences(tokens) if s and s[0].lower() not in ("see", "(see")]
 
 
+def _sentences(item: Item) -> list[tuple[str, ...]]:
+    """The record's own text (its title where it has none), lower-cased, in sentences."""
+    return _split((item.masked[1] or item.masked[0]).lower().split())
+
+
 def _near(aligner: Aligning, o: Item, new_children: dict[str, list[Item]]) -> set[int]:
     """New positions near where the old record's parent went: under the home, its parent,
     and their children."""
@@ -140,8 +144,7 @@ def said_by_its_own(
     if paired_with is None:
         return False
     other = aligner.old[paired_with]
-    own = (other.masked[1] or other.masked[0]).lower().split()
-    theirs = frozenset(w for sent in _split(own) for w in content_words(sent))
+    theirs = frozenset(w for sent in _sentences(other) for w in content_words(sent))
     return not (said & words) - theirs
 
 
@@ -149,8 +152,7 @@ def where_words_went(
     aligner: Aligning, o: Item, index: _WordIndex, new_children: dict[str, list[Item]]
 ) -> Found | None:
     near = _near(aligner, o, new_children)
-    own = (o.masked[1] or o.masked[0]).lower().split()
-    sents = [content_words(s) for s in _split(own)]
+    sents = [content_words(s) for s in _sentences(o)]
     total = sum(len(s) for s in sents)
     hits = []
     for words in sents:
@@ -236,8 +238,7 @@ def sources_of_added(
     index = _WordIndex([o for o in aligner.old if o.pos in changed])
     out: dict[int, tuple[list[int], float]] = {}
     for n in left:
-        own = n.masked[1].lower().split()
-        sents = [content_words(s) for s in _split(own)]
+        sents = [content_words(s) for s in _sentences(n)]
         total = sum(len(s) for s in sents)
         found, sources = 0, set()
         for words in sents:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.diff.documents import is_renumbering_noise
 from pipeline.models.changes import Change
 from pipeline.models.diffs import DocumentDiff, Reconciliation
 from pipeline.models.records import PublisherChange
@@ -27,7 +28,6 @@ _SECTION_RE = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)*[a-z]?")
-_FOLLOW_ON = (None, "typography-only", "reference-only")
 
 
 def is_descendant(child: str, ancestor: str) -> bool:
@@ -70,11 +70,6 @@ def change_ids(change: Change) -> list[str]:
     return ids
 
 
-def is_follow_on(change: Change) -> bool:
-    """A renumbering whose text is unchanged (or changed only in citations or typography)."""
-    return change.cls == "renumbered" and change.text_change in _FOLLOW_ON
-
-
 def reconcile(changes: list[PublisherChange], diff: DocumentDiff) -> Reconciliation:
     """Named changes found and not found in the diff, and diff changes nobody named."""
     touched = [change_ids(c) for c in diff.changes]
@@ -95,7 +90,7 @@ def reconcile(changes: list[PublisherChange], diff: DocumentDiff) -> Reconciliat
     # others: a pydantic comparison with each, quadratic in the number of changes.)
     found_not_named: dict[str, None] = {}
     for index, change in enumerate(diff.changes):
-        if index in covered or is_follow_on(change):
+        if index in covered or is_renumbering_noise(change):
             continue
         primary = change.new_id or change.old_id or next(iter(change_ids(change)), None)
         if primary is not None:

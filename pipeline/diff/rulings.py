@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.diff.text import similarity_at_least, tokenize, word_ops
+from pipeline.diff.text import Scorer, tokenize, word_ops
 from pipeline.models.changes import Change
 from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document, Ruling
@@ -48,11 +48,12 @@ def pair_edited(removed: list[Ruling], added: list[Ruling]) -> list[tuple[Ruling
         for j, new in enumerate(added):
             if not _shares_card(old, new) or (old.question is None) != (new.question is None):
                 continue
-            score = similarity_at_least(old_key, tokenize(ruling_key_text(new)), MATCH_THRESHOLD)
+            # The new side is the fixed one, as SequenceMatcher(None, old, new) has it.
+            score = Scorer(tokenize(ruling_key_text(new))).at_least(old_key, MATCH_THRESHOLD)
             if score is None:
                 continue
-            whole = similarity_at_least(
-                tokenize(ruling_full_text(old)), tokenize(ruling_full_text(new)), 0.0
+            whole = Scorer(tokenize(ruling_full_text(new))).at_least(
+                tokenize(ruling_full_text(old)), 0.0
             )
             candidates.append((score, whole or 0.0, i, j))
     candidates.sort(key=lambda c: (-c[0], -c[1], c[2], c[3]))

@@ -59,18 +59,6 @@ def similarity(a: Sequence[str], b: Sequence[str]) -> float:
     return round(SequenceMatcher(None, a, b, autojunk=False).ratio(), 4)
 
 
-def similarity_at_least(a: Sequence[str], b: Sequence[str], threshold: float) -> float | None:
-    """The similarity if it reaches the threshold, else None; cheap bounds first."""
-    shorter, longer = sorted((len(a), len(b)))
-    if longer == 0 or 2.0 * shorter / (shorter + longer) < threshold:
-        return None
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.quick_ratio() < threshold:
-        return None
-    ratio = matcher.ratio()
-    return round(ratio, 4) if ratio >= threshold else None
-
-
 class Scorer:
     """Similarity of many sequences against one: SequenceMatcher indexes its second
     sequence once, so the fixed side goes there."""

@@ -7,7 +7,7 @@ from pipeline.diff.documents import diff_documents
 from pipeline.diff.keyed import compare_with_alignment
 from pipeline.diff.reconcile import reconcile
 from pipeline.diff.rulings import diff_rulings
-from pipeline.models.diffs import DocumentDiff, KeyDisagreement
+from pipeline.models.diffs import DocumentDiff
 from pipeline.models.records import Document
 
 
@@ -32,14 +32,7 @@ def diff_versions(
         # Paired by key (exact by construction); say where content alone would not have.
         content = diff_documents(old, new, min_similarity=min_similarity, by_key=False)
         checked = compare_with_alignment(old, new, content)
-        result = result.model_copy(
-            update={
-                "key_disagreements": [
-                    KeyDisagreement.model_validate(d, from_attributes=True)
-                    for d in checked.disagreements
-                ]
-            }
-        )
+        result = result.model_copy(update={"key_disagreements": checked.disagreements})
     if new.publisher_changes:
         result = result.model_copy(
             update={"reconciliation": reconcile(new.publisher_changes, result)}

@@ -113,14 +113,9 @@ def _diff_rows(tables: Tables, reader: CorpusReader, document: str, writer: Writ
                 "changes", {"key": f"{dkey}#{n}", **common, "position": n, **flatten(change)}
             )
         moves = data.get("renumbering", [])
-        written = writer.present(
-            "records",
-            [f"{old_key}#{move.get('old_id')}" for move in moves]
-            + [f"{new_key}#{move.get('new_id')}" for move in moves],
-        )
-        for n, move in enumerate(moves, 1):
-            old_record = f"{old_key}#{move.get('old_id')}"
-            new_record = f"{new_key}#{move.get('new_id')}"
+        keys = [(f"{old_key}#{m.get('old_id')}", f"{new_key}#{m.get('new_id')}") for m in moves]
+        written = writer.present("records", [key for pair in keys for key in pair])
+        for n, (move, (old_record, new_record)) in enumerate(zip(moves, keys, strict=True), 1):
             tables.add(
                 "renumbering",
                 {

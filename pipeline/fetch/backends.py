@@ -25,8 +25,7 @@ from pipeline.fetch.manifest import (
     read_manifest,
     versions_of,
 )
-from pipeline.fetch.policy import utc_now
-from pipeline.fetch.sites import store_site_bundle
+from pipeline.fetch.sites import store_bytes, store_site_bundle
 from pipeline.models.sources import FetchResult, Source
 from pipeline.store.blobs import BlobStore
 
@@ -120,16 +119,7 @@ class LiveBackend:
         bundle = fetch_revision_bundle(
             get, api, title=source.options.get("title"), revid=int(revid) if revid else None
         )
-        sha256, size = self.blobs.add_bytes(bundle)
-        return FetchResult(
-            source=source.id,
-            url=api,
-            final_url=api,
-            status=200,
-            bytes=size,
-            sha256=sha256,
-            retrieved=utc_now(),
-        )
+        return store_bytes(self.blobs, bundle, source=source.id, url=api, final_url=api)
 
 
 class MirrorDirBackend:
@@ -169,31 +159,37 @@ class MirrorUrlBackend:
         entry = versions[-1][0]
         url = self.base + quote(entry.path)
         usable = previous if previous is not None and previous.final_url == url else None
+        record = self.fetch_checked(source, entry, source.rendition, usable)
+        return record.model_copy(update={"url": entry.url or source.url or url, "final_url": url})
+
+    def fetch_checked(
+        self,
+        source: Source,
+        entry: ManifestEntry,
+        expect: str | None = None,
+        previous: FetchResult | None = None,
+    ) -> FetchResult:
+        """One file the mirror lists, checked against its manifest's SHA-256 and size."""
+        url = self.base + quote(entry.path)
         record = self.fetcher.fetch(
             source.id,
             url,
             allowed_hosts=[self.host],
-            expect=source.rendition,
-            previous=usable,
+            expect=expect,
+            previous=previous,
             max_bytes=source.max_bytes,
         )
         if record.sha256 != entry.sha256:
             raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
         check_size(url, entry, record.bytes)
-        return record.model_copy(update={"url": entry.url or source.url or url, "final_url": url})
+        return record
 
     def get_site(self, source: Source, entries: list[ManifestEntry]) -> FetchResult:
         """Every page of the newest version the mirror lists, each checked, as one bundle."""
         pages: dict[str, bytes] = {}
         for entry in entries:
-            url = self.base + quote(entry.path)
-            record = self.fetcher.fetch(
-                source.id, url, allowed_hosts=[self.host], max_bytes=source.max_bytes
-            )
-            if record.sha256 != entry.sha256:
-                raise HashMismatch(url, entry.sha256, record.sha256, "the mirror's manifest.json")
-            check_size(url, entry, record.bytes)
-            pages[entry.url or url] = self.blobs.read(record.sha256)
+            record = self.fetch_checked(source, entry)
+            pages[entry.url or self.base + quote(entry.path)] = self.blobs.read(record.sha256)
         return store_site_bundle(
             source,
             source.url or "",

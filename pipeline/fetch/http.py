@@ -224,13 +224,11 @@ class Fetcher:
             return self._session.get(
                 url, headers=headers, stream=True, allow_redirects=False, timeout=timeout
             )
-        except requests.exceptions.ConnectTimeout:
+        except (requests.exceptions.ConnectTimeout, requests.exceptions.ReadTimeout) as exc:
             if job.remaining() <= 0:
                 raise job.past_deadline() from None
-            raise Retry(f"connecting timed out after {timeout[0]:g} s{job.at(url)}") from None
-        except requests.exceptions.ReadTimeout:
-            if job.remaining() <= 0:
-                raise job.past_deadline() from None
+            if isinstance(exc, requests.exceptions.ConnectTimeout):
+                raise Retry(f"connecting timed out after {timeout[0]:g} s{job.at(url)}") from None
             raise Retry(f"no response within {timeout[1]:g} s{job.at(url)}") from None
         except requests.exceptions.SSLError as exc:
             raise Refused(

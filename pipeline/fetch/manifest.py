@@ -19,7 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipeline.errors import FetchError, HashMismatch, UnreadableInput, UsageError, VerificationError
-from pipeline.fetch.policy import utc_now
+from pipeline.fetch.sites import store_bytes, store_site_bundle
 from pipeline.models.sources import FetchResult, Source
 from pipeline.registry.patterns import use_budget
 from pipeline.store.blobs import BlobStore
@@ -185,16 +185,9 @@ def read_archive_file(
     The fetch record names the publisher's URL where the manifest knows it, and the
     file itself (absolutely) as where the bytes really came from."""
     data = read_checked(source, entry, root)
-    sha256, size = blobs.add_bytes(data)
-    path = confined_path(root, entry.path, source.id)
-    return FetchResult(
-        source=source.id,
-        url=entry.url or source.url or path.as_uri(),
-        final_url=path.as_uri(),
-        status=200,
-        bytes=size,
-        sha256=sha256,
-        retrieved=utc_now(),
+    uri = confined_path(root, entry.path, source.id).as_uri()
+    return store_bytes(
+        blobs, data, source=source.id, url=entry.url or source.url or uri, final_url=uri
     )
 
 
@@ -236,8 +229,6 @@ def read_site_pages(
     source: Source, entries: list[ManifestEntry], root: Path, blobs: BlobStore
 ) -> FetchResult:
     """Every page of one version of a site, each checked, bundled as the live fetch does."""
-    from pipeline.fetch.sites import store_site_bundle
-
     pages = {str(e.url or e.path): read_checked(source, e, root) for e in entries}
     return store_site_bundle(
         source,

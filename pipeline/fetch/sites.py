@@ -30,10 +30,20 @@ def store_site_bundle(
         # Pages that cannot be bundled (not UTF-8, no index page) are bytes that cannot
         # become text: an ExtractError, whichever stage meets them.
         raise ExtractError(what, exc.problem) from exc
-    sha256, size = blobs.add_bytes(bundle)
+    return store_bytes(
+        blobs, bundle, source=source.id, url=source.url or index_url, final_url=final_url
+    )
+
+
+def store_bytes(
+    blobs: BlobStore, data: bytes, *, source: str, url: str, final_url: str
+) -> FetchResult:
+    """Bytes read whole (a bundle, an archive's file) into the blob store, described as the
+    download they stand for."""
+    sha256, size = blobs.add_bytes(data)
     return FetchResult(
-        source=source.id,
-        url=source.url or index_url,
+        source=source,
+        url=url,
         final_url=final_url,
         status=200,
         bytes=size,

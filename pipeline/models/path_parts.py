@@ -75,7 +75,3 @@ def prefix_problem(value: str) -> str | None:
             "(letters, digits, _ and -; no `:` or `/`)"
         )
     return None
-
-
-def is_safe_part(value: str) -> bool:
-    return part_problem(value) is None

@@ -6,17 +6,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# What counts as the same text, for the rendition check (verify) and for the diff's
-# typography-only class alike: one definition, part of the record contract.
 _SINGLE_QUOTES = "\u2018\u2019\u201a\u201b\u2032\u2039\u203a`"
-
-
 _DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"
-
-
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
-
-
 _TYPOGRAPHY = str.maketrans(
     {
         **{c: "'" for c in _SINGLE_QUOTES},
@@ -29,17 +21,9 @@ _TYPOGRAPHY = str.maketrans(
         **{"\u00c6": "Ae", "\u00e6": "ae", "\u0152": "Oe", "\u0153": "oe"},
     }
 )
-
-
 _BRACKETED_ELLIPSIS = re.compile(r"\[\s*\.\.\.\s*\]")
-
-
 _SPACE_BEFORE_PUNCT = re.compile(r" ([.,;:!?)\]}])")
-
-
 _SPACE_AFTER_OPEN = re.compile(r"([(\[{]) ")
-
-
 _SPACED_DASH = re.compile(r" ?- ?")
 
 

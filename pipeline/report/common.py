@@ -87,7 +87,8 @@ def change_ids(change: Change) -> tuple[str, str]:
     return old, new
 
 
-def _listed(ids: list[str]) -> str:
+def listed(ids: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
@@ -108,11 +109,11 @@ def contents_entry(change: Change, reused: set[str] | None = None) -> tuple[str,
     if change.cls == "added" and change.new_id in reused:
         return change.new_id or "", "added (at the number of another rule, removed)"
     if change.cls == "possibly-moved":
-        return change.old_id or "", "possibly moved to " + _listed(change.new_ids)
+        return change.old_id or "", "possibly moved to " + listed(change.new_ids)
     if change.cls == "split":
-        return change.old_id or _listed(change.old_ids), "split into " + _listed(change.new_ids)
+        return change.old_id or listed(change.old_ids), "split into " + listed(change.new_ids)
     if change.cls == "merged":
-        return _listed(change.old_ids), "merged into " + (change.new_id or _listed(change.new_ids))
+        return listed(change.old_ids), "merged into " + (change.new_id or listed(change.new_ids))
     if change.old_id and change.new_id and change.old_id != change.new_id:
         return f"{change.old_id} → {change.new_id}", change.cls
     return primary_id(change), change.cls

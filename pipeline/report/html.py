@@ -37,11 +37,6 @@ from pipeline.site.render import read_asset, render_page
 __all__ = ["anchor_ids", "render_html"]
 
 
-def report_stylesheet() -> str:
-    """The site's stylesheet, inlined: the report is one file that loads nothing."""
-    return read_asset("site.css").decode("utf-8")
-
-
 def _words(words: list[WordOp], keep: str) -> list[dict[str, str]]:
     return [{"op": w.op, "text": w.text} for w in words if w.op in ("equal", keep)]
 
@@ -93,7 +88,8 @@ def render_html(
     context = {
         "title": title,
         "feed": None,
-        "css": report_stylesheet(),
+        # the site's stylesheet, inlined: the report is one file that loads nothing
+        "css": read_asset("site.css").decode("utf-8"),
         "summary": summary_rows(diff),
         "total": len(diff.changes),
         "weak": weak_count(diff),

@@ -49,12 +49,6 @@ class SchemeEntry:
     report: list[str]
 
 
-def read_scheme_file(path: Path) -> bytes:
-    """The file's bytes, read as `parse` reads a file (regular files only, at most what
-    parse reads); one that cannot be read is named with what is wrong."""
-    return read_document(path, Source.model_fields["max_bytes"].default)
-
-
 def infer_in_child(rendition: str, data: bytes, request: ParseRequest) -> Inference:
     """The scheme of the document in `data`, read as `parse` reads it: run in the parse
     sandbox's limited child (`run_isolated`), so an inflate bomb, a million numbered lines
@@ -197,7 +191,7 @@ def infer_entry(
     document = document or f"{game}/cr"
     if "/" not in document:
         raise UsageError(f"--document {document!r}: a document id is game/document, e.g. {game}/cr")
-    data = read_scheme_file(path)
+    data = read_document(path, Source.model_fields["max_bytes"].default)  # as `parse` reads
     request = ParseRequest(
         family="numbered", document=document, rendition=rendition, what=str(path)
     )

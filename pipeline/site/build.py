@@ -62,6 +62,7 @@ class Pages:
     def __init__(self, folder: SiteFolder, indexed: Path) -> None:
         self.folder = folder
         self.indexed = indexed
+        self.count = 0  # pages written (assets, feeds and the search index aside)
 
     def page(
         self, page: str, template: str, context: dict[str, object], *, found: bool = True
@@ -69,6 +70,7 @@ class Pages:
         root = paths.relative(page, "index.html").removesuffix("index.html")
         data = render_page(template, {**context, "root": root})
         self.folder.write(page, data)
+        self.count += 1
         if found:
             copy = self.indexed / page
             copy.parent.mkdir(parents=True, exist_ok=True)
@@ -203,30 +205,26 @@ def write_pages(
     games = games_of(sites)
     for game, group in games.items():
         folder.page(paths.game_page(game), "game.html", game_context(game, group))
-    return 2 + len(games) + sum(write_document(folder, reader, site, base_url) for site in sites)
+    for site in sites:
+        write_document(folder, reader, site, base_url)
+    return folder.count
 
 
 def write_document(
     folder: Pages, reader: CorpusReader, site: DocumentSite, base_url: str | None
-) -> int:
-    """Every page of one document; returns how many."""
+) -> None:
+    """Every page of one document, and its feed."""
     folder.page(paths.document_page(site.id), "document.html", document_context(site))
-    count = 1
     for rule in site.rules:
         folder.page(paths.rule_page(site.id, rule.number), "rule.html", rule_context(site, rule))
-        count += 1
     for page, template, context in version_pages(site):
         # older versions' pages: a search finds the rule as it stands
         folder.page(page, template, context, found=False)
-        count += 1
     for ruling in site.doc.rulings:
         page = paths.ruling_page(site.id, ruling.id)
         folder.page(page, "ruling.html", ruling_context(site, ruling, site.card_names))
-        count += 1
     for version in site.lineage.diffs:
         page = paths.changes_page(site.id, version)
         folder.page(page, "changes.html", changes_context(reader, site, version))
-        count += 1
     feed = feed_context(reader, site, base_url)
     folder.write(paths.feed_file(site.id), render_page("feed.atom", feed))
-    return count

@@ -42,9 +42,6 @@ class DocumentSite:
     def version(self) -> str:
         return self.info.version
 
-    def rule_page(self, citation: str) -> str | None:
-        return self.linker.page(citation)
-
     def segments(self, text: str, references: list[str]) -> list[Segment]:
         """The text, each cited rule's number in it a link to that rule's page."""
         return self.linker.segments(text, references)

@@ -40,30 +40,17 @@ class Linker:
     def __post_init__(self) -> None:
         self._pages = {n: self.page_of_number(n) for n in self.numbers.values() if n}
 
-    def page(self, citation: str) -> str | None:
-        number = self.numbers.get(citation)
-        if number:
-            return self._pages[number]
-        for other in self.others:
-            found = other.numbers.get(citation)
-            if found:
-                return other._pages[found]
+    def _held(self, citation: str) -> tuple[str, str] | None:
+        """(number, page) of the record this document, or another of the game, holds."""
+        for linker in (self, *self.others):
+            number = linker.numbers.get(citation)
+            if number:
+                return number, linker._pages[number]
         return None
-
-    def number_page(self, number: str) -> str | None:
-        return self._pages.get(number)
 
     def cited(self, references: Iterable[str]) -> dict[str, str]:
         """number -> page of each cited record this document (or another) holds."""
-        out: dict[str, str] = {}
-        for ref in references:
-            page = self.page(ref)
-            number = self.numbers.get(ref) or next(
-                (o.numbers[ref] for o in self.others if o.numbers.get(ref)), None
-            )
-            if page and number:
-                out[number] = page
-        return out
+        return dict(held for ref in references if (held := self._held(ref)) is not None)
 
     def range_end(self, start: str, end: str) -> str | None:
         """The number `end` stands for after `start`: `601.2a`+`h` is 601.2h, `119.7`+`8`
@@ -83,8 +70,8 @@ class Linker:
         cited = self.cited(references)
         for match in MENTION.finditer(text):
             number = match.group(1)
-            page = self.number_page(number) or next(
-                (o._pages[number] for o in self.others if number in o._pages), None
+            page = next(
+                (o._pages[number] for o in (self, *self.others) if number in o._pages), None
             )
             if number not in cited and page is not None:
                 cited[number] = page

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from pipeline.models.changes import Change
+from pipeline.report.common import listed
 
 _CITATION_PREFIX = re.compile(r"\b[a-z][a-z-]*:(?=\d)")
 METHODS = {
@@ -48,15 +49,11 @@ def counts_in_words(summary: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {kind_of(cls)}" for cls, n in summary.items() if n) or "no changes"
 
 
-def _listed(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def sentence(change: Change, old_name: Callable[[str], str], new_name: Callable[[str], str]) -> str:
     """One sentence saying what happened; numbers are the publisher's, never ids."""
     olds = [old_name(i) for i in (change.old_ids or ([change.old_id] if change.old_id else []))]
     news = [new_name(i) for i in (change.new_ids or ([change.new_id] if change.new_id else []))]
-    old, new = _listed(olds) if olds else "", _listed(news) if news else ""
+    old, new = listed(olds) if olds else "", listed(news) if news else ""
     text_too = {
         None: "Its text is unchanged.",
         "typography-only": "Only its punctuation or spelling changed.",

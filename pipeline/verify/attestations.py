@@ -88,10 +88,6 @@ class _Token:
     label: str = ""
 
 
-def _clean_url(url: str) -> str:
-    return url.rstrip(_URL_TAIL)
-
-
 def normalise_url(url: str) -> str:
     """A URL as compared here: scheme-less, lower-case host, default port dropped, path
     percent-decoded (`%20` and a space are the same file), fragment dropped."""
@@ -122,7 +118,7 @@ def scan_text(text: str, since: str = "") -> tuple[list[tuple[str, str, str]], s
     """URLs and digests of a run of text, in order, as (kind, value, label), and the text
     after the last one (the start of the next digest's label)."""
     found = sorted(
-        [(m.start(), m.end(), "url", _clean_url(m.group(0))) for m in _URL.finditer(text)]
+        [(m.start(), m.end(), "url", m.group(0).rstrip(_URL_TAIL)) for m in _URL.finditer(text)]
         + [(m.start(), m.end(), "digest", m.group(1).lower()) for m in _HEX64.finditer(text)]
     )
     tokens: list[tuple[str, str, str]] = []

@@ -27,18 +27,14 @@ class PinStatus(Enum):
 
 
 def find_pin(lock: Lock, document: str, rendition: str, version: str) -> Pin | None:
-    for pin in lock.pins:
-        if (pin.document, pin.rendition, pin.version) == (document, rendition, version):
-            return pin
-    return None
+    key = (document, rendition, version)
+    return next((p for p in lock.pins if (p.document, p.rendition, p.version) == key), None)
 
 
 def pinned_version_of(lock: Lock, document: str, rendition: str, sha256: str) -> str | None:
     """The version these bytes are pinned as, if any (a re-download of a known file)."""
-    for pin in lock.pins:
-        if (pin.document, pin.rendition, pin.sha256) == (document, rendition, sha256):
-            return pin.version
-    return None
+    key = (document, rendition, sha256)
+    return next((p.version for p in lock.pins if (p.document, p.rendition, p.sha256) == key), None)
 
 
 def check_pin(

@@ -73,7 +73,7 @@ def test_content_alignment_against_key_pairing(old: str, new: str) -> None:
         f"{len(comparison.disagreements)} disagreements"
     )
     for disagreement in comparison.disagreements:
-        print("  " + disagreement.describe())
+        print(f"  {disagreement!r}")
     # Every keyed old record is either agreed on or listed, never dropped.
     pairing = content_pairing(a, b, diff)
     agreed = [p for p in comparison.pairs if pairing[p.old_id][0] == p.new_id]
