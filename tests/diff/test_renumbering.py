@@ -155,7 +155,7 @@ def test_maps_that_do_not_chain_are_refused() -> None:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
-    return imported_corpus(tmp_path_factory.mktemp("stored"), parse_cache_dir)
+    return imported_corpus(tmp_path_factory, parse_cache_dir)
 
 
 def test_renumbering_json_follows_its_schema_and_names_the_meld_moves(corpus: Path) -> None:
