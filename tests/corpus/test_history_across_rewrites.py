@@ -23,9 +23,11 @@ VERSIONS = ("20030315", "20061001", "20090201", "20221118", "20230414")
 
 
 @pytest.fixture(scope="module")
-def reader(tmp_path_factory: pytest.TempPathFactory) -> CorpusReader:
+def reader(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> CorpusReader:
     wanted = {MTG.format(v) for v in VERSIONS}
-    root: Path = import_real(tmp_path_factory.mktemp("rewrites"), lambda e: e["path"] in wanted)
+    root: Path = import_real(
+        tmp_path_factory.mktemp("rewrites"), lambda e: e["path"] in wanted, parse_cache_dir
+    )
     return open_corpus(root)
 
 

@@ -35,7 +35,7 @@ OLD, NEW = "2025-07-25", "2025-11-14"
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     wanted = {MTG.format(v) for v in ("20250725", "20251114")}
     return import_real(
         tmp_path_factory.mktemp("readside"),
@@ -43,6 +43,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
             e["path"] in wanted
             or (e["document"] == "rulings-netrunnerdb" and str(e["path"]).endswith(".tar.gz"))
         ),
+        parse_cache_dir,
     )
 
 

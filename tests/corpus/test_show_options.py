@@ -14,9 +14,11 @@ from tests.support.real_corpus import import_real, rulescorpus
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     newest = MTG.format("20251114")
-    return import_real(tmp_path_factory.mktemp("options"), lambda e: e["path"] == newest)
+    return import_real(
+        tmp_path_factory.mktemp("options"), lambda e: e["path"] == newest, parse_cache_dir
+    )
 
 
 def test_options_are_read_in_either_form_and_any_order() -> None:

@@ -20,11 +20,12 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     wanted = {MTG.format(v) for v in ("20250725", "20251114")}
     return import_real(
         tmp_path_factory.mktemp("quick"),
         lambda e: e["path"] in wanted or e["path"].endswith("2024-01-15.tar.gz"),
+        parse_cache_dir,
     )
 
 

@@ -31,8 +31,9 @@ from tests.support.helpers import ROOT
 runner = CliRunner()
 
 
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
+def invoke(corpus: Path, *args: str) -> tuple[int, str, str]:
+    """`rulescorpus ARGS --corpus CORPUS`: exit code, standard output, standard error."""
+    result = runner.invoke(app, [*args, "--corpus", str(corpus)])
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -159,19 +160,12 @@ def test_a_removed_rule_stays_removed_and_its_number_reused_is_not_it() -> None:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
-    return imported_corpus(tmp_path_factory.mktemp("stored"), parse_cache_dir)
+    return imported_corpus(tmp_path_factory, parse_cache_dir)
 
 
 def test_renumbering_json_follows_its_schema_and_names_the_meld_moves(corpus: Path) -> None:
     code, out, _ = invoke(
-        "renumbering",
-        "mtg/cr",
-        "2022-11-18",
-        "2023-04-14",
-        "--format",
-        "json",
-        "--corpus",
-        str(corpus),
+        corpus, "renumbering", "mtg/cr", "2022-11-18", "2023-04-14", "--format", "json"
     )
     assert code == 0
     data = json.loads(out)
@@ -210,9 +204,7 @@ def test_each_stored_diff_has_its_map_beside_it(corpus: Path) -> None:
 
 
 def test_renumbering_to_the_current_version_composes_the_chain(corpus: Path) -> None:
-    code, out, _ = invoke(
-        "renumbering", "mtg/cr", "2022-10-07", "--format", "csv", "--corpus", str(corpus)
-    )
+    code, out, _ = invoke(corpus, "renumbering", "mtg/cr", "2022-10-07", "--format", "csv")
     assert code == 0
     rows = {r["old_id"]: r for r in csv.DictReader(io.StringIO(out))}
     assert list(next(iter(rows.values()))) == [
@@ -232,41 +224,29 @@ def test_renumbering_to_the_current_version_composes_the_chain(corpus: Path) -> 
     assert (rows["cr:713.4"]["new_id"], rows["cr:713.4"]["class"]) == ("cr:712.21", "moved")
     assert rows["cr:712.2"]["new_id"] == "cr:712.6"
     assert rows["cr:712.2"]["weak"] == "yes"
-    code, md, _ = invoke("renumbering", "mtg/cr", "2022-10-07", "--corpus", str(corpus))
+    code, md, _ = invoke(corpus, "renumbering", "mtg/cr", "2022-10-07")
     assert md.startswith("# Renumbering map, mtg/cr: 2022-10-07 → 2025-11-14 (via 2022-11-18")
     assert "| `cr:713.4` | `cr:712.21` | moved |" in md
     assert "⚠ weak" in md
 
 
 def test_renumbering_refuses_versions_in_the_wrong_order_or_unknown(corpus: Path) -> None:
-    code, _, err = invoke(
-        "renumbering", "mtg/cr", "2025-11-14", "2022-10-07", "--corpus", str(corpus)
-    )
+    code, _, err = invoke(corpus, "renumbering", "mtg/cr", "2025-11-14", "2022-10-07")
     assert code == EXIT_USAGE and "newer than" in err
-    code, _, err = invoke("renumbering", "mtg/cr", "2021-01-01", "--corpus", str(corpus))
+    code, _, err = invoke(corpus, "renumbering", "mtg/cr", "2021-01-01")
     assert code == EXIT_USAGE and "version 2021-01-01 of mtg/cr not found" in err
     assert "2022-10-07" in err  # the message lists what is stored
 
 
 def test_show_an_old_version_says_where_the_rule_lives_now(corpus: Path) -> None:
-    code, out, _ = invoke(
-        "show", "cr:713.1", "--doc", "mtg/cr", "--version", "2022-11-18", "--corpus", str(corpus)
-    )
+    code, out, _ = invoke(corpus, "show", "cr:713.1", "--doc", "mtg/cr", "--version", "2022-11-18")
     assert code == 0
     assert "A meld card has a Magic card face on one side" in out
     assert re.search(
         r"Now: in 2025-11-14 this rule lives at cr:712\.4 \(moved, text\s+reworded\)", out
     )
     code, out, _ = invoke(
-        "show",
-        "cr:713.1",
-        "--doc",
-        "mtg/cr",
-        "--version",
-        "2022-11-18",
-        "--json",
-        "--corpus",
-        str(corpus),
+        corpus, "show", "cr:713.1", "--doc", "mtg/cr", "--version", "2022-11-18", "--json"
     )
     now = json.loads(out)["now"]
     assert (now["version"], now["status"], now["id"], now["class"]) == (
@@ -276,7 +256,7 @@ def test_show_an_old_version_says_where_the_rule_lives_now(corpus: Path) -> None
         "moved",
     )
     # The current version itself has no "now".
-    code, out, _ = invoke("show", "cr:712.4", "--doc", "mtg/cr", "--json", "--corpus", str(corpus))
+    code, out, _ = invoke(corpus, "show", "cr:712.4", "--doc", "mtg/cr", "--json")
     assert json.loads(out)["now"] is None
 
 
@@ -290,18 +270,9 @@ def test_history_follows_the_map_back_to_the_old_number(corpus: Path) -> None:
 
 
 def test_diff_min_similarity_rediffs_with_the_stricter_threshold(corpus: Path) -> None:
-    args = (
-        "diff",
-        "mtg/cr",
-        "2022-11-18",
-        "2023-04-14",
-        "--format",
-        "json",
-        "--corpus",
-        str(corpus),
-    )
-    default = json.loads(invoke(*args)[1])
-    strict = json.loads(invoke(*args, "--min-similarity", "0.9")[1])
+    args = ("diff", "mtg/cr", "2022-11-18", "2023-04-14", "--format", "json")
+    default = json.loads(invoke(corpus, *args)[1])
+    strict = json.loads(invoke(corpus, *args, "--min-similarity", "0.9")[1])
     assert default["min_similarity"] is None and strict["min_similarity"] == 0.9
     moved = {c["old_id"]: c["new_id"] for c in default["changes"] if c["class"] == "moved"}
     assert moved["cr:713.1"] == "cr:712.4"
@@ -309,4 +280,4 @@ def test_diff_min_similarity_rediffs_with_the_stricter_threshold(corpus: Path) -
     # Fewer pairings: what is left of the weak ones is removed and added instead.
     assert len(strict["renumbering"]) < len(default["renumbering"])
     assert strict["summary"]["added"] > default["summary"]["added"]
-    assert invoke(*args, "--min-similarity", "1.5")[0] == EXIT_USAGE
+    assert invoke(corpus, *args, "--min-similarity", "1.5")[0] == EXIT_USAGE

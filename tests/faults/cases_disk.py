@@ -11,6 +11,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from tests.support.mtg_sources import mtg_source
+
 from . import corpus_state, materials, procs
 from .cases_network import case, run_update
 from .lab import CASE_TIMEOUT, Dirs, Lab, Outcome, judge
@@ -426,7 +428,7 @@ def full_tmpfs_cache(lab: Lab) -> Outcome:
 
 @case()
 def insecure_registry(lab: Lab) -> Outcome:
-    source = materials.mtg_source("txt", "http://media.wizards.com/MagicCompRules.txt")
+    source = mtg_source("txt", "http://media.wizards.com/MagicCompRules.txt")
     dirs = lab.dirs("insecure-registry", "old")
     return run_update(lab, "bad-registry", "a registry URL over plain http to another host",
                       [source], expected=[2], names=["sources.toml"], dirs=dirs)  # fmt: skip

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from tests.support.mtg_sources import mtg_source
+
 from . import corpus_state, materials, procs
 from .fault_server import (
     Behaviour,
@@ -95,7 +97,7 @@ def served(
     """The MTG source of the registry answered by `behaviours`; a failure must name its URL
     (unless told what else it must name), a success has nothing to name."""
     url = lab.server.route(f"/{name}/MagicCompRules.{rendition}", behaviours)
-    source = materials.mtg_source(rendition, url, primary=True)
+    source = mtg_source(rendition, url, primary=True)
     if names is None:
         names = [] if set(expected) <= {0, 10} else [url]
     return run_update(lab, name, title, [source], expected=expected, names=names, **kwargs)
@@ -198,7 +200,7 @@ def too_many_redirects(lab: Lab) -> Outcome:
 def https_to_http(lab: Lab) -> Outcome:
     plain = lab.server.route("/downgraded/MagicCompRules.txt", send(new_bytes(), TEXT))
     url = lab.tls_server.route("/https/MagicCompRules.txt", redirect(plain))
-    source = materials.mtg_source("txt", url)
+    source = mtg_source("txt", url)
     return run_update(
         lab,
         "https-to-http",
@@ -217,7 +219,7 @@ def untrusted_certificate(lab: Lab) -> Outcome:
         lab,
         "bad-tls",
         "https with a certificate nobody signed",
-        [materials.mtg_source("txt", url)],
+        [mtg_source("txt", url)],
         expected=[30],
         names=[url],
     )
@@ -263,9 +265,7 @@ def run_deadline(lab: Lab) -> Outcome:
     sources = []
     for game in ("mtg", "fab", "riftbound"):
         url = lab.server.route(f"/deadline/{game}.txt", silent())
-        sources.append(
-            {**materials.mtg_source("txt", url), "id": f"{game}-txt", "document": f"{game}/cr"}
-        )
+        sources.append({**mtg_source("txt", url), "id": f"{game}-txt", "document": f"{game}/cr"})
     outcome = run_update(
         lab,
         "run-deadline",
@@ -299,7 +299,7 @@ def not_modified_corrupt_blob(lab: Lab) -> Outcome:
     data = new_bytes()
     url = lab.server.route(f"/{name}/MagicCompRules.txt", conditional(data, '"v1"', TEXT))
     dirs = lab.dirs(name, "old")
-    first = run_update(lab, name, "", [materials.mtg_source("txt", url)], expected=[10], dirs=dirs)
+    first = run_update(lab, name, "", [mtg_source("txt", url)], expected=[10], dirs=dirs)
     if not first.handled:
         first.title = "304 for a stored blob that was altered (first run failed)"
         return first
@@ -309,7 +309,7 @@ def not_modified_corrupt_blob(lab: Lab) -> Outcome:
         lab,
         name,
         "a 304 whose stored blob was altered on disk",
-        [materials.mtg_source("txt", url)],
+        [mtg_source("txt", url)],
         expected=[20],
         names=[str(blob)],
         dirs=dirs,
@@ -324,7 +324,7 @@ def renditions_disagree(lab: Lab) -> Outcome:
         lab,
         "versions-disagree",
         "TXT at 2026-01-16 and PDF at 2025-01-16 served together",
-        [materials.mtg_source("txt", txt), materials.mtg_source("pdf", pdf)],
+        [mtg_source("txt", txt), mtg_source("pdf", pdf)],
         expected=[20],
         names=["mtg/cr"],
     )
@@ -372,7 +372,7 @@ def connection_refused(lab: Lab) -> Outcome:
         lab,
         "refused",
         "nothing listens on the port",
-        [materials.mtg_source("txt", url)],
+        [mtg_source("txt", url)],
         expected=[30],
         names=[url],
     )
@@ -479,7 +479,7 @@ def refused_webhook(lab: Lab) -> Outcome:
         lab,
         "notify-500",
         "--notify to a webhook that answers 500",
-        [materials.mtg_source("txt", url)],
+        [mtg_source("txt", url)],
         expected=[10],
         names=[hook],
         extra_args=["--notify", hook],
@@ -488,7 +488,7 @@ def refused_webhook(lab: Lab) -> Outcome:
 
 def _discovery(lab: Lab, name: str, title: str, page: bytes) -> Outcome:
     landing = lab.server.route(f"/{name}/rules", send(page, {"Content-Type": "text/html"}))
-    source = materials.mtg_source("txt")
+    source = mtg_source("txt")
     del source["url"]
     source["discovery"] = {"page": landing, "link_pattern": r"MagicCompRules[^/]*\.txt$"}
     return run_update(lab, name, title, [source], expected=[30], names=[landing])

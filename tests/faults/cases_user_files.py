@@ -21,6 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.support.helpers import special_file
+from tests.support.mtg_sources import mtg_source
+
 from . import corpus_state, materials, procs
 from .cases_network import case
 from .lab import CASE_TIMEOUT, Dirs, Lab, Outcome, judge
@@ -146,9 +149,7 @@ def cite_check_fifo_device_and_dangling_link(lab: Lab) -> Outcome:
 
 def _registry_case(lab: Lab, name: str, title: str, label: str, **entry: object) -> Outcome:
     base = lab.folder(label)
-    registry = materials.write_registry(
-        base / "sources.toml", [{**materials.mtg_source("txt"), **entry}]
-    )
+    registry = materials.write_registry(base / "sources.toml", [{**mtg_source("txt"), **entry}])
     dirs = Dirs(base / "corpus", base / "cache")
     before = snapshot(lab.work)
     result = procs.run(
@@ -202,17 +203,6 @@ def export_over_what_is_not_its_own(lab: Lab) -> Outcome:
     return _with_touched(outcome)
 
 
-def _special(path: Path, kind: str) -> Path:
-    """`path` made a FIFO, a link to /dev/zero or a folder."""
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "zero":
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
-    return path
-
-
 def _archive_of_specials(folder: Path, mirror: Path, kind: str) -> Path:
     """The mirror's manifest.json, with each file it lists a FIFO, a /dev/zero link or a folder."""
     folder.mkdir(parents=True)
@@ -221,7 +211,7 @@ def _archive_of_specials(folder: Path, mirror: Path, kind: str) -> Path:
     for entry in json.loads(manifest):
         target = folder / entry["path"]
         target.parent.mkdir(parents=True, exist_ok=True)
-        _special(target, kind)
+        special_file(target, kind)
     return folder
 
 
@@ -230,11 +220,11 @@ def special_files_as_input(lab: Lab) -> Outcome:
     """FIFOs, /dev/zero links and folders where import, update --mirror, export, scheme
     and --sources read a file"""
     base = lab.folder("special-input")
-    registry = materials.write_registry(base / "sources.toml", [materials.mtg_source("txt")])
+    registry = materials.write_registry(base / "sources.toml", [mtg_source("txt")])
     dirs = Dirs(base / "corpus", base / "cache")
     corpus_state.copy_state(lab.state("two").corpus, dirs.corpus)
     runs: list[tuple[str, list[str], list[int]]] = []
-    for kind in ("fifo", "zero", "folder"):
+    for kind in ("fifo", "device", "folder"):
         archive = _archive_of_specials(base / f"archive-{kind}", lab.mirror_new, kind)
         runs.append((f"import, files {kind}", [*dirs.args(registry), "import", str(archive)],
                      [30]))  # fmt: skip
@@ -242,18 +232,18 @@ def special_files_as_input(lab: Lab) -> Outcome:
                      "--mirror", str(archive), "--deadline", "30"], [30]))  # fmt: skip
         listing = base / f"listing-{kind}"
         listing.mkdir()
-        _special(listing / "manifest.json", kind)
+        special_file(listing / "manifest.json", kind)
         runs.append((f"import, manifest {kind}", [*dirs.args(registry), "import", str(listing)],
                      [2]))  # fmt: skip
         database = base / f"export-{kind}.sqlite"
-        _special(base / f"export-{kind}.metadata.json", kind)
+        special_file(base / f"export-{kind}.metadata.json", kind)
         runs.append((f"export, metadata {kind}", [*dirs.args(), "export", "sqlite",
                      str(database)], [2]))  # fmt: skip
-        document = _special(base / f"scheme-{kind}.txt", kind)
+        document = special_file(base / f"scheme-{kind}.txt", kind)
         runs.append((f"scheme {kind}", [*dirs.args(), "scheme", str(document)], [2]))
         runs.append((f"parse {kind}", [*dirs.args(), "parse", str(document), "--family",
                      "mtg-cr"], [2]))  # fmt: skip
-        sources = _special(base / f"sources-{kind}.toml", kind)
+        sources = special_file(base / f"sources-{kind}.toml", kind)
         runs.append((f"--sources {kind}", [*dirs.args(sources), "sources"], [2]))
     before = snapshot(base)
     outcome = Outcome("special-input", special_files_as_input.__doc__ or "", [2, 30])

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tests.support.mtg_sources import mtg_source
+
 from . import corpus_state, materials, procs
 from .fault_server import Behaviour, Connection, Request, send
 from .lab import Dirs, Lab
@@ -93,7 +95,7 @@ def same_corpus(lab: Lab, rounds: int, mixed: bool) -> Contest:
         hits_before = lab.server.hits(path)
         dirs = lab.dirs(f"contest-{number}", "old")
         registry = materials.write_registry(
-            dirs.corpus.parent / "sources.toml", [materials.mtg_source("txt", url)]
+            dirs.corpus.parent / "sources.toml", [mtg_source("txt", url)]
         )
         update = [*dirs.args(registry), "update"]
         if number == 0:  # the uninterrupted run every contest must end equal to
@@ -123,7 +125,7 @@ def shared_cache(lab: Lab, rounds: int) -> Contest:
         base = lab.dirs(f"cache-contest-{number}", "old")
         corpora = [lab.dirs(f"cache-contest-{number}-{i}", "old").corpus for i in range(4)]
         registry = materials.write_registry(
-            base.corpus.parent / "sources.toml", [materials.mtg_source("txt", url)]
+            base.corpus.parent / "sources.toml", [mtg_source("txt", url)]
         )
         before = [corpus_state.tree(c) for c in corpora]
         commands = [[*Dirs(c, base.cache).args(registry), "update"] for c in corpora]

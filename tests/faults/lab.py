@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.support.mtg_sources import mtg_source
+
 from . import corpus_state, materials, procs
 from .fault_server import FaultServer
 
@@ -72,14 +74,14 @@ class Lab:
         self.ca_file, tls = self._tls_context()
         self.tls_server = FaultServer(tls).start()
         self.mirror_registry = materials.write_registry(
-            self.work / "mirror-sources.toml", [materials.mtg_source("txt")]
+            self.work / "mirror-sources.toml", [mtg_source("txt")]
         )
         self.mirror_old = materials.mtg_mirror(self.work / "mirror-old", materials.MTG_OLD)
         self.mirror_new = materials.mtg_mirror(self.work / "mirror-new", materials.MTG_NEW)
         # The mini MTG document as TXT and PDF renditions of one version (cheap to parse).
         self.rendition_registry = materials.write_registry(
             self.work / "rendition-sources.toml",
-            [materials.mtg_source("txt"), materials.mtg_source("pdf")],
+            [mtg_source("txt"), mtg_source("pdf")],
         )
         self.mirror_mini_txt = materials.write_mirror(
             self.work / "mirror-mini-txt",

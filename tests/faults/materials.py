@@ -55,24 +55,6 @@ def write_registry(path: Path, sources: Iterable[Mapping[str, Any]]) -> Path:
     return path
 
 
-def mtg_source(rendition: str = "txt", url: str | None = None, **extra: Any) -> dict[str, Any]:
-    """An MTG CR source; without `url`, the registry's (unreachable) https one, for mirrors."""
-    source: dict[str, Any] = {
-        "id": f"mtg-cr-{rendition}",
-        "game": "mtg",
-        "document": "mtg/cr",
-        "title": "Magic: The Gathering Comprehensive Rules",
-        "family": "mtg-cr",
-        "rendition": rendition,
-        "url": url or f"https://media.wizards.com/mtg/MagicCompRules.{rendition}",
-        "primary": rendition == "txt",
-        "max_bytes": 4_000_000,
-        "manifest": {"game": "mtg", "document": "comprehensive-rules", "format": rendition},
-    }
-    source.update(extra)
-    return source
-
-
 def rulings_source(url: str, **extra: Any) -> dict[str, Any]:
     source: dict[str, Any] = {
         "id": "netrunner-rulings",

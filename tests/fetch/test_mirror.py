@@ -15,6 +15,7 @@ from pipeline.cli.commands import app
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_USAGE, EXIT_VERIFY
 from pipeline.store.corpus import Corpus
 from tests.support.helpers import ROOT, SHARED, corpus_digest, link_archive, registry_file
+from tests.support.mtg_sources import mtg_source
 from tests.support.server import Reply, ScriptedServer
 
 runner = CliRunner()
@@ -35,25 +36,24 @@ def make_mirror(folder: Path, versions: list[str]) -> Path:
 
 @pytest.fixture
 def registry(tmp_path: Path) -> Path:
-    return registry_file(
-        tmp_path,
-        [
-            {
-                "id": "mtg-cr-txt",
-                "game": "mtg",
-                "document": "mtg/cr",
-                "title": "MTG CR",
-                "family": "mtg-cr",
-                "rendition": "txt",
-                "primary": True,
-                "discovery": {
-                    "page": "https://magic.wizards.com/en/rules",
-                    "link_pattern": r"MagicCompRules.*\.txt$",
-                },
-                "manifest": {"game": "mtg", "document": "comprehensive-rules", "format": "txt"},
-            }
-        ],
-    )
+    discovery = {
+        "page": "https://magic.wizards.com/en/rules",
+        "link_pattern": r"MagicCompRules.*\.txt$",
+    }
+    return registry_file(tmp_path, [mtg_source(discovery=discovery)])
+
+
+# FaB's rules as a PDF, fetched by URL only: no mirror lists it.
+FAB_CR_PDF = {
+    "id": "fab-cr-pdf",
+    "game": "fab",
+    "document": "fab/cr",
+    "title": "FaB CR",
+    "family": "fab-cr",
+    "rendition": "pdf",
+    "primary": True,
+    "url": "https://rules.fabtcg.com/pdf/en-fab-cr.pdf",
+}
 
 
 def run(tmp_path: Path, registry: Path, *args: str) -> tuple[int, str]:
@@ -158,16 +158,7 @@ def test_a_source_the_mirror_lacks_is_skipped_not_failed(tmp_path: Path) -> None
     registry = registry_file(
         tmp_path,
         [
-            {
-                "id": "fab-cr-pdf",
-                "game": "fab",
-                "document": "fab/cr",
-                "title": "FaB CR",
-                "family": "fab-cr",
-                "rendition": "pdf",
-                "primary": True,
-                "url": "https://rules.fabtcg.com/pdf/en-fab-cr.pdf",
-            },
+            FAB_CR_PDF,
             {
                 "id": "fab-cpg-pdf",
                 "game": "fab",
@@ -187,21 +178,7 @@ def test_a_source_the_mirror_lacks_is_skipped_not_failed(tmp_path: Path) -> None
 
 
 def test_a_mirror_with_nothing_for_any_source_is_an_error(tmp_path: Path) -> None:
-    registry = registry_file(
-        tmp_path,
-        [
-            {
-                "id": "fab-cr-pdf",
-                "game": "fab",
-                "document": "fab/cr",
-                "title": "FaB CR",
-                "family": "fab-cr",
-                "rendition": "pdf",
-                "primary": True,
-                "url": "https://rules.fabtcg.com/pdf/en-fab-cr.pdf",
-            }
-        ],
-    )
+    registry = registry_file(tmp_path, [FAB_CR_PDF])
     code, out = run(tmp_path, registry, "update", "--mirror", str(SHARED))
     assert code == EXIT_USAGE, out
     assert "no registry source takes any of its" in out and "fab-cr-pdf (by its url only)" in out

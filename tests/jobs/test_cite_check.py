@@ -80,7 +80,7 @@ def test_rewrite_replaces_only_the_numbers_and_keeps_every_other_byte() -> None:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
-    return imported_corpus(tmp_path_factory.mktemp("stored"), parse_cache_dir)
+    return imported_corpus(tmp_path_factory, parse_cache_dir)
 
 
 def by_written(report: CiteReport) -> dict[str, Cited]:

@@ -63,12 +63,15 @@ def _fixed(stale: tuple[str, str]) -> str:
     return f"# Notes\n\nSee rule {stale[1]} for this.\n"
 
 
-def _fix(corpus: Path, *paths: Path, extra: tuple[str, ...] = ()) -> tuple[int, str, str]:
+def _fix(corpus: Path, *paths: Path, extra: tuple[str, ...] = ()) -> tuple[int, str]:
+    """`cite-check PATHS --fix --yes` as of 2025-07-25: its exit code, and its standard
+    error as one line (a message wrapped to the terminal's width reads whole)."""
     args = [str(p) for p in paths]
-    return invoke(
+    code, _, err = invoke(
         "cite-check", *args, "--doc", "mtg/cr", "--as-of", "2025-07-25", "--fix", "--yes",
         "--corpus", str(corpus), *extra,
     )  # fmt: skip
+    return code, " ".join(err.split())
 
 
 def test_cite_check_of_a_folder_holding_the_corpus_never_rewrites_the_corpus(
@@ -84,16 +87,15 @@ def test_cite_check_of_a_folder_holding_the_corpus_never_rewrites_the_corpus(
     shutil.copytree(mtg_pair_corpus, copy)
     notes = _notes(project / "docs", stale)
     before = corpus_digest(project)
-    code, _, err = _fix(corpus, project)
+    code, err = _fix(corpus, project)
     assert code in (0, 1), err
     assert notes.read_text() == _fixed(stale)
     after = corpus_digest(project)
     changed = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     assert changed == {"docs/notes.md"}
-    flat = " ".join(err.split())
-    assert f"skipped the corpus ({corpus.resolve()})" in flat
-    assert f"a corpus ({copy.resolve()})" in flat
-    code, _, err = _fix(corpus, corpus / "mtg")
+    assert f"skipped the corpus ({corpus.resolve()})" in err
+    assert f"a corpus ({copy.resolve()})" in err
+    code, err = _fix(corpus, corpus / "mtg")
     assert code == EXIT_USAGE and "cite-check never reads or writes there" in err
     assert corpus_digest(project) == after
 
@@ -110,7 +112,7 @@ def test_a_planted_temporary_file_is_never_followed(
     outside.write_text("not yours\n")
     (folder / ".notes.md.cite-check-tmp").symlink_to(outside)
     (folder / ".notes.md.cite-check").mkdir()
-    code, _, err = _fix(mtg_pair_corpus, notes)
+    code, err = _fix(mtg_pair_corpus, notes)
     assert code in (0, 1), err
     assert outside.read_text() == "not yours\n"
     assert not notes.is_symlink() and notes.read_text() == _fixed(stale)
@@ -140,7 +142,7 @@ def test_fix_keeps_mode_owner_symlinks_and_leaves_hard_links_and_read_only_files
     if os.geteuid() == 0:  # only a superuser can give a file away: then its owner is kept
         os.chown(owned, 4321, 4321)
         owner = (4321, 4321)
-    code, _, err = _fix(mtg_pair_corpus, private, script, link, owned)
+    code, err = _fix(mtg_pair_corpus, private, script, link, owned)
     assert code in (0, 1), err
     assert (private.stat().st_mode & 0o777, script.stat().st_mode & 0o777) == (0o600, 0o755)
     assert link.is_symlink() and target.read_text() == _fixed(stale)
@@ -152,15 +154,14 @@ def test_fix_keeps_mode_owner_symlinks_and_leaves_hard_links_and_read_only_files
     os.link(linked, other)
     frozen = _notes(tmp_path / "ro", stale, "frozen.md")
     frozen.chmod(0o444)
-    code, _, err = _fix(mtg_pair_corpus, linked, frozen)
-    flat = " ".join(err.split())
+    code, err = _fix(mtg_pair_corpus, linked, frozen)
     assert code == EXIT_IO
-    assert f"skipped {linked}: it has 2 hard links" in flat
-    assert f"skipped {frozen}: it is read-only; the file is unchanged" in flat
-    assert "the fix was partial: 0 of 2 files written" in flat
+    assert f"skipped {linked}: it has 2 hard links" in err
+    assert f"skipped {frozen}: it is read-only; the file is unchanged" in err
+    assert "the fix was partial: 0 of 2 files written" in err
     assert linked.read_text() == frozen.read_text() == _notes(tmp_path / "x", stale).read_text()
     assert os.stat(linked).st_ino == os.stat(other).st_ino
-    code, _, err = _fix(mtg_pair_corpus, linked, extra=("--break-hard-links",))
+    code, err = _fix(mtg_pair_corpus, linked, extra=("--break-hard-links",))
     assert code in (0, 1) and linked.read_text() == _fixed(stale)
     assert other.read_text() != _fixed(stale)  # the other name keeps the old text
 
@@ -210,7 +211,7 @@ def test_utf16_fifos_dangling_links_and_repeated_files(
     notes = " ".join(data["notes"])
     assert f"skipped {folder / 'pipe'}: not a regular file (a FIFO)" in notes
     assert f"skipped {folder / 'gone.md'}: a link to nothing" in notes
-    code, _, err = _fix(mtg_pair_corpus, wide)
+    code, err = _fix(mtg_pair_corpus, wide)
     assert code in (0, 1), err
     assert wide.read_bytes() == codecs.BOM_UTF16_LE + f"See rule {stale[1]}.\r\n".encode(
         "utf-16-le"
@@ -230,12 +231,11 @@ def test_when_one_file_cannot_be_written_the_output_says_which_were(
     first = _notes(tmp_path, stale, "a.md")
     second = _notes(tmp_path, stale, "b.md")
     second.chmod(0o444)
-    code, _, err = _fix(mtg_pair_corpus, first, second)
-    flat = " ".join(err.split())
+    code, err = _fix(mtg_pair_corpus, first, second)
     assert code == EXIT_IO
-    assert f"fixed 1 citations in {first}" in flat
-    assert f"skipped {second}: it is read-only" in flat
-    assert "the fix was partial: 1 of 2 files written" in flat
+    assert f"fixed 1 citations in {first}" in err
+    assert f"skipped {second}: it is read-only" in err
+    assert "the fix was partial: 1 of 2 files written" in err
 
 
 def test_a_fix_that_leaves_citations_for_a_person_says_how_to_check_again(
@@ -246,11 +246,11 @@ def test_a_fix_that_leaves_citations_for_a_person_says_how_to_check_again(
     names the version the file was written for, to give as `--as-of`."""
     notes = tmp_path / "notes.md"
     notes.write_text(f"See rule {stale[0]} and rule 999.9z.\n", encoding="utf-8")
-    code, _, err = _fix(mtg_pair_corpus, notes)
+    code, err = _fix(mtg_pair_corpus, notes)
     assert code == 1
     assert (
         f"{notes} keeps citations for a person to check; check it again with --as-of "
-        "2025-07-25" in " ".join(err.split())
+        "2025-07-25" in err
     )
 
 
@@ -310,12 +310,12 @@ def test_a_second_corpus_given_by_a_sub_folder_or_reached_by_a_link_is_never_rew
     link.parent.mkdir()
     link.symlink_to(planted)
     before = corpus_digest(other)
-    code, _, err = _fix(mtg_pair_corpus, other / "mtg")
-    assert code == EXIT_USAGE and f"a corpus ({other.resolve()})" in " ".join(err.split()), err
-    code, _, err = _fix(mtg_pair_corpus, link)
-    assert code == EXIT_USAGE and "is in a corpus" in " ".join(err.split()), err
-    code, _, err = _fix(mtg_pair_corpus, link.parent)  # met in a folder: skipped
-    assert code in (0, 1) and "it is inside a corpus" in " ".join(err.split()), err
+    code, err = _fix(mtg_pair_corpus, other / "mtg")
+    assert code == EXIT_USAGE and f"a corpus ({other.resolve()})" in err, err
+    code, err = _fix(mtg_pair_corpus, link)
+    assert code == EXIT_USAGE and "is in a corpus" in err, err
+    code, err = _fix(mtg_pair_corpus, link.parent)  # met in a folder: skipped
+    assert code in (0, 1) and "it is inside a corpus" in err, err
     assert corpus_digest(other) == before
 
 
@@ -327,10 +327,9 @@ def test_a_skipped_file_is_not_named_as_holding_citations_for_a_person(
     notes = _notes(tmp_path / "docs", stale)
     notes.write_text(notes.read_text() + "And rule 999.99z, which no version has.\n")
     notes.chmod(0o444)
-    code, _, err = _fix(mtg_pair_corpus, notes)
-    flat = " ".join(err.split())
-    assert code == EXIT_IO and "it is read-only" in flat, err
-    assert "keeps citations for a person" not in flat and "mixes old and new" not in flat
+    code, err = _fix(mtg_pair_corpus, notes)
+    assert code == EXIT_IO and "it is read-only" in err, err
+    assert "keeps citations for a person" not in err and "mixes old and new" not in err
 
 
 def test_lines_of_two_thousand_numbers_take_time_linear_in_their_length() -> None:

@@ -207,46 +207,25 @@ def test_the_command_line_exports_and_import_keeps_it_current(
     result = runner.invoke(app, ["--corpus", str(corpus_dir), "export", "sqlite", str(target)])
     assert result.exit_code == 0, result.output
     assert "records 2" in result.output and target.exists()
-    # import --sqlite: nothing new to import (exit 0), and the database is written after it.
-    # The import and the update run on a copy: the session's small corpus is read only.
+    # import --sqlite, then update --sqlite from the same files as a mirror: nothing new
+    # (exit 0), and the database is written after each. They run on a copy: the session's
+    # small corpus is read only.
     shutil.copytree(corpus_dir.parent, tmp_path / "copy")
-    corpus_dir = tmp_path / "copy" / "corpus"
-    kept = tmp_path / "kept.sqlite"
-    archive = corpus_dir.parent / "archive"
-    cache = corpus_dir.parent / "cache"
-    result = runner.invoke(
-        app,
-        [
-            "--corpus",
-            str(corpus_dir),
-            "--cache",
-            str(cache),
-            "import",
-            str(archive),
-            "--sqlite",
-            str(kept),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    assert _dump(kept) == _dump(target)
-    # update --sqlite, from the same files as a mirror: nothing new (exit 0), exported after.
-    updated = tmp_path / "updated.sqlite"
-    result = runner.invoke(
-        app,
-        [
-            "--corpus",
-            str(corpus_dir),
-            "--cache",
-            str(cache),
-            "update",
-            "--mirror",
-            str(archive),
-            "--sqlite",
-            str(updated),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    assert _dump(updated) == _dump(target)
+    archive = str(tmp_path / "copy" / "archive")
+    common = [
+        "--corpus",
+        str(tmp_path / "copy" / "corpus"),
+        "--cache",
+        str(tmp_path / "copy" / "cache"),
+    ]
+    for name, command in (
+        ("kept", ["import", archive]),
+        ("updated", ["update", "--mirror", archive]),
+    ):
+        written = tmp_path / f"{name}.sqlite"
+        result = runner.invoke(app, [*common, *command, "--sqlite", str(written)])
+        assert result.exit_code == 0, (name, result.output)
+        assert _dump(written) == _dump(target), name
     missing = runner.invoke(
         app, ["--corpus", str(tmp_path / "none"), "export", "sqlite", str(tmp_path / "x.sqlite")]
     )

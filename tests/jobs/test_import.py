@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jsonschema
 import pytest
@@ -20,6 +21,9 @@ from pipeline.jobs.context import Context
 from pipeline.store.canonical import canonical_json
 from pipeline.store.corpus import Corpus
 from tests.support.helpers import ROOT, SHARED, corpus_digest, link_archive
+
+if TYPE_CHECKING:
+    from click.testing import Result
 
 
 @pytest.fixture(scope="module")
@@ -166,35 +170,16 @@ def test_diff_between_versions_that_are_not_adjacent(ctx: Context) -> None:
 
     from pipeline.cli.commands import app
 
-    result = CliRunner().invoke(
-        app,
-        [
-            "--corpus",
-            str(ctx.corpus_dir),
-            "diff",
-            "mtg/cr",
-            "2022-10-07",
-            "2025-11-14",
-            "--format",
-            "json",
-        ],
-    )
+    def diff(*options: str) -> Result:
+        command = ["--corpus", str(ctx.corpus_dir), "diff", "mtg/cr", "2022-10-07", "2025-11-14"]
+        return CliRunner().invoke(app, [*command, *options])
+
+    result = diff("--format", "json")
     assert result.exit_code == 0, result.stderr
-    diff = json.loads(result.stdout)
-    assert (diff["old_version"], diff["new_version"]) == ("2022-10-07", "2025-11-14")
-    assert diff["summary"]["added"] > 300 and diff["renumbering"]
-    md = CliRunner().invoke(
-        app,
-        [
-            "--corpus",
-            str(ctx.corpus_dir),
-            "diff",
-            "mtg/cr",
-            "2022-10-07",
-            "2025-11-14",
-            "--hide-renumbering",
-        ],
-    )
+    diff_json = json.loads(result.stdout)
+    assert (diff_json["old_version"], diff_json["new_version"]) == ("2022-10-07", "2025-11-14")
+    assert diff_json["summary"]["added"] > 300 and diff_json["renumbering"]
+    md = diff("--hide-renumbering")
     assert md.stdout.startswith("# mtg/cr: 2022-10-07 → 2025-11-14")
     # Pure renumberings are hidden; a rule renumbered *and* reworded stays visible.
     assert not [

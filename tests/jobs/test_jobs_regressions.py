@@ -33,7 +33,7 @@ from pipeline.store.corpus import Corpus
 from tests.faults import cases_network, materials
 from tests.faults.lab import Lab
 from tests.support.helpers import ROOT, SHARED, corpus_digest, registry_file
-from tests.support.mtg_sources import copy_tree, mtg_entries, mtg_registry
+from tests.support.mtg_sources import copy_tree, mtg_entries, mtg_registry, mtg_source
 from tests.support.server import Reply, ScriptedServer
 
 
@@ -127,16 +127,7 @@ def test_a_host_that_rate_limits_everything_cannot_outlive_the_run_deadline(
     waiting past its deadline."""
     server.serve("/cr.txt", Reply(429, b"", {"Retry-After": "3600"}))
     sources = [
-        {
-            "id": f"mtg-cr-{n}",
-            "game": "mtg",
-            "document": f"mtg/cr{n}",
-            "title": "MTG",
-            "family": "mtg-cr",
-            "rendition": "txt",
-            "url": server.url("/cr.txt"),
-            "primary": True,
-        }
+        mtg_source(url=server.url("/cr.txt"), id=f"mtg-cr-{n}", document=f"mtg/cr{n}")
         for n in range(3)
     ]
     ctx = Context(
@@ -238,8 +229,8 @@ def test_a_pdf_still_serving_the_stored_version_holds_nothing_up(
         registry = materials.write_registry(
             tmp_path / "sources.toml",
             [
-                materials.mtg_source("txt", srv.url("/cr.txt"), allowed_hosts=["127.0.0.1"]),
-                materials.mtg_source("pdf", srv.url("/cr.pdf"), allowed_hosts=["127.0.0.1"]),
+                mtg_source("txt", srv.url("/cr.txt"), allowed_hosts=["127.0.0.1"]),
+                mtg_source("pdf", srv.url("/cr.pdf"), allowed_hosts=["127.0.0.1"]),
             ],
         )
         ctx = Context(

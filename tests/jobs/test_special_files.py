@@ -17,7 +17,7 @@ import pytest
 
 from pipeline.errors import EXIT_FETCH, EXIT_USAGE, UnreadableInput
 from pipeline.store.files import read_input
-from tests.support.helpers import SHARED
+from tests.support.helpers import SHARED, special_file
 
 FAB = "fab/comprehensive-rules/2.14.0/en-fab-cr.txt"
 HANG = 60  # seconds: any of these commands answers in a few
@@ -52,13 +52,7 @@ def archive_with_fifo(folder: Path) -> Path:
 
 @pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
 def test_the_reader_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
-    path = tmp_path / "input.txt"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "device":
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
+    path = special_file(tmp_path / "input.txt", kind)
     started = time.monotonic()
     with pytest.raises(UnreadableInput) as caught:
         read_input(path, 1024)
@@ -86,10 +80,7 @@ def test_import_hangs_on_a_fifo_in_the_archive(tmp_path: Path) -> None:
 def test_import_hangs_on_a_fifo_as_manifest_json(tmp_path: Path, kind: str) -> None:
     archive = tmp_path / "archive"
     archive.mkdir()
-    if kind == "fifo":
-        os.mkfifo(archive / "manifest.json")
-    else:
-        (archive / "manifest.json").mkdir()
+    special_file(archive / "manifest.json", kind)
     done = run("--corpus", str(tmp_path / "corpus"), "--cache", str(tmp_path / "cache"),
                "import", str(archive))  # fmt: skip
     assert done.returncode == EXIT_USAGE, done.stderr
@@ -110,11 +101,7 @@ def test_export_hangs_on_a_fifo_at_the_metadata_file(
 ) -> None:
     # A FIFO there hung the export; a link to /dev/zero there read 23 GB.
     database = tmp_path / "corpus.sqlite"
-    metadata = tmp_path / "corpus.metadata.json"
-    if kind == "fifo":
-        os.mkfifo(metadata)
-    else:
-        metadata.symlink_to("/dev/zero")
+    special_file(tmp_path / "corpus.metadata.json", kind)
     done = run("--corpus", str(mtg_pair_corpus), "export", "sqlite", str(database))
     assert done.returncode == EXIT_USAGE, done.stderr
     assert "corpus.metadata.json" in done.stderr and "not a regular file" in done.stderr
@@ -123,13 +110,7 @@ def test_export_hangs_on_a_fifo_at_the_metadata_file(
 
 @pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
 def test_scheme_and_parse_hang_on_a_fifo(tmp_path: Path, kind: str) -> None:
-    path = tmp_path / "rules.txt"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "device":
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
+    path = special_file(tmp_path / "rules.txt", kind)
     for args in (["scheme", str(path)], ["parse", str(path), "--family", "mtg-cr"]):
         done = run(*args)
         assert done.returncode == EXIT_USAGE, done.stderr

@@ -25,6 +25,7 @@ from pipeline.jobs import update as jobs
 from pipeline.jobs.context import Context
 from pipeline.store.corpus import Corpus
 from tests.support.helpers import SHARED, corpus_digest, registry_file
+from tests.support.mtg_sources import mtg_source
 from tests.support.publisher_site import FAST, discovering_context, serve_version
 from tests.support.server import Reply, ScriptedServer, redirect
 
@@ -184,31 +185,11 @@ def test_a_second_run_while_one_holds_the_lock_exits_75(ctx: Context) -> None:
 def test_one_failing_document_does_not_hide_the_others(
     tmp_path: Path, server: ScriptedServer
 ) -> None:
-    registry = registry_file(
-        tmp_path,
-        [
-            {
-                "id": "mtg-cr-txt",
-                "game": "mtg",
-                "document": "mtg/cr",
-                "title": "MTG CR",
-                "family": "mtg-cr",
-                "rendition": "txt",
-                "primary": True,
-                "url": server.url("/ok/MagicCompRules.txt"),
-            },
-            {
-                "id": "other-cr-txt",
-                "game": "mtg",
-                "document": "mtg/other",
-                "title": "Broken",
-                "family": "mtg-cr",
-                "rendition": "txt",
-                "primary": True,
-                "url": server.url("/broken.txt"),
-            },
-        ],
+    ok = mtg_source(url=server.url("/ok/MagicCompRules.txt"))
+    broken = mtg_source(
+        url=server.url("/broken.txt"), id="other-cr-txt", document="mtg/other", title="Broken"
     )
+    registry = registry_file(tmp_path, [ok, broken])
     server.serve("/ok/MagicCompRules.txt", Reply(200, OLD.read_bytes()))
     server.serve("/broken.txt", Reply(503, b"down"))
     ctx = Context(

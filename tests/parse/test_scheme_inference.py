@@ -596,6 +596,7 @@ def run_scheme(path: Path, memory_mb: int = 300) -> subprocess.CompletedProcess[
     return done
 
 
+@pytest.mark.slow  # runs into the parse limits: a 1 GiB bomb, a time bound
 def test_scheme_runs_outside_the_limited_parse_child(tmp_path: Path) -> None:
     """`scheme` extracted and inferred in the command's own process: an inflate bomb of
     870 KB peaked at 4.8 GB and a million `N.` lines at 1.35 GB. It reads in the parse
@@ -614,6 +615,7 @@ def test_scheme_runs_outside_the_limited_parse_child(tmp_path: Path) -> None:
         assert str(path) in done.stderr and said in done.stderr, done.stderr
 
 
+@pytest.mark.slow  # waits out a time bound
 def test_scheme_takes_minutes_on_a_thousand_nesting_levels(tmp_path: Path) -> None:
     """1,000 levels of `1.1.1. …` took 186 s: a number deeper than a scheme's 12 levels is
     no rule number, and the outline is read to its first 12 levels at once."""

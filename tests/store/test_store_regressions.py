@@ -122,6 +122,10 @@ def test_a_kill_at_any_step_of_adding_a_rendition_leaves_old_or_new(
     after = corpus_digest(clean / "corpus")
     assert after != before
     kills = 0
+    # Kills at different steps often leave the same bytes once recovered (a kill before any
+    # file's rename leaves only temporary files, which recovery removes). The next run from
+    # the same bytes is the same run, so it is checked once for each state recovered to.
+    recovered: set[str] = set()
     for step in range(1, 200):
         run = tmp_path / f"kill-{step}"
         copy_tree(two_versions, run)
@@ -136,6 +140,10 @@ def test_a_kill_at_any_step_of_adding_a_rendition_leaves_old_or_new(
         state = corpus_digest(run / "corpus")
         assert state in (before, after), f"kill before step {step}: a third state"
         assert leftovers(run / "corpus", run / "cache") == [], f"kill at {step}: {found}"
+        files = repr((state, corpus_digest(run / "cache")))
+        if files in recovered:
+            continue
+        recovered.add(files)
         assert audit.verify(ctx, []).exit_code == EXIT_OK
         # The next run completes the work and ends exactly where an uninterrupted one did.
         assert republish(run) == 0

@@ -6,7 +6,7 @@ workers of one run share (the parent of each worker's base temporary folder, as
 pytest-xdist documents for session fixtures), under a file lock, by the first worker that
 asks, and the other waits for it and reads the same folder. A build that failed half-way
 leaves no mark of completion, so the next worker to ask builds it again. In a plain
-`pytest` (no workers), each fixture is built in the session's own temporary folder, as any
+`pytest` (no workers), each is built once in the session's own temporary folder, as any
 session fixture is.
 """
 
@@ -21,6 +21,7 @@ import pytest
 from filelock import FileLock
 
 DONE = ".built"
+_BUILT: dict[tuple[Path, str], Path] = {}
 
 
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
@@ -36,9 +37,13 @@ def build_once(
     """The folder `name`, built by `build(folder)` once per run of the whole suite."""
     base = run_folder(tmp_path_factory)
     if base is None:
-        folder = tmp_path_factory.mktemp(name)
-        build(folder)
-        return folder
+        # One process: built once, whichever module's fixture asks first.
+        key = (tmp_path_factory.getbasetemp(), name)
+        if key not in _BUILT:
+            folder = tmp_path_factory.mktemp(name)
+            build(folder)
+            _BUILT[key] = folder
+        return _BUILT[key]
     folder = base / name
     with FileLock(f"{folder}.lock"):
         if not (folder / DONE).exists():

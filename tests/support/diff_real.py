@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
@@ -21,6 +23,7 @@ from pipeline.jobs.import_archive import import_archive
 from pipeline.models.records import Document
 from pipeline.runner.families import parse_bytes
 from pipeline.runner.request import ParseRequest
+from tests.support.built_once import build_once
 from tests.support.helpers import SHARED, link_archive
 
 # The rules documents (and Netrunner's rulings) the renumbering and cite-check tests store.
@@ -29,7 +32,6 @@ STORED = re.compile(
     r"|riftbound/core-rules/.*\.txt|netrunner/comprehensive-rules/.*\.pdf"
     r"|netrunner/rulings-netrunnerdb/.*\.tar\.gz)$"
 )
-_IMPORTED: dict[str, Path] = {}
 
 
 @dataclass(frozen=True)
@@ -90,11 +92,12 @@ def consecutive_pairs() -> list[tuple[str, str, str]]:
     return pairs
 
 
-def imported_corpus(root: Path, parse_cache_dir: Path) -> Path:
+def imported_corpus(factory: pytest.TempPathFactory, parse_cache_dir: Path) -> Path:
     """A corpus with every version of the STORED documents, imported from ../shared/sources
-    by `import` (files linked into an archive folder, never copied); built once a session,
-    in the first test's temporary folder, through the session's parse cache (conftest)."""
-    if "corpus" not in _IMPORTED:
+    by `import` (files linked into an archive folder, never copied) through the session's
+    parse cache (conftest); built once per run, for every worker (built_once.py)."""
+
+    def build(root: Path) -> None:
         entries = [
             e for e in json.loads((SHARED / "manifest.json").read_text()) if STORED.match(e["path"])
         ]
@@ -107,5 +110,5 @@ def imported_corpus(root: Path, parse_cache_dir: Path) -> Path:
         )
         summary = import_archive(ctx, folder)
         assert summary.exit_code == EXIT_OK, [o for o in summary.outcomes if o.exit_code]
-        _IMPORTED["corpus"] = root / "corpus"
-    return _IMPORTED["corpus"]
+
+    return build_once("stored", factory, build) / "corpus"

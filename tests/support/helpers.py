@@ -76,6 +76,19 @@ EXAMPLE_REGISTRIES = ROOT / "examples" / "registries"
 NUMBERED_GAMES = {"gundam": "gundam-cr-pdf", "digimon": "digimon-cr-zh-pdf", "fow": "fow-cr-txt"}
 
 
+def special_file(path: Path, kind: str) -> Path:
+    """`path` made what a reader must refuse where it expects a file: a FIFO (`fifo`), a
+    link to /dev/zero (`device`) or a folder (`folder`)."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        assert kind == "folder", kind
+        path.mkdir()
+    return path
+
+
 def parse_example(name: str) -> tuple[Any, bytes]:
     """The real document of a numbered game (a key of NUMBERED_GAMES, read through its
     packaged entry, or the name of a file of examples/registries/), parsed through that entry

@@ -1,11 +1,13 @@
 """The real MTG text exports as the tests pick them: manifest entries by version, the
-registry entry of the text export, and a corpus folder copied whole."""
+registry entries of MTG's rules (one builder for every test's registry), and a corpus
+folder copied whole."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from tests.support.helpers import SHARED, registry_file
 
@@ -19,21 +21,31 @@ def mtg_entries(*versions: str) -> list[dict[str, object]]:
     return [e for e in manifest if e["path"] in wanted]
 
 
-def mtg_registry(tmp_path: Path, **extra: object) -> Path:
-    """A registry holding the MTG text export's source, with `extra` fields."""
-    source = {
-        "id": "mtg-cr-txt",
+def mtg_source(rendition: str = "txt", url: str | None = None, **fields: Any) -> dict[str, Any]:
+    """The registry entry of MTG's Comprehensive Rules in `rendition`, `fields` added or
+    replacing. Without `url` or a `discovery` field it names the publisher's https URL,
+    which a test never reaches: a mirror or an archive answers for it."""
+    source: dict[str, Any] = {
+        "id": f"mtg-cr-{rendition}",
         "game": "mtg",
         "document": "mtg/cr",
         "title": "Magic: The Gathering Comprehensive Rules",
         "family": "mtg-cr",
-        "rendition": "txt",
-        "url": "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt",
-        "primary": True,
-        "manifest": {"game": "mtg", "document": "comprehensive-rules", "format": "txt"},
-        **extra,
+        "rendition": rendition,
+        "primary": rendition == "txt",
+        "max_bytes": 4_000_000,
+        "manifest": {"game": "mtg", "document": "comprehensive-rules", "format": rendition},
     }
-    return registry_file(tmp_path, [source])
+    # A source with a URL is fetched from it and matched to a mirror's entries by it: one
+    # that discovers its link has none.
+    if url is not None or "discovery" not in fields:
+        source["url"] = url or f"https://media.wizards.com/mtg/MagicCompRules.{rendition}"
+    return {**source, **fields}
+
+
+def mtg_registry(tmp_path: Path, **fields: Any) -> Path:
+    """A registry holding the MTG text export's source, with `fields` added or replacing."""
+    return registry_file(tmp_path, [mtg_source(**fields)])
 
 
 def copy_tree(src: Path, dst: Path) -> None:

@@ -9,6 +9,7 @@ from pipeline.cli.shared import diff_renderers
 from pipeline.fetch.policy import FetchPolicy
 from pipeline.jobs.context import Context
 from tests.support.helpers import registry_file
+from tests.support.mtg_sources import mtg_source
 from tests.support.server import Reply, ScriptedServer
 
 # Short timeouts and no real back-off: the server is local, and failures are scripted.
@@ -46,25 +47,8 @@ def serve_version(
 def discovering_context(tmp_path: Path, server: ScriptedServer) -> Context:
     """A corpus in tmp_path whose one source, the MTG text export, is found on the
     server's landing page."""
-    registry = registry_file(
-        tmp_path,
-        [
-            {
-                "id": "mtg-cr-txt",
-                "game": "mtg",
-                "document": "mtg/cr",
-                "title": "Magic: The Gathering Comprehensive Rules",
-                "family": "mtg-cr",
-                "rendition": "txt",
-                "primary": True,
-                "max_bytes": 4_000_000,
-                "discovery": {
-                    "page": server.url("/en/rules"),
-                    "link_pattern": r"MagicCompRules.*\.txt$",
-                },
-            }
-        ],
-    )
+    discovery = {"page": server.url("/en/rules"), "link_pattern": r"MagicCompRules.*\.txt$"}
+    registry = registry_file(tmp_path, [mtg_source(discovery=discovery)])
     return Context(
         corpus_dir=tmp_path / "corpus",
         cache_dir=tmp_path / "cache",

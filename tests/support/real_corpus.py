@@ -18,11 +18,19 @@ from pipeline.jobs.import_archive import import_archive
 from tests.support.helpers import ROOT, SHARED, link_archive
 
 
-def import_real(root: Path, wanted: Callable[[dict[str, Any]], bool]) -> Path:
-    """root/corpus: the manifest's entries `wanted` picks, imported from ../shared/sources."""
+def import_real(
+    root: Path, wanted: Callable[[dict[str, Any]], bool], parse_cache_dir: Path
+) -> Path:
+    """root/corpus: the manifest's entries `wanted` picks, imported from ../shared/sources
+    through the session's parse cache (each real file is parsed once per run)."""
     manifest = json.loads((SHARED / "manifest.json").read_text())
     entries = [entry for entry in manifest if wanted(entry)]
-    ctx = Context(root / "corpus", root / "cache", renderers=diff_renderers())
+    ctx = Context(
+        root / "corpus",
+        root / "cache",
+        parse_cache_dir=parse_cache_dir,
+        renderers=diff_renderers(),
+    )
     assert import_archive(ctx, link_archive(root / "archive", entries)).exit_code == EXIT_OK
     return root / "corpus"
 
