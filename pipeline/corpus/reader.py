@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +25,9 @@ from pipeline.corpus.answers import (
     sha256_of,
 )
 from pipeline.corpus.diffs import load_document, stored_diff
-from pipeline.corpus.lineage import HistoryStep, Lineages, Step
+from pipeline.corpus.lineage import HistoryStep, Step
 from pipeline.corpus.lookup import history_of, ident_in, shown_json
-from pipeline.corpus.renumbering import pair_map_json
+from pipeline.corpus.renumbering import lineages_of
 from pipeline.corpus.renumbering import renumbering as renumbering_map
 from pipeline.corpus.search import Hit, search_corpus
 from pipeline.corpus.shown import Shown
@@ -73,7 +72,7 @@ class CorpusReader:
         self.stored = StoredCorpus(self.root, expected_format=INDEX_FORMAT)
         self._entries: dict[str, DocumentEntry] = {}
         self._docs: dict[tuple[str, str], Document] = {}
-        self._lineages = Lineages(self.stored, partial(pair_map_json, self.stored))
+        self._lineages = lineages_of(self.stored)
 
     # ------------------------------------------------------------------ documents, versions
 
@@ -218,7 +217,7 @@ class CorpusReader:
     def renumbering(self, document: str, old: str, new: str | None = None) -> RenumberingMap:
         """Where every record of `old` lives in `new` (default: current): the map the
         `renumbering` command prints, composed through the stored diffs."""
-        return renumbering_map(self.stored, document, old, new)
+        return renumbering_map(self.stored, document, old, new, self._lineages)
 
     def lineage_step(self, document: str, old: str, new: str) -> Step:
         """The lineage table of two consecutive published versions (built once)."""
