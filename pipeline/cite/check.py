@@ -25,11 +25,9 @@ from pipeline.corpus.renumbering import lineages_of, renumbering
 from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import Found, find_in_line, rewrite
 from pipeline.diff.renumbering import lookup
-from pipeline.diff.versions import record_ids
 from pipeline.errors import NotFound, UsageError
 from pipeline.models.diffs import RenumberingMap
 from pipeline.models.records import Ruling
-from pipeline.store.corpus import Corpus
 from pipeline.store.ordering import version_key
 
 Status = Literal["current", "renumbered", "changed", "removed", "never-existed"]
@@ -96,16 +94,13 @@ class CiteReport:
 class _Versions:
     """The document's published versions, their ids and maps, loaded once each."""
 
-    def __init__(self, corpus: Corpus, document: str) -> None:
-        self.corpus, self.document = StoredCorpus(corpus.root), document
-        self.entry = corpus.document_entry(document)
+    def __init__(self, corpus: StoredCorpus, document: str) -> None:
+        self.corpus, self.document = corpus, document
         self.versions = self.corpus.published(document)
         if not self.versions:
             raise NotFound(f"a published version of {document}")
         self.current = self.corpus.current(document) or self.versions[-1]
-        self.ids = {
-            v: set(record_ids(load_document(self.corpus, document, v))) for v in self.versions
-        }
+        self.ids = {v: set(self.corpus.version(document, v).ids()) for v in self.versions}
         self.known = set().union(*self.ids.values())
         prefixes = [i.split(":", 1)[0] for i in self.ids[self.current] if ":" in i]
         self.prefix = max(set(prefixes), key=prefixes.count) if prefixes else "cr"
@@ -196,7 +191,7 @@ class _Versions:
 
 
 def cite_check(
-    corpus: Corpus,
+    corpus: StoredCorpus,
     document: str,
     paths: Iterable[Path],
     as_of: str | None = None,
@@ -230,21 +225,21 @@ def _ruling_text(ruling: Ruling) -> str:
     return "\n".join(p for p in (ruling.question, ruling.answer, ruling.text) if p)
 
 
-def check_rulings(corpus: Corpus, document: str, rulings: str) -> CiteReport:
+def check_rulings(corpus: StoredCorpus, document: str, rulings: str) -> CiteReport:
     """The current rulings of `rulings` whose text cites rules of `document`: each resolved
     against the rules version in force on the ruling's date (else as a file would be)."""
     versions = _Versions(corpus, document)
-    entry = versions.entry
+    published = set(versions.versions)
     dated = sorted(
         (
-            (v.effective or v.published or v.version, v.version)
-            for v in entry.versions
-            if v.status == "published"
+            (v.get("effective") or v.get("published") or v["version"], v["version"])
+            for v in corpus.entry(document).get("versions") or []
+            if v["version"] in published
         ),
         key=lambda d: version_key(d[0]),
     )
     report = CiteReport(document, versions.current)
-    for ruling in corpus.load_document(rulings).rulings:
+    for ruling in load_document(corpus, rulings).rulings:
         found = versions.citations(_ruling_text(ruling))
         if not found:
             continue

@@ -21,8 +21,8 @@ from pipeline.cite.check import (
     plan_fixes,
 )
 from pipeline.cite.fixes import partial, write_fixes
+from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import EXIT_IO, NAME_LENGTH, shorten
-from pipeline.store.corpus import Corpus
 
 
 class Speaker(Protocol):
@@ -36,7 +36,7 @@ class Speaker(Protocol):
 
 @dataclass(frozen=True)
 class CiteCheck:
-    corpus: Corpus
+    corpus: StoredCorpus
     document: str
     paths: Sequence[Path]
     as_of: str | None = None

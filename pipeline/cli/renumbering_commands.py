@@ -95,6 +95,7 @@ def cite_check_cmd(
     each file is reported changed, skipped or failed, and a fix that could not write every
     file exits 74. The corpus, the cache and Python environments are never read or written."""
     from pipeline.cite.run import CiteCheck
+    from pipeline.corpus.stored import StoredCorpus
     from pipeline.errors import UsageError
 
     ctx = make_context(corpus, cache, sources, quiet=True)
@@ -104,7 +105,7 @@ def cite_check_cmd(
             raise UsageError("cite-check needs --doc DOC (the rules document the files cite)")
         check_versions(ctx, doc, as_of)
         run = CiteCheck(
-            ctx.corpus,
+            StoredCorpus(ctx.corpus_dir),
             doc,
             list(paths or []),
             as_of=as_of,

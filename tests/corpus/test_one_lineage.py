@@ -19,7 +19,7 @@ from pipeline.corpus.reader import CorpusReader
 from pipeline.diff.renumbering import lookup
 from pipeline.export.sqlite import export_sqlite
 from pipeline.site.lineage import read_lineage
-from pipeline.store.corpus import Corpus
+from pipeline.store.reader import StoredCorpus
 
 DOC = "mtg/cr"
 Place = dict[tuple[str, str], tuple[str, ...]]  # (version, id) -> its ids in the current one
@@ -118,7 +118,7 @@ def test_show_and_cite_check_say_where_any_rule_lives_now_as_follow_does(
         assert tuple(now["ids"] or ([now["id"]] if now["id"] else [])) == followed[(version, old)]
     notes = tmp_path / f"notes-{version}.txt"
     notes.write_text("".join(f"See {old}.\n" for old in drawn), encoding="utf-8")
-    report = cite_check(Corpus(reader.root), DOC, [notes], as_of=version)
+    report = cite_check(StoredCorpus(reader.root), DOC, [notes], as_of=version)
     assert [c.id for c in report.citations] == drawn
     for cited in report.citations:
         place = tuple(cited.new_ids) or ((cited.new_id,) if cited.new_id else ())

@@ -14,7 +14,7 @@ from pipeline.cite.check import Cited, CiteReport, check_rulings, cite_check
 from pipeline.cli.commands import app
 from pipeline.diff.citations import find_citations, rewrite
 from pipeline.errors import EXIT_USAGE
-from pipeline.store.corpus import Corpus
+from pipeline.store.reader import StoredCorpus
 from tests.support.diff_real import imported_corpus
 
 runner = CliRunner()
@@ -103,7 +103,7 @@ def test_a_file_written_for_mtg_2022_10_07_gets_the_new_numbers(
 ) -> None:
     notes = tmp_path / "notes.md"
     notes.write_text(MTG_2022, encoding="utf-8")
-    report = cite_check(Corpus(corpus), "mtg/cr", [notes])
+    report = cite_check(StoredCorpus(corpus), "mtg/cr", [notes])
     # The oldest stored version that has every number it cites.
     assert report.as_of == {str(notes): "2022-10-07"}
     assert report.current == "2025-11-14"
@@ -134,8 +134,8 @@ def test_as_of_says_which_version_the_numbers_mean(corpus: Path, tmp_path: Path)
     notes.write_text("Meld: cr:713.4.\n", encoding="utf-8")
     # In 2022-10-07, 713.4 is a melded permanent leaving the battlefield; in 2022-11-18 it
     # is the characteristics of a meld card's faces. They went to different places.
-    old = cite_check(Corpus(corpus), "mtg/cr", [notes], as_of="2022-10-07").citations[0]
-    newer = cite_check(Corpus(corpus), "mtg/cr", [notes], as_of="2022-11-18").citations[0]
+    old = cite_check(StoredCorpus(corpus), "mtg/cr", [notes], as_of="2022-10-07").citations[0]
+    newer = cite_check(StoredCorpus(corpus), "mtg/cr", [notes], as_of="2022-11-18").citations[0]
     assert (old.new_id, newer.new_id) == ("cr:712.21", "cr:712.8")
     code, _, err = invoke(
         "cite-check",
@@ -157,7 +157,7 @@ def test_fab_bracketed_and_id_forms(corpus: Path, tmp_path: Path) -> None:
         "Triggered effects: cr:6.6.1. Compound events [1.9.3]. Definition [1.0.1a].\n",
         encoding="utf-8",
     )
-    report = cite_check(Corpus(corpus), "fab/cr", [text])
+    report = cite_check(StoredCorpus(corpus), "fab/cr", [text])
     assert report.as_of == {str(text): "2.10.1"}
     cited = by_written(report)
     assert (cited["[5.3.2b]"].status, cited["[5.3.2b]"].new_id) == ("renumbered", "cr:5.3.2a")
@@ -176,7 +176,7 @@ def test_riftbound_html_and_source_code(corpus: Path, tmp_path: Path) -> None:
     (tmp_path / "site" / ".hidden").mkdir()
     (tmp_path / "site" / ".hidden" / "skip.txt").write_text("rule 107.1\n")
     (tmp_path / "site" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0rule 107.1")
-    report = cite_check(Corpus(corpus), "riftbound/cr", [page.parent], as_of="2025-12-01")
+    report = cite_check(StoredCorpus(corpus), "riftbound/cr", [page.parent], as_of="2025-12-01")
     assert sorted({c.file for c in report.citations}) == [str(code), str(page)]
     cited = {(Path(c.file).name, c.written): c for c in report.citations}
     trash = cited[("zones.html", "rule 107.1")]
@@ -239,7 +239,7 @@ def test_the_table_and_json_and_exit_codes(corpus: Path, tmp_path: Path) -> None
 
 
 def test_the_corpus_rulings_that_cite_rules_since_moved_or_gone(corpus: Path) -> None:
-    report = check_rulings(Corpus(corpus), "netrunner/cr", "netrunner/rulings")
+    report = check_rulings(StoredCorpus(corpus), "netrunner/cr", "netrunner/rulings")
     assert report.citations and all(
         c.file.startswith("netrunner/rulings:ruling:") for c in report.citations
     )

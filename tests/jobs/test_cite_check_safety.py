@@ -25,6 +25,7 @@ from pipeline.cli.commands import app
 from pipeline.diff.citations import find_in_line
 from pipeline.errors import EXIT_IO, EXIT_USAGE
 from pipeline.store.corpus import Corpus
+from pipeline.store.reader import StoredCorpus
 from tests.support.helpers import corpus_digest
 
 runner = CliRunner()
@@ -42,8 +43,8 @@ def invoke(*args: str) -> tuple[int, str, str]:
 def stale(mtg_pair_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     """A number of MTG 2025-07-25 that `--fix` rewrites unattended, and its number in
     2025-11-14: read off the stored renumbering by checking every rule of the old version."""
-    corpus = Corpus(mtg_pair_corpus)
-    old = corpus.load_document("mtg/cr", "2025-07-25")
+    corpus = StoredCorpus(mtg_pair_corpus)
+    old = Corpus(mtg_pair_corpus).load_document("mtg/cr", "2025-07-25")
     every = tmp_path_factory.mktemp("every") / "every.md"
     every.write_text("\n".join(f"See rule {r.id.split(':')[1]}." for r in old.records))
     fixes = plan_fixes(cite_check(corpus, "mtg/cr", [every], as_of="2025-07-25"))
@@ -173,7 +174,9 @@ def test_a_file_edited_after_the_check_is_skipped_never_spliced(
     "fixed 1"); a file that shrank was an internal error. The bytes are compared again
     just before the rename: a changed file is skipped and reported."""
     grown, shrunk = _notes(tmp_path, stale, "grown.md"), _notes(tmp_path, stale, "shrunk.md")
-    report = cite_check(Corpus(mtg_pair_corpus), "mtg/cr", [grown, shrunk], as_of="2025-07-25")
+    report = cite_check(
+        StoredCorpus(mtg_pair_corpus), "mtg/cr", [grown, shrunk], as_of="2025-07-25"
+    )
     fixes = plan_fixes(report)
     assert [Path(f.path).name for f in fixes] == ["grown.md", "shrunk.md"]
     edited = "A new first line.\n" + grown.read_text()
@@ -218,7 +221,7 @@ def test_utf16_fifos_dangling_links_and_repeated_files(
     )
     bare = folder / "bare16.txt"
     bare.write_bytes(text.encode("utf-16-le"))  # no byte-order mark: named, not guessed
-    report = cite_check(Corpus(mtg_pair_corpus), "mtg/cr", [bare])
+    report = cite_check(StoredCorpus(mtg_pair_corpus), "mtg/cr", [bare])
     assert report.notes == [f"skipped {bare}: binary, or UTF-16 without a byte-order mark"]
 
 
