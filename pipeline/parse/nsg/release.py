@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from pipeline.models.content import Line, YamlBundle, YamlFile
 from pipeline.models.records import ParseWarning
@@ -46,10 +47,15 @@ _FORM_NAMES = (
     "last-updated",
     "date",
 )
-_PATTERNS = [
-    re.compile(rf"^(?:{p.pattern})", p.flags)
-    for p in (compile_statement(FORMS[name]) for name in _FORM_NAMES)
-]
+
+
+@cache
+def _patterns() -> list[re.Pattern[str]]:
+    """Compiled on first use: a parse of another game does not pay for them."""
+    compiled = (compile_statement(FORMS[name]) for name in _FORM_NAMES)
+    return [re.compile(rf"^(?:{p.pattern})", p.flags) for p in compiled]
+
+
 # `v22.12` standing in a sentence; only a version the text names alone is taken.
 _NAMED_VERSION = re.compile(r"(?<![\w.])v(\d+(?:\.\d+)+)(?!\w|\.\d)", re.IGNORECASE)
 # `key: value` on a line of its own at the top of a YAML file (a scalar, maybe quoted).
@@ -146,7 +152,7 @@ def read_changelog(changelog: YamlFile, release: Release) -> None:
         for line in item["text"].splitlines()
     ]
     for number, text in enumerate(lines, start=1):
-        found = find_statement([Line(text=text.strip(), line=number)], _PATTERNS)
+        found = find_statement([Line(text=text.strip(), line=number)], _patterns())
         # Prose that merely starts like a statement (`Effective immediately, ...`) is not one.
         if found is not None and (found.date_text is None or found.date is not None):
             release.state(found.version, found.date, changelog.path)
@@ -159,7 +165,7 @@ def read_changelog(changelog: YamlFile, release: Release) -> None:
 def read_metadata(texts: list[tuple[str, int]], where: str, release: Release) -> None:
     """Version and date from a file's top-level keys (`version 26.03`, `effective date
     2026-03-02`, `title ... v26.03`); a date there that does not read is reported."""
-    found = find_statement([Line(text=t, line=n) for t, n in texts], _PATTERNS)
+    found = find_statement([Line(text=t, line=n) for t, n in texts], _patterns())
     if found is not None and found.date_text and found.date is None:
         message = f"{where}: cannot read the date in {found.date_text!r}"
         release.warnings.append(warn("bad-date", message, found.lines[0].line))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 
 from pipeline.errors import ParseError
 from pipeline.models.content import Line
@@ -57,27 +58,50 @@ def is_title(text: str, words: int = TITLE_WORDS, ends: tuple[str, ...] = SENTEN
 
 
 class Engine:
-    """One scheme, compiled: its numbering, references, labels and statements."""
+    """One scheme, compiled: its numbering, references, labels and statements. Each part is
+    compiled when first used: a game's module builds its engine at import, and a parse
+    should pay for its own game's patterns only, not for every game's (the CJK classes in
+    them take milliseconds each to compile)."""
 
     def __init__(self, scheme: NumberedScheme) -> None:
         self.scheme = scheme
-        self.numbering = Numbering(scheme)
-        self.references = References(scheme, self.numbering)
-        self.labels = label_pattern(scheme)
-        # `Example: …` inside a rule's text opens an example; `(Example: …)` in parentheses is
-        # part of the sentence and stays in the text, as the publisher set it.
-        # no labels: nothing opens an example (an empty alternative would match every colon)
-        words = "|".join(map(re.escape, scheme.example)) or "(?!)"
-        self.inline = re.compile(rf"\s*(?<![(（])\b(?:{words})[:：]\s*")
-        # the scheme's model refuses a form it does not know
-        templates = scheme.statements + [FORMS[name] for name in scheme.statement_forms]
-        self.statements = [compile_statement(s, scheme.version_pattern) for s in templates]
-        self.end_headings = {e.lower() for e in scheme.ends if "{" not in e}
-        self.end_forms = [
-            compile_statement(e, scheme.version_pattern) for e in scheme.ends if "{" in e
-        ]
-        self.glyph = re.compile(rf"^[{re.escape(''.join(scheme.bullets))}]\s+")
         self.join = paragraphs if scheme.wraps == "paragraphs" else wrap_joiner(scheme.hyphens)
+        self.end_headings = {e.lower() for e in scheme.ends if "{" not in e}
+
+    @cached_property
+    def numbering(self) -> Numbering:
+        return Numbering(self.scheme)
+
+    @cached_property
+    def references(self) -> References:
+        return References(self.scheme, self.numbering)
+
+    @cached_property
+    def labels(self) -> re.Pattern[str]:
+        return label_pattern(self.scheme)
+
+    @cached_property
+    def inline(self) -> re.Pattern[str]:
+        """`Example: …` inside a rule's text opens an example; `(Example: …)` in parentheses
+        is part of the sentence and stays in the text, as the publisher set it."""
+        # no labels: nothing opens an example (an empty alternative would match every colon)
+        words = "|".join(map(re.escape, self.scheme.example)) or "(?!)"
+        return re.compile(rf"\s*(?<![(（])\b(?:{words})[:：]\s*")
+
+    @cached_property
+    def statements(self) -> list[re.Pattern[str]]:
+        # the scheme's model refuses a form it does not know
+        templates = self.scheme.statements + [FORMS[n] for n in self.scheme.statement_forms]
+        return [compile_statement(s, self.scheme.version_pattern) for s in templates]
+
+    @cached_property
+    def end_forms(self) -> list[re.Pattern[str]]:
+        pattern = self.scheme.version_pattern
+        return [compile_statement(e, pattern) for e in self.scheme.ends if "{" in e]
+
+    @cached_property
+    def glyph(self) -> re.Pattern[str]:
+        return re.compile(rf"^[{re.escape(''.join(self.scheme.bullets))}]\s+")
 
     def ends(self, text: str) -> bool:
         """The heading after which the rules end: one of the scheme's `ends`, as written or
