@@ -184,13 +184,14 @@ WARM = """
 import json, sys, time
 from pipeline.extract import pdf as extract
 from pipeline.extract.pdfium import load_pdf_pages_pdfium
-from pipeline.runner.families import parse_bytes
+from pipeline.runner.families import family_of, parse_bytes, parse_extracted
 from pipeline.runner.request import ParseRequest
 recent = getattr(extract, "_RECENT", None)
 if recent is None:
     sys.exit("pipeline.extract.pdf._RECENT moved: the bench cannot empty the extraction cache")
 data = open(sys.argv[1], "rb").read()
 request = ParseRequest(family=sys.argv[2], document=sys.argv[3], rendition="pdf", what=sys.argv[1])
+extracted = family_of(sys.argv[2]).extract(data, request)  # for "lines"
 print("ready", flush=True)
 for line in sys.stdin:
     recent.clear()  # a cold extraction every time
@@ -200,6 +201,8 @@ for line in sys.stdin:
         answer = {"lines": lines}
     elif line.strip() == "floor":  # PDFium's own part of the extraction
         answer = {"pages": load_pdf_pages_pdfium(data, what=sys.argv[1])}
+    elif line.strip() == "lines":  # the parse after the extraction, lines given
+        answer = {"records": len(parse_extracted(extracted, request).records)}
     else:
         doc = parse_bytes(data, request)
         answer = {"records": len(doc.records), "warnings": len(doc.warnings)}
