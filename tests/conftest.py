@@ -25,6 +25,7 @@ from pipeline.runner.collector import tune_collector
 from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest
 from tests.support.built_once import build_once, shared_folder
+from tests.support.diff_real import share_parses
 from tests.support.helpers import SHARED, link_archive
 from tests.support.server import ScriptedServer
 
@@ -81,6 +82,12 @@ ParseReal = Callable[..., Document]
 def parse_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One parse cache for the whole run: the import fixture and parse_real share it."""
     return shared_folder("parsed", tmp_path_factory)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _real_documents_through_the_parse_cache(parse_cache_dir: Path) -> None:
+    """The diff tests' real documents share the run's parse cache too."""
+    share_parses(parse_cache_dir)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ FaB (text export) in ../shared/sources, parsed with the project's own parsers th
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
 import re
@@ -21,7 +22,8 @@ from pipeline.errors import EXIT_OK
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from pipeline.models.records import Document
-from pipeline.runner.families import parse_bytes
+from pipeline.runner.cache import ParseCache
+from pipeline.runner.limits import ParseLimits
 from pipeline.runner.request import ParseRequest
 from tests.support.built_once import build_once
 from tests.support.helpers import SHARED, link_archive
@@ -69,6 +71,16 @@ def manifest_versions(game: str) -> list[tuple[str, str]]:
     return sorted(rows, key=lambda r: [int(p) if p.isdigit() else p for p in r[0].split(".")])
 
 
+# The session's parse cache (conftest sets it): a version one worker or the import
+# fixture parsed is read back, not parsed again.
+_parses = ParseCache(None)
+
+
+def share_parses(root: Path) -> None:
+    """Parse the real documents through the parse cache at `root`."""
+    _parses.root = root
+
+
 @functools.cache
 def real_document(game: str, version: str) -> Document:
     """One version, by its manifest version (MTG '20221007', Netrunner '1.4', ...)."""
@@ -80,7 +92,8 @@ def real_document(game: str, version: str) -> Document:
         rendition=family.rendition,
         version=version if family.asserted else None,
     )
-    return parse_bytes((SHARED / path).read_bytes(), request)
+    data = (SHARED / path).read_bytes()
+    return _parses.parse(data, hashlib.sha256(data).hexdigest(), request, ParseLimits())
 
 
 def consecutive_pairs() -> list[tuple[str, str, str]]:
