@@ -22,7 +22,7 @@ from pathlib import Path
 from pipeline.errors import StorageIOError, UnreadableInput, UsageError, shorten
 from pipeline.export.datasette.metadata import metadata_path
 from pipeline.export.schema import APPLICATION_ID, MARK_TABLE, TABLE_ORDER
-from pipeline.store.files import SIDE_FILE_BYTES, read_input
+from pipeline.store.files import FILE_MODE, SIDE_FILE_BYTES, read_input
 from pipeline.store.temp_files import TempFile, temp_beside
 
 TEMP_SUFFIX = ".rulescorpus-export"
@@ -137,9 +137,7 @@ def _mode_for(target: Path) -> int:
     try:
         return os.stat(target).st_mode & 0o7777
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return FILE_MODE
 
 
 def _problem(exc: Exception) -> str:
