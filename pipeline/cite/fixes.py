@@ -1,12 +1,12 @@
 """`cite-check --fix`: plan every rewrite first, then write each file so that nothing but
 its renumbered citations changes, and say per file what happened.
 
-A file is written through a temporary file created exclusively (`O_EXCL`, a random name)
-in its own folder, given the file's mode and owner, and renamed over it; a symlink is
-written through to its target. A file is left as it is, and reported, when it changed
-since it was checked (its bytes are compared again just before the rename), when it is
-read-only for the user, when its owner cannot be kept, or when it has other hard links
-(a rename would cut them off; `--break-hard-links` writes it anyway).
+A file is written through a temporary file created exclusively and never through a link
+in its own folder (`store.temp_files`), given the file's mode and owner, and renamed over
+it; a symlink given is written through to its target. A file is left as it is, and
+reported, when it changed since it was checked (its bytes are compared again just before
+the rename), when it is read-only for the user, when its owner cannot be kept, or when it
+has other hard links (a rename would cut them off; `--break-hard-links` writes it anyway).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pipeline.cite.files import Protected, TextFile, read_bytes, shown
-from pipeline.store.temp_files import exclusive_temp
+from pipeline.store.temp_files import temp_beside
 
 FixState = Literal["changed", "skipped", "failed"]
 
@@ -102,25 +102,21 @@ def _write_one(fix: FileFix, break_hard_links: bool) -> FixResult:
         return result("skipped", "it is read-only")
     after = fix.file.encode(fix.after)
     try:
-        fd, temporary = exclusive_temp(target, ".cite-check")
+        with temp_beside(target, ".cite-check") as temp:
+            try:
+                temp.write(after)
+                os.fchmod(temp.fd, stat.S_IMODE(info.st_mode))
+                if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+                    os.fchown(temp.fd, info.st_uid, info.st_gid)
+                os.fsync(temp.fd)
+                if read_bytes(target) != fix.file.data:
+                    return result("skipped", "it changed since it was checked; check it again")
+                temp.replace()
+            except OSError as exc:
+                what = "keep its owner" if exc.errno == errno.EPERM else "write it"
+                return result("failed", f"cannot {what} ({exc.strerror or exc})")
     except OSError as exc:
         return result("failed", f"cannot create a file in its folder ({exc.strerror})")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(after)
-            handle.flush()
-            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
-            if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
-                os.fchown(handle.fileno(), info.st_uid, info.st_gid)
-            os.fsync(handle.fileno())
-        if read_bytes(target) != fix.file.data:
-            os.unlink(temporary)
-            return result("skipped", "it changed since it was checked; check it again")
-        os.replace(temporary, target)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        what = "keep its owner" if exc.errno == errno.EPERM else "write it"
-        return result("failed", f"cannot {what} ({exc.strerror or exc})")
     return result("changed")
 
 

@@ -236,8 +236,8 @@ def export_sqlite(corpus_dir: Path, path: Path, *, force: bool = False) -> Expor
     reader = CorpusReader(corpus_dir)
     target = check_target(corpus_dir, path, force=force)
     meta = metadata_path(target)
-    with replacing(target) as temporary:
-        writer = Writer(temporary)
+    with replacing(target) as temp:
+        writer = Writer(target.parent / temp.temp)
         try:
             counts = writer.finish(write_corpus(reader, writer))
         finally:

@@ -5,8 +5,9 @@ application id and its `rulescorpus_export` table say so); Datasette's metadata 
 beside it only when absent or one this export wrote. Anything else (another database, a
 text file, a folder, a file inside the corpus) is refused, the first two unless
 `--force`, the last always. The new database is built in a temporary file created
-exclusively beside PATH and renamed over it, so PATH is either the old file or the whole
-new one; a temporary file left by a killed export is removed by the next one.
+exclusively beside PATH, never through a link (`store.temp_files`), and renamed over it,
+so PATH is either the old file or the whole new one; a temporary file left by a killed
+export is removed by the next one.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from pathlib import Path
 from pipeline.errors import StorageIOError, UnreadableInput, UsageError, shorten
 from pipeline.export.datasette.metadata import metadata_path
 from pipeline.export.schema import APPLICATION_ID, MARK_TABLE, TABLE_ORDER
-from pipeline.store.files import SIDE_FILE_BYTES, read_input
-from pipeline.store.temp_files import exclusive_temp
+from pipeline.store.files import FILE_MODE, SIDE_FILE_BYTES, read_input
+from pipeline.store.temp_files import TempFile, temp_beside
 
 TEMP_SUFFIX = ".rulescorpus-export"
 EXPORT_ADVICE = "it was left as it was. Free space or fix the permissions of that folder"
@@ -113,25 +114,21 @@ def _metadata_problem(path: Path) -> str | None:
 
 
 @contextmanager
-def replacing(target: Path) -> Iterator[Path]:
+def replacing(target: Path) -> Iterator[TempFile]:
     """A temporary file beside `target` to build the new file in; renamed over `target`
     when the block ends well, removed when it does not."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = exclusive_temp(target, TEMP_SUFFIX)
-        os.close(fd)
+        with temp_beside(target, TEMP_SUFFIX) as temp:
+            try:
+                yield temp
+                os.fchmod(temp.fd, _mode_for(target))
+                os.fsync(temp.fd)
+                temp.replace()
+            except (OSError, sqlite3.Error) as exc:
+                raise StorageIOError(_shown(target), _problem(exc), EXPORT_ADVICE) from exc
     except OSError as exc:
         raise StorageIOError(_shown(target), exc.strerror or str(exc), EXPORT_ADVICE) from exc
-    try:
-        yield temporary
-        with open(temporary, "rb") as handle:
-            os.fchmod(handle.fileno(), _mode_for(target))
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except (OSError, sqlite3.Error) as exc:
-        raise StorageIOError(_shown(target), _problem(exc), EXPORT_ADVICE) from exc
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def _mode_for(target: Path) -> int:
@@ -140,9 +137,7 @@ def _mode_for(target: Path) -> int:
     try:
         return os.stat(target).st_mode & 0o7777
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return FILE_MODE
 
 
 def _problem(exc: Exception) -> str:
@@ -152,5 +147,5 @@ def _problem(exc: Exception) -> str:
 
 
 def write_atomically(target: Path, data: bytes) -> None:
-    with replacing(target) as temporary:
-        temporary.write_bytes(data)
+    with replacing(target) as temp:
+        temp.write(data)

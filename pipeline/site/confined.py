@@ -12,17 +12,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from pipeline.errors import StorageIOError, UsageError, shorten
+from pipeline.store.temp_files import DIR_FLAGS, TempFile
 
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-_NEW_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 TEMP_SUFFIX = ".rulescorpus-site"
 SITE_ADVICE = "the site folder keeps its previous pages. Free space or fix its permissions"
 
@@ -88,14 +86,14 @@ class Confined:
         """The descriptor of sub-folder `part` of `fd` (closing `fd`), or -1 if absent."""
         try:
             try:
-                return os.open(part, _DIR_FLAGS, dir_fd=fd)
+                return os.open(part, DIR_FLAGS, dir_fd=fd)
             except FileNotFoundError:
                 if not create:
                     return -1
                 # made meanwhile by someone else: opened below like any folder
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, dir_fd=fd)
-                return os.open(part, _DIR_FLAGS, dir_fd=fd)
+                return os.open(part, DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link(fd, part):
                     raise UsageError(
@@ -152,18 +150,11 @@ class Confined:
         with self.folder_of(name, create=True) as found:
             assert found is not None
             fd, leaf = found
-            temp = f".{leaf[:100]}.{secrets.token_hex(8)}{TEMP_SUFFIX}"
             try:
-                handle = os.open(temp, _NEW_FLAGS, 0o666, dir_fd=fd)
-                try:
-                    with os.fdopen(handle, "wb", closefd=False) as writer:
-                        writer.write(data)
-                finally:
-                    os.close(handle)
-                os.replace(temp, leaf, src_dir_fd=fd, dst_dir_fd=fd)
+                with TempFile(fd, leaf, TEMP_SUFFIX, 0o666) as temp:
+                    temp.write(data)
+                    temp.replace()
             except OSError as exc:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp, dir_fd=fd)
                 raise self.failed(self.root / name, exc) from exc
 
     def remove(self, name: str) -> None:

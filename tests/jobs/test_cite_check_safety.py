@@ -124,6 +124,36 @@ def test_a_planted_temporary_file_is_never_followed(
     ]
 
 
+def test_fix_removes_what_a_killed_fix_left_and_never_follows_a_link_of_that_name(
+    mtg_pair_corpus: Path, tmp_path: Path, stale: tuple[str, str]
+) -> None:
+    """Before writing a file, `--fix` removed every temporary file of its name whose process
+    was gone, judged through links: a link of such a name to a regular file was taken for
+    one and removed. A temporary file a killed fix left is removed (whatever random part it
+    has), one of a running process is kept, and a link of that name is left alone, like the
+    file it names."""
+    folder = tmp_path / "docs"
+    notes = _notes(folder, stale)
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    left = [folder / f".notes.md.{child.pid}.{part}.cite-check" for part in ("x1_b2c3d", "0" * 16)]
+    for path in left:
+        path.write_text("half a fix")
+    running = folder / f".notes.md.{os.getpid()}.{'a' * 16}.cite-check"
+    running.write_text("another fix, still running")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not yours\n")
+    linked = folder / f".notes.md.{child.pid}.{'b' * 16}.cite-check"
+    linked.symlink_to(outside)
+    code, err = _fix(mtg_pair_corpus, notes)
+    assert code in (0, 1), err
+    assert notes.read_text() == _fixed(stale) and not any(p.exists() for p in left)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [linked.name, "notes.md", running.name]
+    )
+    assert linked.is_symlink() and outside.read_text() == "not yours\n"
+
+
 def test_fix_keeps_mode_owner_symlinks_and_leaves_hard_links_and_read_only_files(
     mtg_pair_corpus: Path, tmp_path: Path, stale: tuple[str, str]
 ) -> None:

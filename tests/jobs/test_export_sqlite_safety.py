@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -13,14 +14,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from datasette.utils import escape_fts
 from typer.testing import CliRunner
 
 from pipeline.cli.commands import app
 from pipeline.cli.shared import diff_renderers
+from pipeline.errors import EXIT_IO, StorageIOError
 from pipeline.export.datasette.metadata import QUERIES
 from pipeline.export.schema import APPLICATION_ID, MARK_TABLE
 from pipeline.export.sqlite import export_sqlite
+from pipeline.export.target import replacing
 from pipeline.jobs.context import Context
 from pipeline.jobs.import_archive import import_archive
 from tests.conftest import MTG_PAIR
@@ -87,6 +91,30 @@ def test_export_replaces_only_a_database_it_made(mtg_pair_corpus: Path, tmp_path
     assert _export(corpus, other)[0] == 0
     leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
     assert leftovers == []
+
+
+def test_a_link_put_in_place_of_the_temporary_database_is_never_followed(tmp_path: Path) -> None:
+    """The export reopened its temporary database by name to give it PATH's mode, and
+    renamed it by name: a link put in its place while the database was built had the file
+    it named made world-readable, then became PATH itself. The export now keeps its
+    temporary file's descriptor and renames only that file, from its folder's descriptor:
+    PATH, and the file the link names, are left as they were (exit 74)."""
+    target = tmp_path / "rulescorpus.sqlite"
+    target.write_bytes(b"the previous export")
+    target.chmod(0o644)
+    victim = tmp_path / "private.txt"
+    victim.write_text("not the export's\n")
+    victim.chmod(0o600)
+    planted = tmp_path / "planted"
+    planted.symlink_to(victim)
+    with pytest.raises(StorageIOError) as raised, replacing(target) as temp:
+        temp.write(b"a new export")
+        os.replace(planted, tmp_path / temp.temp)
+    assert "was replaced by another meanwhile" in str(raised.value)
+    assert raised.value.exit_code == EXIT_IO
+    assert not target.is_symlink() and target.read_bytes() == b"the previous export"
+    assert victim.read_text() == "not the export's\n" and victim.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["private.txt", "rulescorpus.sqlite"]
 
 
 def _sparse(source: Path, folder: Path) -> Path:

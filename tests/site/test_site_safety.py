@@ -295,9 +295,11 @@ def test_a_temporary_file_a_killed_build_left_is_removed_by_the_next(
     assert site(hostile[2], out)[0] == EXIT_OK
     left = out / "search" / ".index.html.0123456789abcdef.rulescorpus-site"
     left.write_text("half a page")
+    named = out / f".feed.xml.{os.getpid()}.0123456789abcdef.rulescorpus-site"
+    named.write_text("half a feed")
     linked = out / ".index.html.fedcba9876543210.rulescorpus-site"
     outside = victim(tmp_path)
     linked.symlink_to(outside)
     assert site(hostile[2], out)[0] == EXIT_OK
-    assert not left.exists() and not linked.is_symlink()
+    assert not left.exists() and not named.exists() and not linked.is_symlink()
     assert outside.read_text() == "not the site's\n" and (out / "search/index.html").is_file()

@@ -24,6 +24,7 @@ from pipeline.models.sources import Pin
 from pipeline.store import files as store_files
 from pipeline.store import layout
 from pipeline.store.corpus import Corpus
+from pipeline.store.temp_files import temp_beside
 from tests.support.helpers import SHARED, corpus_digest, registry_file
 from tests.support.mtg_sources import copy_tree
 
@@ -225,3 +226,30 @@ def test_a_game_named_like_a_file_of_the_corpus_or_the_site_is_refused(
         load_sources(registry)
     with pytest.raises(UnsafeName):
         layout.version_file(f"{game}/cr", "1.0", "0" * 64)
+
+
+def test_a_temporary_file_stays_in_the_folder_it_was_made_in(tmp_path: Path) -> None:
+    """Temporary files beside a user's file (cite-check's fixes, the SQLite export) were
+    made and renamed by path: their folder swapped for a link meanwhile sent the rename
+    through the link. They are made and renamed from the descriptor of their folder, opened
+    without following a link, so the new file lands in that folder and nowhere else."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    target = folder / "notes.md"
+    target.write_text("old\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "notes.md").write_text("not yours\n")
+    with temp_beside(target, ".cite-check") as temp:
+        temp.write(b"new\n")
+        folder.rename(tmp_path / "moved")
+        folder.symlink_to(elsewhere, target_is_directory=True)
+        temp.replace()
+    assert os.listdir(tmp_path / "moved") == ["notes.md"]
+    assert (tmp_path / "moved" / "notes.md").read_text() == "new\n"
+    assert os.listdir(elsewhere) == ["notes.md"]
+    assert (elsewhere / "notes.md").read_text() == "not yours\n"
+    # A folder that is itself a link (one swapped in before it was opened) is refused.
+    with pytest.raises(OSError), temp_beside(folder / "notes.md", ".cite-check"):
+        pass
+    assert os.listdir(elsewhere) == ["notes.md"]
