@@ -71,7 +71,7 @@ def diff_cmd(
     """Changes between two stored versions (any two, not only adjacent ones); NEW defaults to
     the current version."""
     from pipeline.corpus.diffs import diff_between
-    from pipeline.corpus.stored import StoredCorpus
+    from pipeline.lookup import StoredCorpus
     from pipeline.report.output import render_diff
 
     ctx = make_context(corpus, cache, sources)

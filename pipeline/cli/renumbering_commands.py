@@ -40,7 +40,7 @@ def renumbering_cmd(
     Each old id that did not stay the same: renumbered, moved, split, merged, removed or
     changed at the same number; the maps of consecutive versions composed along the chain."""
     from pipeline.corpus.renumbering import renumbering
-    from pipeline.corpus.stored import StoredCorpus
+    from pipeline.lookup import StoredCorpus
     from pipeline.report.output import render_renumbering
 
     ctx = make_context(corpus, cache, sources)
@@ -95,8 +95,8 @@ def cite_check_cmd(
     each file is reported changed, skipped or failed, and a fix that could not write every
     file exits 74. The corpus, the cache and Python environments are never read or written."""
     from pipeline.cite.run import CiteCheck
-    from pipeline.corpus.stored import StoredCorpus
     from pipeline.errors import UsageError
+    from pipeline.lookup import StoredCorpus
 
     ctx = make_context(corpus, cache, sources, quiet=True)
 

@@ -3,9 +3,9 @@ renumbering, lineages, provenance and search.
 
 Read-only and typed. Every file is checked against the digest `index.json` records for
 it (its name, or the id index's digest of a record's own bytes), so a caller never sees
-a half-written or altered file as data. The answers come from `corpus.stored`,
-`corpus.lineage`, `corpus.lookup` and `corpus.search`, which read with json alone;
-this class makes them models.
+a half-written or altered file as data. The answers come from `store.reader` and
+`lookup` (show, the one lineage, search), which read with json alone; this class makes
+them models.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from pipeline.corpus.answers import (
     sha256_of,
 )
 from pipeline.corpus.diffs import load_document, stored_diff
-from pipeline.corpus.lineage import HistoryStep, Step
-from pipeline.corpus.lookup import history_of, ident_in, shown_json
-from pipeline.corpus.renumbering import lineages_of
+from pipeline.corpus.renumbering import lineages_of, lives_now
 from pipeline.corpus.renumbering import renumbering as renumbering_map
-from pipeline.corpus.search import Hit, search_corpus
 from pipeline.corpus.shown import Shown
 from pipeline.diff.citations import parse_citation
 from pipeline.errors import NotFound, UsageError
+from pipeline.lookup.lineage import HistoryStep, Step
+from pipeline.lookup.search import Hit, search_corpus
+from pipeline.lookup.show import history_of, ident_in, shown_json
 from pipeline.models.diffs import DocumentDiff, RenumberingMap
 from pipeline.models.index import INDEX_FORMAT, DocumentEntry, VersionEntry
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
@@ -271,7 +271,7 @@ class CorpusReader:
     def show(self, citation: str, document: str | None = None, version: str | None = None) -> Shown:
         """`show`'s answer: the record with its subrules and provenance, found by a citation
         as people write it, in `document` (default: the one document that has it)."""
-        return Shown.of(shown_json(self.stored, citation, document, version))
+        return Shown.of(shown_json(self._lineages, citation, document, version, lives_now))
 
     def search(
         self,
