@@ -34,9 +34,10 @@ from pipeline.lookup.lineage import HistoryStep, Step
 from pipeline.lookup.search import Hit, search_corpus
 from pipeline.lookup.show import history_of, ident_in, shown_json
 from pipeline.models.diffs import DocumentDiff, RenumberingMap
-from pipeline.models.index import INDEX_FORMAT, DocumentEntry, VersionEntry
+from pipeline.models.index import INDEX_FORMAT, DocumentEntry, Index, VersionEntry
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.models.sources import FetchResult
+from pipeline.store.corpus import index_model
 from pipeline.store.reader import StoredCorpus
 
 # The dataclasses lived here first; code that imports them from this module keeps working.
@@ -83,6 +84,10 @@ class CorpusReader:
 
     def _version(self, document: str, version: str | None) -> VersionEntry:
         return VersionEntry.model_validate(self.stored.item(document, version))
+
+    def index(self) -> Index:
+        """The whole index.json as its model, validated (StoreError when it is not one)."""
+        return index_model(self.stored)
 
     def documents(self) -> list[DocumentInfo]:
         return [self.document_info(name) for name in self.stored.documents()]
