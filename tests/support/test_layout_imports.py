@@ -454,6 +454,20 @@ def test_the_json_only_read_side_loads_no_pydantic_at_run_time() -> None:
     assert done.stdout.strip() == "[]"
 
 
+def test_the_command_line_starts_without_the_typed_read_side() -> None:
+    # Every command loads the typer app and the modules it is made of; the typed read side
+    # (corpus/: the record models, the diff engine) loads only in a command that reads a
+    # corpus, so `sources`, `--help` and the jobs never pay for it.
+    probe = (
+        "import sys, pipeline.cli.commands\n"
+        "print(sorted(m for m in sys.modules if m.startswith('pipeline.corpus')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "[]"
+
+
 def test_the_parse_runtime_loads_no_command_at_run_time() -> None:
     # The runner is beneath the commands: importing every one of its modules (the family
     # table and every parser included) loads nothing of jobs or cli.
