@@ -249,7 +249,7 @@ FORBIDDEN = [
     ("pipeline.jobs.versions", "pipeline.report.html"),
     ("pipeline.jobs.versions", "pipeline.report.markdown"),
     ("pipeline.corpus.reader", "pipeline.report.html"),
-    ("pipeline.corpus.lookup", "pipeline.site.render"),
+    ("pipeline.corpus.shown", "pipeline.site.render"),
     ("pipeline.lookup.show", "pipeline.site.render"),
     ("pipeline.lookup.show", "pipeline.corpus.renumbering"),
     ("pipeline.lookup.lineage", "pipeline.models.diffs"),
