@@ -22,10 +22,10 @@ from pipeline.cite.files import Protected, TextFile, collect_files, read_text_fi
 from pipeline.cite.fixes import FileFix
 from pipeline.corpus.diffs import load_document
 from pipeline.corpus.renumbering import lineages_of, renumbering
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import Found, find_in_line, rewrite
 from pipeline.diff.renumbering import lookup
 from pipeline.errors import NotFound, UsageError
+from pipeline.lookup import StoredCorpus
 from pipeline.models.diffs import RenumberingMap
 from pipeline.models.records import Ruling
 from pipeline.store.ordering import version_key

@@ -21,8 +21,8 @@ from pipeline.cite.check import (
     plan_fixes,
 )
 from pipeline.cite.fixes import partial, write_fixes
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import EXIT_IO, NAME_LENGTH, shorten
+from pipeline.lookup import StoredCorpus
 
 
 class Speaker(Protocol):

@@ -10,9 +10,10 @@ from rich.table import Table
 from rich.text import Text
 
 from pipeline.cli.show_text import format_history, format_hits, format_shown
-from pipeline.corpus import HistoryStep, Hit
 from pipeline.errors import MESSAGE_LINE, NAME_LENGTH, shorten
 from pipeline.jobs.outcomes import RunSummary
+from pipeline.lookup.lineage import HistoryStep
+from pipeline.lookup.search import Hit
 from pipeline.models.outcomes import Outcome
 
 STYLES = {

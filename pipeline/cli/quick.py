@@ -3,8 +3,8 @@ the json module alone.
 
 A rules bot or a judge asks `show cr:702.19c --doc mtg/cr` many times a day; loading
 typer, rich, pydantic and the models costs ten times what the answer does. This path
-answers the plain case (the current version, text or --json) through `corpus.lookup`,
-the read side's own json-only path over the one reader (`store.reader`: index.json, the
+answers the plain case (the current version, text or --json) through `lookup`, the read
+side's own json-only path over the one reader (`store.reader`: index.json, the
 version's id index, and only the asked record's bytes, each checked against its
 SHA-256): the same dict the full command prints, built by the same code.
 Anything else (an older version, --provenance, a citation it cannot find, --help, a
@@ -52,8 +52,8 @@ def try_quick(argv: list[str]) -> int | None:
     except Fallback:  # an option this path does not know: the full command parses it
         return None
     root = Path(args.corpus or os.environ.get("RULESCORPUS_CORPUS", "corpus"))
-    from pipeline.corpus.stored import StoredCorpus
     from pipeline.errors import RulesCorpusError
+    from pipeline.lookup import StoredCorpus
 
     try:
         stored = StoredCorpus(root)
@@ -68,9 +68,10 @@ def try_quick(argv: list[str]) -> int | None:
                 return None  # an older version also says where the rule lives now
         elif args.version is not None:
             return None
-        from pipeline.corpus.lookup import shown_json
+        from pipeline.lookup.lineage import Lineages
+        from pipeline.lookup.show import shown_json
 
-        data = shown_json(stored, _one(args.words), args.doc, args.version)
+        data = shown_json(Lineages(stored), _one(args.words), args.doc, args.version)
     except (Fallback, RulesCorpusError, OSError, ValueError, KeyError, TypeError):
         return None
     if args.json:
@@ -88,8 +89,8 @@ def _history(stored: Any, args: argparse.Namespace) -> int | None:
     if args.doc is None or args.version is not None or args.json:
         return None
     from pipeline.cli.show_text import format_history
-    from pipeline.corpus.lineage import Lineages
-    from pipeline.corpus.lookup import history_of
+    from pipeline.lookup.lineage import Lineages
+    from pipeline.lookup.show import history_of
 
     citation = _one(args.words)
     steps = history_of(Lineages(stored), args.doc, citation)
@@ -109,7 +110,7 @@ def _search(stored: Any, args: argparse.Namespace) -> int | None:
     if limit < 1:
         return None
     from pipeline.cli.show_text import format_hits
-    from pipeline.corpus.search import search_corpus
+    from pipeline.lookup.search import search_corpus
 
     query = " ".join(args.words)
     hits = search_corpus(stored, query, document=args.doc, version=args.version, limit=limit)

@@ -2,7 +2,8 @@
 corpus, so a newcomer's typo or a missing corpus gets one line that says what to do: the
 corpus folder must exist and hold something, a document id, version or family that is not
 known comes with the nearest known ones ("did you mean"), and an omitted version is the
-current one."""
+current one. A command opens the corpus once (`require_corpus`): its checks and its answer
+read the same `StoredCorpus`, whose index.json is parsed and validated once."""
 
 from __future__ import annotations
 
@@ -10,14 +11,20 @@ import difflib
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.errors import NotFound, UsageError
 from pipeline.jobs.context import Context
 from pipeline.runner.family_names import NAMES as FAMILY_NAMES
 
+if TYPE_CHECKING:  # the models load when a command opens the corpus, not at start
+    from pipeline.corpus import CorpusReader
+    from pipeline.lookup import StoredCorpus
+
 __all__ = [
     "check_document",
     "check_family",
+    "check_read_arguments",
     "check_version",
     "current_version",
     "require_corpus",
@@ -44,37 +51,50 @@ def fold(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
-def require_corpus(ctx: Context) -> list[str]:
-    """The stored document ids; a missing or empty corpus folder is a usage error naming it."""
+def require_corpus(ctx: Context) -> CorpusReader:
+    """The corpus folder opened for the command, its index validated; a missing or empty
+    folder is a usage error naming it."""
+    from pipeline.corpus import open_corpus
+
     root = ctx.corpus_dir
     where = str(root) if root.is_absolute() else f"{root} (in {Path.cwd()})"
     if not root.is_dir():
         raise UsageError(f"no corpus folder at {where}: {HOW_TO_CHOOSE}")
-    documents = sorted(ctx.corpus.index().documents)
-    if not documents:
+    try:
+        reader = open_corpus(root)
+    except NotFound:  # a folder without index.json: nothing stored yet
+        reader = None
+    if reader is None or not reader.index().documents:
         raise UsageError(f"the corpus at {where} holds no document yet: {HOW_TO_CHOOSE}")
-    return documents
+    return reader
 
 
-def check_document(ctx: Context, document: str) -> None:
-    documents = require_corpus(ctx)
+def check_read_arguments(ctx: Context, doc: str | None, *versions: str | None) -> CorpusReader:
+    """The corpus opened once for the command, and the document and versions when given
+    checked in it (or a line saying what to do, with the nearest names)."""
+    reader = require_corpus(ctx)
+    if doc is not None:
+        check_document(reader.stored, doc)
+        for version in versions:
+            if version is not None:
+                check_version(reader.stored, doc, version)
+    return reader
+
+
+def check_document(stored: StoredCorpus, document: str) -> None:
+    documents = stored.documents()
     if document not in documents:
         raise NotFound(
             f"document {document}",
-            f"{did_you_mean(document, documents)}the corpus at {ctx.corpus_dir} has: "
+            f"{did_you_mean(document, documents)}the corpus at {stored.root} has: "
             + ", ".join(documents),
         )
 
 
-def stored_versions(ctx: Context, document: str) -> list[str]:
-    entry = ctx.corpus.index().documents[document]
-    return [v.version for v in entry.versions]
-
-
-def check_version(ctx: Context, document: str, version: str) -> None:
+def check_version(stored: StoredCorpus, document: str, version: str) -> None:
     """A version the document does not store; forms that name the same stored version
     (20251114 for 2025-11-14) are left for the corpus to read."""
-    versions = stored_versions(ctx, document)
+    versions = [v["version"] for v in stored.entry(document).get("versions") or []]
     if version in versions or fold(version) in {fold(v) for v in versions}:
         return
     raise NotFound(
@@ -83,8 +103,8 @@ def check_version(ctx: Context, document: str, version: str) -> None:
     )
 
 
-def current_version(ctx: Context, document: str) -> str:
-    current = ctx.corpus.index().documents[document].current
+def current_version(stored: StoredCorpus, document: str) -> str:
+    current = stored.current(document)
     if current is None:
         raise NotFound(f"a current version of {document}", "import or update it first")
     return current

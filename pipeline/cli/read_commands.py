@@ -21,16 +21,10 @@ from pipeline.cli.common import (
     run_job,
 )
 from pipeline.cli.console import print_history, print_hits, print_shown
-from pipeline.cli.read_arguments import (
-    check_document,
-    check_version,
-    current_version,
-    require_corpus,
-)
+from pipeline.cli.read_arguments import check_read_arguments, current_version
 from pipeline.cli.shared import err, make_context, out
 from pipeline.cli.show_text import provenance_lines
 from pipeline.errors import EXIT_VERIFY, MESSAGE_LINE, shorten
-from pipeline.jobs.context import Context
 
 
 class DiffFormat(StrEnum):
@@ -71,23 +65,13 @@ def diff_cmd(
     """Changes between two stored versions (any two, not only adjacent ones); NEW defaults to
     the current version."""
     from pipeline.corpus.diffs import diff_between
-    from pipeline.corpus.stored import StoredCorpus
     from pipeline.report.output import render_diff
 
     ctx = make_context(corpus, cache, sources)
-
-    def versions() -> tuple[str, str]:
-        check_document(ctx, document)
-        for version in (old, new):
-            if version is not None:
-                check_version(ctx, document, version)
-        return old, new or current_version(ctx, document)
-
-    older, newer = run_job(versions)
+    stored = run_job(lambda: check_read_arguments(ctx, document, old, new)).stored
+    newer = new or run_job(lambda: current_version(stored, document))
     diff, old_doc, new_doc = run_job(
-        lambda: diff_between(
-            StoredCorpus(ctx.corpus_dir), document, older, newer, min_similarity=min_similarity
-        )
+        lambda: diff_between(stored, document, old, newer, min_similarity=min_similarity)
     )
     shown = run_job(
         lambda: render_diff(
@@ -119,11 +103,8 @@ def show_cmd(
 
     CITATION as people write it: cr:702.19c, 702.19c, CR 702.19c, rule 702.19c, 702.19C,
     glossary:Trample or Trample."""
-    from pipeline.corpus import open_corpus
-
     ctx = make_context(corpus, cache, sources)
-    run_job(lambda: check_read_arguments(ctx, doc, version))
-    reader = run_job(lambda: open_corpus(ctx.corpus_dir))
+    reader = run_job(lambda: check_read_arguments(ctx, doc, version))
     shown = run_job(lambda: reader.show(citation, doc, version))
     details = (
         run_job(lambda: reader.provenance(shown.document, shown.record.id, shown.version))
@@ -140,16 +121,6 @@ def show_cmd(
             out.print(f"\n{line}", markup=False, highlight=False, soft_wrap=True)
         if details:
             print_record_provenance(details.as_dict())
-
-
-def check_read_arguments(ctx: Context, doc: str | None, version: str | None) -> None:
-    """The corpus, and the document and version when given, exist (or a line saying what
-    to do, with the nearest names)."""
-    require_corpus(ctx)
-    if doc is not None:
-        check_document(ctx, doc)
-        if version is not None:
-            check_version(ctx, doc, version)
 
 
 def print_record_provenance(p: dict[str, Any]) -> None:
@@ -185,11 +156,8 @@ def history_cmd(
     sources: SourcesOpt = None,
 ) -> None:
     """The record's text in every stored version, following renumbering."""
-    from pipeline.corpus import open_corpus
-
     ctx = make_context(corpus, cache, sources)
-    run_job(lambda: check_read_arguments(ctx, doc, None))
-    reader = run_job(lambda: open_corpus(ctx.corpus_dir))
+    reader = run_job(lambda: check_read_arguments(ctx, doc))
     # Without --doc, the document is the one `show` would answer from.
     document = doc or run_job(lambda: reader.show(citation).document)
     steps = run_job(lambda: reader.history(document, citation))
@@ -213,16 +181,10 @@ def search_cmd(
 
     Searches the current version of every document (or --doc, at --version); no export
     needed. Exit 0 with hits, 1 with none."""
-    from pipeline.corpus import open_corpus
-
     ctx = make_context(corpus, cache, sources)
-    run_job(lambda: check_read_arguments(ctx, doc, version))
+    reader = run_job(lambda: check_read_arguments(ctx, doc, version))
     query = " ".join(words)
-    hits = run_job(
-        lambda: open_corpus(ctx.corpus_dir).search(
-            query, document=doc, version=version, limit=limit
-        )
-    )
+    hits = run_job(lambda: reader.search(query, document=doc, version=version, limit=limit))
     if as_json:
         data = {"query": query, "hits": [h.as_dict() for h in hits]}
         print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))

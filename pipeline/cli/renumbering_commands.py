@@ -11,10 +11,9 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import CacheOpt, CorpusOpt, JsonOpt, SourcesOpt, app, run_job
-from pipeline.cli.read_arguments import check_document, check_version
+from pipeline.cli.read_arguments import check_read_arguments
 from pipeline.cli.shared import err, make_context
 from pipeline.cli.shared import out as console
-from pipeline.jobs.context import Context
 
 
 class MapFormat(StrEnum):
@@ -39,22 +38,13 @@ def renumbering_cmd(
 
     Each old id that did not stay the same: renumbered, moved, split, merged, removed or
     changed at the same number; the maps of consecutive versions composed along the chain."""
-    from pipeline.corpus.renumbering import renumbering
-    from pipeline.corpus.stored import StoredCorpus
     from pipeline.report.output import render_renumbering
 
     ctx = make_context(corpus, cache, sources)
-    run_job(lambda: check_versions(ctx, document, old, new))
-    rmap = run_job(lambda: renumbering(StoredCorpus(ctx.corpus_dir), document, old, new))
+    reader = run_job(lambda: check_read_arguments(ctx, document, old, new))
+    rmap = run_job(lambda: reader.renumbering(document, old, new))
     shown = run_job(lambda: render_renumbering(rmap, format=format.value))
     sys.stdout.buffer.write(shown)
-
-
-def check_versions(ctx: Context, document: str, *versions: str | None) -> None:
-    check_document(ctx, document)
-    for version in versions:
-        if version is not None:
-            check_version(ctx, document, version)
 
 
 @app.command("cite-check")
@@ -95,7 +85,6 @@ def cite_check_cmd(
     each file is reported changed, skipped or failed, and a fix that could not write every
     file exits 74. The corpus, the cache and Python environments are never read or written."""
     from pipeline.cite.run import CiteCheck
-    from pipeline.corpus.stored import StoredCorpus
     from pipeline.errors import UsageError
 
     ctx = make_context(corpus, cache, sources, quiet=True)
@@ -103,9 +92,9 @@ def cite_check_cmd(
     def check() -> int:
         if not doc:
             raise UsageError("cite-check needs --doc DOC (the rules document the files cite)")
-        check_versions(ctx, doc, as_of)
+        reader = check_read_arguments(ctx, doc, as_of)
         run = CiteCheck(
-            StoredCorpus(ctx.corpus_dir),
+            reader.stored,
             doc,
             list(paths or []),
             as_of=as_of,

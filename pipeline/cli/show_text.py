@@ -126,7 +126,7 @@ def format_shown(data: dict[str, Any], width: int | None = None) -> str:
 
 def format_history(citation: str, document: str, steps: list[Any], width: int | None = None) -> str:
     """The text of `history`: each version, the record's id there and how it changed, and
-    its text where it differs from the version before (`corpus.lineage.HistoryStep`s)."""
+    its text where it differs from the version before (`lookup.lineage.HistoryStep`s)."""
     width = width or max(60, min(_columns(), 120))
     asked = shorten(citation, NAME_LENGTH, one_line=True)
     out = [f"history of {asked} in {shorten(document, NAME_LENGTH, one_line=True)}"]
@@ -143,7 +143,7 @@ def format_history(citation: str, document: str, steps: list[Any], width: int | 
 
 def format_hits(query: str, hits: list[Any], width: int | None = None) -> str:
     """The text of `search`: each hit's citation, heading, where it is, and its snippet
-    (`corpus.search.Hit`s, best first)."""
+    (`lookup.search.Hit`s, best first)."""
     width = width or max(60, min(_columns(), 120))
     if not hits:
         return f"no record holds every word of {shorten(repr(query), NAME_LENGTH)}\n"

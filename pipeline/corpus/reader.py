@@ -3,9 +3,9 @@ renumbering, lineages, provenance and search.
 
 Read-only and typed. Every file is checked against the digest `index.json` records for
 it (its name, or the id index's digest of a record's own bytes), so a caller never sees
-a half-written or altered file as data. The answers come from `corpus.stored`,
-`corpus.lineage`, `corpus.lookup` and `corpus.search`, which read with json alone;
-this class makes them models.
+a half-written or altered file as data. The answers come from `store.reader` and
+`lookup` (show, the one lineage, search), which read with json alone; this class makes
+them models.
 """
 
 from __future__ import annotations
@@ -25,18 +25,19 @@ from pipeline.corpus.answers import (
     sha256_of,
 )
 from pipeline.corpus.diffs import load_document, stored_diff
-from pipeline.corpus.lineage import HistoryStep, Step
-from pipeline.corpus.lookup import history_of, ident_in, shown_json
-from pipeline.corpus.renumbering import lineages_of
+from pipeline.corpus.renumbering import lineages_of, lives_now
 from pipeline.corpus.renumbering import renumbering as renumbering_map
-from pipeline.corpus.search import Hit, search_corpus
 from pipeline.corpus.shown import Shown
 from pipeline.diff.citations import parse_citation
 from pipeline.errors import NotFound, UsageError
+from pipeline.lookup.lineage import HistoryStep, Step
+from pipeline.lookup.search import Hit, search_corpus
+from pipeline.lookup.show import history_of, ident_in, shown_json
 from pipeline.models.diffs import DocumentDiff, RenumberingMap
-from pipeline.models.index import INDEX_FORMAT, DocumentEntry, VersionEntry
+from pipeline.models.index import INDEX_FORMAT, DocumentEntry, Index, VersionEntry
 from pipeline.models.records import Document, GlossaryTerm, Rule, Ruling
 from pipeline.models.sources import FetchResult
+from pipeline.store.corpus import index_model
 from pipeline.store.reader import StoredCorpus
 
 # The dataclasses lived here first; code that imports them from this module keeps working.
@@ -83,6 +84,10 @@ class CorpusReader:
 
     def _version(self, document: str, version: str | None) -> VersionEntry:
         return VersionEntry.model_validate(self.stored.item(document, version))
+
+    def index(self) -> Index:
+        """The whole index.json as its model, validated (StoreError when it is not one)."""
+        return index_model(self.stored)
 
     def documents(self) -> list[DocumentInfo]:
         return [self.document_info(name) for name in self.stored.documents()]
@@ -271,7 +276,7 @@ class CorpusReader:
     def show(self, citation: str, document: str | None = None, version: str | None = None) -> Shown:
         """`show`'s answer: the record with its subrules and provenance, found by a citation
         as people write it, in `document` (default: the one document that has it)."""
-        return Shown.of(shown_json(self.stored, citation, document, version))
+        return Shown.of(shown_json(self._lineages, citation, document, version, lives_now))
 
     def search(
         self,

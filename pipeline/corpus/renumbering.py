@@ -1,6 +1,6 @@
 """The renumbering map between stored versions, read off the lineage: the map stored with
 each diff, or, from any version to a later one (the current by default), every record of
-the older version followed along the lineage's steps (`corpus.lineage.entry_along`).
+the older version followed along the lineage's steps (`lookup.lineage.entry_along`).
 The `renumbering` command, `CorpusReader.renumbering`, cite-check and show's "now" all
 answer with it. Rendering it is `report.renumbering`'s.
 """
@@ -11,11 +11,11 @@ from functools import partial
 from typing import Any
 
 from pipeline.corpus.diffs import pair_diff
-from pipeline.corpus.lineage import Lineages, added_along, entry_along
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.renumbering import id_key, map_of_diff, status_of
 from pipeline.errors import NotFound
+from pipeline.lookup.lineage import Lineages, added_along, entry_along
 from pipeline.models.diffs import MapEntry, RenumberingMap
+from pipeline.store.reader import StoredCorpus
 
 
 def pair_map_json(corpus: StoredCorpus, document: str, old: str, new: str) -> dict[str, Any]:
@@ -62,14 +62,14 @@ def renumbering(
 
 
 def lives_now(
-    corpus: StoredCorpus, document: str, version: str, citation: str
+    lineages: Lineages, document: str, version: str, citation: str
 ) -> dict[str, Any] | None:
     """For a record of an older version: where its lineage says it is in the current
     version (status, ids, and how it changed); None for the current version itself."""
-    current = corpus.current(document)
+    current = lineages.stored.current(document)
     if current is None or current == version:
         return None
-    data = entry_along(lineages_of(corpus).steps(document, version, current), citation)
+    data = entry_along(lineages.steps(document, version, current), citation)
     found = status_of(citation, MapEntry.model_validate(data) if data else None)
     entry = found.entry
     return {

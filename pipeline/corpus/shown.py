@@ -1,4 +1,4 @@
-"""`show`'s answer as typed objects: the dict `show --json` prints (`corpus.lookup`), with
+"""`show`'s answer as typed objects: the dict `show --json` prints (`lookup.show`), with
 its record and subrules made models."""
 
 from __future__ import annotations

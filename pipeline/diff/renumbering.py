@@ -1,7 +1,7 @@
 """The renumbering map: old citation id -> where that record lives in a newer version. Pure.
 
 `map_of_diff` reads one diff's changes: the step a record's lineage
-(`corpus.lineage`) takes between two versions, so a citation written against any old
+(`lookup.lineage`) takes between two versions, so a citation written against any old
 version can be resolved against the current one. `lookup` answers one id.
 
 An old id the map does not list is unchanged at the same number. A listed id is

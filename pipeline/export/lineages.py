@@ -1,6 +1,6 @@
 """The `lineages` of the SQLite export: each record followed through a document's versions.
 
-A record continues the record its diff's lineage step names (`corpus.lineage.Step`, the
+A record continues the record its diff's lineage step names (`lookup.lineage.Step`, the
 table history, follow and show read too), else the one with its own id when no diff
 was stored. Each chain is a lineage, named by its first record's key; every record row
 gets its `lineage`, `previous_citation` and `change`. A split continues in its first
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.corpus.lineage import Step
 from pipeline.export.schema import Row
+from pipeline.lookup.lineage import Step
 
 
 def _before(step: Step | None, citation: str, previous: dict[str, str]) -> str | None:

@@ -1,7 +1,7 @@
 """One stored version as the SQLite export's rows: read once, as the JSON it is stored as.
 
 The version file is read, checked against the SHA-256 the index records for it and
-decoded with the json module by `corpus.stored`, as every read command reads it; each
+decoded with the json module by `store.reader`, as every read command reads it; each
 record's digest is read off the same bytes through the id index. The stored JSON is the
 Document model's own dump (`store.canonical`), so validating it again through pydantic,
 only to dump it back to the same JSON, would cost the export most of its time. Fields a
@@ -18,9 +18,9 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.export.schema import flatten
 from pipeline.export.writer import Keys, Tables
+from pipeline.lookup import StoredCorpus
 from pipeline.models.base import Model
 from pipeline.models.records import Document, GlossaryTerm, Passage, Rule, Ruling
 from pipeline.store.canonical import canonical_json

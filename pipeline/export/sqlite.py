@@ -25,7 +25,6 @@ from typing import Any
 
 from pipeline.corpus.answers import VersionInfo
 from pipeline.corpus.reader import CorpusReader
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.export.citations import citation_form_rows
 from pipeline.export.datasette.metadata import build_metadata, metadata_path
 from pipeline.export.lineages import Linker
@@ -33,6 +32,7 @@ from pipeline.export.records import LISTS, StoredRows, read_version, record_rows
 from pipeline.export.schema import Row, flatten, to_json
 from pipeline.export.target import check_name, check_target, replacing, write_atomically
 from pipeline.export.writer import Keys, Tables, Writer
+from pipeline.lookup import StoredCorpus
 from pipeline.store.canonical import canonical_json
 
 

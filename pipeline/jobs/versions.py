@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.corpus.lineage import Step, step_of_map
 from pipeline.diff.renumbering import map_of_diff
 from pipeline.diff.versions import diff_versions, record_ids
 from pipeline.errors import UsageError
 from pipeline.jobs.context import DiffRenderers
 from pipeline.jobs.publish import Candidate, Status, store_aliases, store_diff, store_version
+from pipeline.lookup.lineage import Step, step_of_map
 from pipeline.models.diffs import DocumentDiff
 from pipeline.store.corpus import Transaction, load_document
 from pipeline.store.ordering import version_key

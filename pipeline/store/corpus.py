@@ -39,6 +39,18 @@ def load_document(reader: StoredCorpus, document: str, version: str | None = Non
     return Document.model_validate_json(reader.read(item["file"], item["sha256"]))
 
 
+def index_model(reader: StoredCorpus) -> Index:
+    """The index a reader read, as the model: a transaction's to change, a read command's
+    to trust. One that is not one is a StoreError naming the file."""
+    try:
+        return Index.model_validate(reader.index)
+    except ValidationError as exc:
+        raise StoreError(
+            f"{reader.root / layout.INDEX} is not a valid index: {exc}; restore it from a "
+            "backup or re-import"
+        ) from exc
+
+
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -94,13 +106,7 @@ class Corpus:
 
     def index(self) -> Index:
         """The index as a model, to change in a transaction."""
-        try:
-            return Index.model_validate(self.reader().index)
-        except ValidationError as exc:
-            raise StoreError(
-                f"{self.root / layout.INDEX} is not a valid index: {exc}; restore it from a "
-                "backup or re-import"
-            ) from exc
+        return index_model(self.reader())
 
     def lock(self) -> Lock:
         return Lock(pins=list(self.index().pins))

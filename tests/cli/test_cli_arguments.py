@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import subprocess
 import sys
 from importlib.metadata import version as package_version
@@ -19,6 +20,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli.commands import app
 from pipeline.cli.console import print_summary
+from pipeline.cli.read_arguments import check_read_arguments, current_version
 from pipeline.cli.reference import command_names
 from pipeline.cli.shared import diff_renderers
 from pipeline.errors import EXIT_OK
@@ -143,6 +145,23 @@ def test_a_mistyped_version_suggests_the_nearest(fab_corpus: Path) -> None:
         assert code == 2 and "did you mean" in err and "stored versions: 2.10.1, 2.14.0" in err
     code, _out, err = invoke("--corpus", str(fab_corpus), "diff", "fab/cr", "2.10.1", "2.14")
     assert one_line(err).startswith("error: version 2.14 of fab/cr not found; did you mean 2.14.0")
+
+
+def test_regression_a_read_command_checks_and_answers_through_one_reader(
+    fab_corpus: Path, tmp_path: Path
+) -> None:
+    """The read commands checked the document, then each version, then the current one,
+    each time parsing and validating index.json again through the write side, then opened
+    the corpus once more for the answer. The checks and the answer read one reader,
+    opened once: index.json is read when it opens and never again."""
+    copy = tmp_path / "corpus"
+    shutil.copytree(fab_corpus, copy)
+    ctx = Context(corpus_dir=copy, cache_dir=tmp_path / "cache")
+    reader = check_read_arguments(ctx, "fab/cr", "2.10.1", "2.14.0")
+    (copy / "index.json").unlink()
+    assert current_version(reader.stored, "fab/cr") == "2.14.0"
+    assert reader.show("cr:1.0.1", "fab/cr", "2.10.1").version == "2.10.1"
+    assert reader.renumbering("fab/cr", "2.10.1").new_version == "2.14.0"
 
 
 def test_a_mistyped_family_suggests_the_nearest() -> None:

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.corpus.search import search_corpus
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import shorten
+from pipeline.lookup import StoredCorpus
+from pipeline.lookup.search import search_corpus
 from tests.support.helpers import ROOT, registry_file
 from tests.support.real_corpus import rulescorpus
 

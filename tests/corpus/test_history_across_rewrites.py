@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.corpus import CorpusReader, open_corpus
-from pipeline.corpus.lineage import label_of, step_of_map
+from pipeline.lookup.lineage import label_of, step_of_map
 from tests.support.mtg_sources import MTG
 from tests.support.real_corpus import import_real
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,10 +15,13 @@ from hypothesis import strategies as st
 
 from pipeline.cite.check import cite_check
 from pipeline.corpus import open_corpus
-from pipeline.corpus.lookup import shown_json
 from pipeline.corpus.reader import CorpusReader
+from pipeline.corpus.renumbering import lineages_of, lives_now
 from pipeline.diff.renumbering import lookup
+from pipeline.errors import UsageError
 from pipeline.export.sqlite import export_sqlite
+from pipeline.lookup.lineage import Lineages
+from pipeline.lookup.show import shown_json
 from pipeline.site.lineage import read_lineage
 from pipeline.store.reader import StoredCorpus
 
@@ -114,7 +118,8 @@ def test_show_and_cite_check_say_where_any_rule_lives_now_as_follow_does(
     ids = sorted(i for v, i in followed if v == version)
     drawn = data.draw(st.lists(st.sampled_from(ids), min_size=1, max_size=8, unique=True))
     for old in drawn:
-        now = shown_json(reader.stored, old, DOC, version)["now"]
+        now = reader.show(old, DOC, version).now
+        assert now is not None
         assert tuple(now["ids"] or ([now["id"]] if now["id"] else [])) == followed[(version, old)]
     notes = tmp_path / f"notes-{version}.txt"
     notes.write_text("".join(f"See {old}.\n" for old in drawn), encoding="utf-8")
@@ -123,3 +128,24 @@ def test_show_and_cite_check_say_where_any_rule_lives_now_as_follow_does(
     for cited in report.citations:
         place = tuple(cited.new_ids) or ((cited.new_id,) if cited.new_id else ())
         assert place == followed[(version, cited.id)], (version, cited.id)
+
+
+def test_regression_show_builds_one_lineage_for_renumbered_in_and_now(
+    reader: CorpusReader, followed: Place
+) -> None:
+    """`show --version OLD` built two lineages: a json-only one for "renumbered in" and a
+    second for "now". Both are read off the one lineage show is given; the json-only
+    path, which cannot say "now", refuses an older version instead of leaving it out."""
+    version, old = next((v, i) for (v, i), ids in sorted(followed.items()) if ids != (i,))
+    lineages = lineages_of(StoredCorpus(reader.root))
+    given: list[Lineages] = []
+
+    def now_of(lineage: Lineages, *args: str) -> dict[str, Any] | None:
+        given.append(lineage)
+        return lives_now(lineage, *args)
+
+    data = shown_json(lineages, old, DOC, version, now_of)
+    assert given == [lineages]
+    assert data["now"] is not None and data["now"] == reader.show(old, DOC, version).now
+    with pytest.raises(UsageError, match="older version"):
+        shown_json(Lineages(lineages.stored), old, DOC, version)

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from pipeline.corpus import CorpusReader, open_corpus
-from pipeline.corpus.lookup import find_document
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.citations import parse_citation
 from pipeline.diff.renumbering import lookup
 from pipeline.errors import UsageError
 from pipeline.export.sqlite import export_sqlite
+from pipeline.lookup import StoredCorpus
+from pipeline.lookup.show import find_document
 from tests.support.helpers import ROOT, corpus_digest
 from tests.support.mtg_sources import MTG
 from tests.support.real_corpus import import_real, modules_loaded, rulescorpus
@@ -333,7 +333,7 @@ def test_a_split_is_followed_to_every_part(corpus: Path, tmp_path: Path) -> None
 def test_history_reads_id_indexes_where_the_record_changed_never_a_whole_version(
     corpus: Path,
 ) -> None:
-    from pipeline.corpus.lineage import Lineages
+    from pipeline.lookup.lineage import Lineages
 
     stored = StoredCorpus(corpus)
     steps = Lineages(stored).history("mtg/cr", "cr:702.19c")

@@ -53,12 +53,13 @@ def test_the_quick_path_says_what_the_full_command_says(
 
 
 def test_its_json_is_the_dict_the_library_builds(corpus: Path) -> None:
-    from pipeline.corpus.lookup import shown_json
-    from pipeline.corpus.stored import StoredCorpus
+    from pipeline.lookup import StoredCorpus
+    from pipeline.lookup.lineage import Lineages
+    from pipeline.lookup.show import shown_json
 
     for citation, _, document in CASES:
         assert (
-            shown_json(StoredCorpus(corpus), citation, document, None)
+            shown_json(Lineages(StoredCorpus(corpus)), citation, document, None)
             == open_corpus(corpus).show(citation, document).as_json()
         )
 

@@ -12,9 +12,9 @@ import functools
 
 import pytest
 
-from pipeline.corpus.lineage import entry_along, step_of_map
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.renumbering import lookup, map_of_diff
+from pipeline.lookup.lineage import entry_along, step_of_map
 from pipeline.models.changes import Change
 from pipeline.models.diffs import DocumentDiff, RenumberingMap
 from tests.support.diff_real import real_document

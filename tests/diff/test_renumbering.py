@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 from pipeline.cli.commands import app
 from pipeline.corpus import open_corpus
 from pipeline.corpus.diffs import pair_diff
-from pipeline.corpus.lineage import added_along, entry_along, step_of_map
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.diff.documents import diff_documents
 from pipeline.diff.renumbering import Lookup, lookup, map_of_diff, status_of
 from pipeline.errors import EXIT_USAGE
+from pipeline.lookup import StoredCorpus
+from pipeline.lookup.lineage import added_along, entry_along, step_of_map
 from pipeline.models.diffs import MapEntry, RenumberingMap
 from pipeline.models.records import Document, Location, ParserInfo, Rule
 from pipeline.store.corpus import Corpus

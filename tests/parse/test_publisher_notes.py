@@ -18,11 +18,11 @@ from typer.testing import CliRunner
 from pipeline.cli.commands import app
 from pipeline.cli.console import print_summary
 from pipeline.corpus.diffs import stored_diff
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import EXIT_CHANGED, EXIT_OK, EXIT_PARSE
 from pipeline.jobs import update as jobs
 from pipeline.jobs import verify as audit
 from pipeline.jobs.context import Context
+from pipeline.lookup import StoredCorpus
 from pipeline.models.records import (
     Document,
     Erratum,

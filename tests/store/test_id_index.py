@@ -13,11 +13,12 @@ import pytest
 
 from pipeline.cli.shared import diff_renderers
 from pipeline.corpus import open_corpus
-from pipeline.corpus.lookup import shown_json
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import EXIT_VERIFY, StoreError
 from pipeline.jobs.context import Context
 from pipeline.jobs.verify import check_id_index, verify
+from pipeline.lookup import StoredCorpus
+from pipeline.lookup.lineage import Lineages
+from pipeline.lookup.show import shown_json
 from pipeline.models.records import Document, GlossaryTerm, Location, ParserInfo, Rule
 from pipeline.store import layout
 from pipeline.store.canonical import canonical_json
@@ -125,8 +126,8 @@ def test_show_and_history_through_the_index_say_what_the_whole_file_says(
     root = imported_corpus.corpus_dir
     old = _without_ids(root, tmp_path)
     for document, citation in CITATIONS:
-        quick = shown_json(StoredCorpus(root), citation, document, None)
-        assert quick == shown_json(StoredCorpus(old), citation, document, None)
+        quick = shown_json(Lineages(StoredCorpus(root)), citation, document, None)
+        assert quick == shown_json(Lineages(StoredCorpus(old)), citation, document, None)
         assert quick == open_corpus(root).show(citation, document).as_json()
         history = open_corpus(root).history(document, citation)
         assert history == open_corpus(old).history(document, citation)
@@ -177,7 +178,7 @@ def test_an_index_pointing_at_the_wrong_bytes_is_caught(
     # the span's bytes are a real record with a true digest, but not the one asked for:
     # show and history both say the file is damaged, never serve the other record
     with pytest.raises(StoreError, match="id index"):
-        shown_json(StoredCorpus(copy), "cr:702.19c", "mtg/cr", None)
+        shown_json(Lineages(StoredCorpus(copy)), "cr:702.19c", "mtg/cr", None)
     with pytest.raises(StoreError, match="id index"):
         open_corpus(copy).history("mtg/cr", "cr:702.19c")
 

@@ -6,8 +6,8 @@ or type-only import still reaches into another room).
 - `extract`, `parse`, `verify` and `diff` import only `models`, `errors` and their own
   package;
 - `registry`, `fetch` and `store` import no later stage;
-- nothing imports `cli`, and `cli` imports only `jobs`, `runner`, `corpus`, `export`,
-  `cite` and `site` (and `models`, `errors`);
+- nothing imports `cli`, and `cli` imports only `jobs`, `runner`, `corpus`, `lookup`,
+  `export`, `cite` and `site` (and `models`, `errors`);
 - `export` (the SQLite database) reads through `corpus`: it imports no `jobs` and no `site`;
 - `cite` (stale citations in a user's files) reads through `corpus`: it imports no `jobs`,
   no `site` and no `export`;
@@ -15,6 +15,9 @@ or type-only import still reaches into another room).
   `report` (the command line runs the site after a job, and passes the renderers of the
   diff reports a job stores);
 - `corpus` renders nothing: it imports no `report` and no Jinja2;
+- `lookup` (the read side's json-only half, beneath `corpus`) imports only the standard
+  library, `store`, `errors` and the citation parser `diff.citations`: no pydantic, no
+  `models`, no `corpus`, so `show`'s quick path never loads them;
 - `runner` (the parse runtime) imports only `models`, `errors`, `extract`, `parse`,
   `store`, `verify` and `registry` (and `fetch.manifest`, an archive's manifest, for
   `scheme FILE`): never `jobs` or `cli`, which import it;
@@ -49,8 +52,9 @@ PACKAGE = ROOT / "pipeline"
 # report), and the layers over them. fetch writes into store/blobs, so store is not
 # "later" for fetch; registry comes before both.
 LATER_THAN_STORE = frozenset(
-    {"verify", "extract", "parse", "diff", "report", "runner", "jobs", "cli", "corpus", "export"}
-)
+    {"verify", "extract", "parse", "diff", "report", "runner", "jobs", "cli", "corpus", "lookup",
+     "export"}
+)  # fmt: skip
 LATER = {
     "registry": LATER_THAN_STORE | {"fetch", "store"},
     "fetch": LATER_THAN_STORE,
@@ -67,8 +71,12 @@ RUNNER_READS = frozenset({"models", "errors", "extract", "parse", "store", "veri
 RUNNER_FETCH = frozenset({"pipeline.fetch.manifest"})  # a manifest parser; no HTTP
 # The commands, and the published models they print (a run's outcomes, the JSON Schemas).
 CLI_READS = frozenset(
-    {"jobs", "runner", "corpus", "report", "export", "cite", "site", "models", "errors"}
+    {"jobs", "runner", "corpus", "lookup", "report", "export", "cite", "site", "models", "errors"}
 )
+# What the json-only read side reads with: the store's one reader, the errors, and the one
+# citation parser (which needs no pydantic); beside them, the standard library alone.
+LOOKUP_READS = frozenset({"store", "errors"})
+LOOKUP_DIFF = frozenset({"pipeline.diff.citations"})
 LIBRARIES = {
     "bs4": "extract",
     "soupsieve": "extract",
@@ -156,6 +164,11 @@ def broken_rule(imp: Import) -> str | None:
     if target in LIBRARIES:
         owner = LIBRARIES[target]
         return None if room == owner else f"only {owner}/ imports {target}"
+    if room == "lookup" and target != room and not _lookup_may_import(imp.target):
+        return (
+            "lookup/ reads with json alone: it imports only the standard library, store, "
+            f"errors and diff.citations ({imp.target} is not)"
+        )
     if room == "corpus" and target in ("report", "site", "jinja2"):
         return "corpus/ imports no rendering: the caller renders what it returns"
     if room == "jobs" and target in ("report", "jinja2"):
@@ -165,7 +178,10 @@ def broken_rule(imp: Import) -> str | None:
     if target == "cli":
         return "nothing imports cli"
     if room == "cli" and target not in CLI_READS:
-        return "cli imports only jobs, runner, corpus, report, export, cite, site (models, errors)"
+        return (
+            "cli imports only jobs, runner, corpus, lookup, report, export, cite, site "
+            "(models, errors)"
+        )
     if room == "jobs" and target in ("site", "cite", "export"):
         return f"jobs/ is the write pipeline: it imports no {target}/"
     if room == "cite" and target in ("jobs", "site", "export"):
@@ -181,6 +197,13 @@ def broken_rule(imp: Import) -> str | None:
     if target in LATER.get(room, ()):
         return f"{room}/ imports no later stage ({target}/)"
     return None
+
+
+def _lookup_may_import(target: str) -> bool:
+    top = target.split(".")[0]
+    if top != "pipeline":
+        return top in sys.stdlib_module_names or top == "__future__"
+    return room_of(target) in LOOKUP_READS or target in LOOKUP_DIFF
 
 
 def violations() -> dict[tuple[str, str], list[str]]:
@@ -227,7 +250,16 @@ FORBIDDEN = [
     ("pipeline.jobs.versions", "pipeline.report.html"),
     ("pipeline.jobs.versions", "pipeline.report.markdown"),
     ("pipeline.corpus.reader", "pipeline.report.html"),
-    ("pipeline.corpus.lookup", "pipeline.site.render"),
+    ("pipeline.corpus.shown", "pipeline.site.render"),
+    ("pipeline.lookup.show", "pipeline.site.render"),
+    ("pipeline.lookup.show", "pipeline.corpus.renumbering"),
+    ("pipeline.lookup.lineage", "pipeline.models.diffs"),
+    ("pipeline.lookup.search", "pydantic"),
+    ("pipeline.lookup.show", "pipeline.diff.renumbering"),
+    ("pipeline.lookup.lineage", "jinja2"),
+    ("pipeline.lookup.show", "pipeline.cli.show_text"),
+    ("pipeline.store.reader", "pipeline.lookup.show"),
+    ("pipeline.cli.read_commands", "pipeline.store.reader"),
     ("pipeline.jobs.publish", "jinja2"),
 ]
 PERMITTED = [
@@ -243,6 +275,16 @@ PERMITTED = [
     ("pipeline.runner.scheme_entry", "pipeline.registry.loader"),
     ("pipeline.runner.scheme_entry", "pipeline.fetch.manifest"),
     ("pipeline.cli.read_commands", "pipeline.report.output"),
+    ("pipeline.cli.quick", "pipeline.lookup.show"),
+    ("pipeline.cli.read_commands", "pipeline.lookup"),
+    ("pipeline.corpus.reader", "pipeline.lookup.show"),
+    ("pipeline.cite.check", "pipeline.lookup"),
+    ("pipeline.export.records", "pipeline.lookup"),
+    ("pipeline.lookup.show", "pipeline.diff.citations"),
+    ("pipeline.lookup.show", "pipeline.lookup.lineage"),
+    ("pipeline.lookup", "pipeline.store.reader"),
+    ("pipeline.lookup.search", "unicodedata"),
+    ("pipeline.lookup.lineage", "__future__"),
 ]
 
 
@@ -393,11 +435,41 @@ def test_the_package_has_no_import_cycle() -> None:
     # The walk finds a cycle where there is one, and sees lazy imports as edges.
     assert cycles_of({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c"]]
     graph = import_graph()
-    assert "pipeline.corpus.renumbering" in graph["pipeline.corpus.lookup"]  # a lazy import
+    assert "pipeline.lookup.show" in graph["pipeline.cli.quick"]  # a lazy import
     # `from package import module` (inside a function here) is an edge to the module.
     assert "pipeline.jobs.update" in graph["pipeline.cli.job_commands"]
     assert "pipeline.runner.families" in graph["pipeline.runner.sandbox"]  # a lazy import
     assert cycles_of(graph) == []
+
+
+def test_the_json_only_read_side_loads_no_pydantic_at_run_time() -> None:
+    # `show`'s quick path imports lookup/: loading every one of its modules loads neither
+    # pydantic (nor anything that imports it: the models, corpus/) nor typer.
+    modules = sorted(module_name(path) for path in (PACKAGE / "lookup").glob("*.py"))
+    probe = (
+        f"import sys\nfor name in {modules!r}: __import__(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'typer')"
+        " or m.startswith(('pipeline.corpus', 'pipeline.models.records'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert "pipeline.lookup.show" in modules and len(modules) >= 4
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_command_line_starts_without_the_typed_read_side() -> None:
+    # Every command loads the typer app and the modules it is made of; the typed read side
+    # (corpus/: the record models, the diff engine) loads only in a command that reads a
+    # corpus, so `sources`, `--help` and the jobs never pay for it.
+    probe = (
+        "import sys, pipeline.cli.commands\n"
+        "print(sorted(m for m in sys.modules if m.startswith('pipeline.corpus')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "[]"
 
 
 def test_the_parse_runtime_loads_no_command_at_run_time() -> None:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.extract.html import list_links
 from pipeline.extract.pdf import extract_pdf_lines
 from pipeline.extract.tarball import check_tar_headers, read_archive_commit, read_tar_members
@@ -19,6 +18,7 @@ from pipeline.extract.text import extract_text_lines
 from pipeline.fetch import mediawiki
 from pipeline.fetch.discover import find_link
 from pipeline.fetch.manifest import confined_path, entries_for, parse_manifest
+from pipeline.lookup import StoredCorpus
 from pipeline.models.records import ParseOptions
 from pipeline.models.sources import Source
 from pipeline.registry.loader import load_registry, parse_registry
@@ -209,7 +209,7 @@ def search(data: bytes) -> None:
     """`search WORDS` over a real document, and the text it prints: the time must not grow
     with how the words repeat, and no control character may print raw."""
     from pipeline.cli.show_text import format_hits
-    from pipeline.corpus.search import search_corpus
+    from pipeline.lookup.search import search_corpus
 
     query = data.decode("utf-8", "replace")
     hits = search_corpus(_search_corpus(), query, limit=20)

@@ -1,5 +1,5 @@
 """`search WORDS`: the records of the current versions that hold every word, best first, each
-with its citation and a snippet. JSON only, like `corpus.stored`.
+with its citation and a snippet. JSON only, like `store.reader`.
 
 A scan, not an index: each searched version's file is decoded once per reader (the MTG
 rules, 2.8 MB, in a few hundredths of a second), so search needs no export and no index

@@ -1,5 +1,5 @@
 """The one lineage: a record followed through a document's versions, for every answer
-that crosses them. JSON only, like `corpus.stored`.
+that crosses them. JSON only, like `store.reader`.
 
 Each stored diff's renumbering map (`diff.renumbering.map_of_diff`) becomes a `Step` once
 per reader: old id -> the new ids it went to (none: removed; several: split), and back,
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from pipeline.corpus.stored import StoredCorpus
 from pipeline.errors import NotFound, UsageError
+from pipeline.store.reader import StoredCorpus
 
 # (document, old version, new version) -> the renumbering map's JSON of that pair
 MapOf = Callable[[str, str, str], dict[str, Any]]
@@ -310,13 +310,15 @@ class Lineages:
 
     def renumbered_in(self, document: str, old_id: str, upto: str) -> str | None:
         """The version in which `old_id` left its number: the newest step up to `upto`
-        whose map lists it (the alias table says where it went, not when)."""
+        whose stored map lists it (the alias table says where it went, not when). Stored
+        maps only, never one read off a diff, so the json-only `show` says the same."""
         versions = self.stored.published(document)
         if upto in versions:
             versions = versions[: versions.index(upto) + 1]
         for old, new in reversed(list(itertools.pairwise(versions))):
-            step = self.stored_step(document, old, new)
-            if step is not None and old_id in step.entries:
+            if self.stored.stored_map(document, old, new) is None:
+                continue
+            if old_id in self.step(document, old, new).entries:
                 return new
         return None
 

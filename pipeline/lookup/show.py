@@ -10,12 +10,17 @@ answer costs the same with or without `--doc`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from pipeline.corpus.lineage import HistoryStep, Lineages
-from pipeline.corpus.stored import StoredCorpus, StoredVersion
 from pipeline.diff.citations import Asked, parse_citation
 from pipeline.errors import NotFound, UsageError
+from pipeline.lookup.lineage import HistoryStep, Lineages
+from pipeline.store.reader import StoredCorpus, StoredVersion
+
+# (the lineage, document, an older version, an id there) -> where that record lives in the
+# current version: the renumbering map's typed entry, `corpus.renumbering.lives_now`
+LivesNow = Callable[[Lineages, str, str, str], dict[str, Any] | None]
 
 
 def _pattern(asked: Asked) -> re.Pattern[bytes]:
@@ -98,11 +103,18 @@ def resolve(
 
 
 def shown_json(
-    stored: StoredCorpus, citation: str, document: str | None = None, version: str | None = None
+    lineages: Lineages,
+    citation: str,
+    document: str | None = None,
+    version: str | None = None,
+    lives_now: LivesNow | None = None,
 ) -> dict[str, Any]:
     """The dict `show --json` prints: the record, its children, where its bytes came from,
     and for an older version where the rule lives now (`now`, the renumbering command's
-    answer for it)."""
+    answer for it, which `lives_now` gives). The one lineage answers both "renumbered in"
+    and "now". Without `lives_now` only the current version is answered (the json-only
+    path leaves an older one to `corpus`)."""
+    stored = lineages.stored
     document, here, ident, renumbered_from = resolve(stored, citation, document, version)
     record = here.record(ident)
     assert record is not None  # resolve() found it in this version's id index
@@ -111,14 +123,17 @@ def shown_json(
     current = entry.get("current")
     now = None
     if current is not None and here.version != current:
-        from pipeline.corpus.renumbering import lives_now  # the typed map, only when asked
-
-        now = lives_now(stored, document, here.version, ident)
+        if lives_now is None:
+            raise UsageError(
+                f"{citation} in {document} {here.version}: an older version's answer says "
+                "where the rule lives now; read it through pipeline.corpus.open_corpus"
+            )
+        now = lives_now(lineages, document, here.version, ident)
     return {
         "asked": citation,
         "renumbered_from": renumbered_from,
         "renumbered_in": (
-            Lineages(stored).renumbered_in(document, renumbered_from, here.version)
+            lineages.renumbered_in(document, renumbered_from, here.version)
             if renumbered_from
             else None
         ),
