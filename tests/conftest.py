@@ -85,9 +85,11 @@ def parse_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _real_documents_through_the_parse_cache(parse_cache_dir: Path) -> None:
-    """The diff tests' real documents share the run's parse cache too."""
-    share_parses(parse_cache_dir)
+def _real_documents_through_the_parse_cache(request: pytest.FixtureRequest) -> None:
+    """The diff tests' real documents share the run's parse cache too. Asked for by name at
+    run time: a fixture over the real documents in the signature would mark every test
+    slow (`pytest_collection_modifyitems`)."""
+    share_parses(request.getfixturevalue("parse_cache_dir"))
 
 
 @pytest.fixture(scope="session")
