@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from pipeline.errors import NotFound, UsageError
 from pipeline.store.reader import StoredCorpus
@@ -26,8 +25,7 @@ from pipeline.store.reader import StoredCorpus
 MapOf = Callable[[str, str, str], dict[str, Any]]
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """The lineage table of one stored diff (old version -> the next one)."""
 
     old: str
@@ -84,8 +82,7 @@ def step_of_map(data: dict[str, Any]) -> Step:
     )
 
 
-@dataclass(frozen=True)
-class Crossed:
+class Crossed(NamedTuple):
     """One renumbering crossed while following a citation: an entry of a stored map."""
 
     old_version: str
@@ -97,8 +94,7 @@ class Crossed:
     similarity: float | None = None
 
 
-@dataclass(frozen=True)
-class Trail:
+class Trail(NamedTuple):
     """Where a citation of `since` lives in `version`: `ids` (empty: removed in
     `removed_in`; several: split), and the renumberings crossed, oldest first."""
 
@@ -109,8 +105,7 @@ class Trail:
     removed_in: str | None = None
 
 
-@dataclass
-class HistoryStep:
+class HistoryStep(NamedTuple):
     """A record in one version: its id there (None: absent), its text, and what happened
     to it coming from the version before (`first stored` for the oldest)."""
 
@@ -118,7 +113,7 @@ class HistoryStep:
     citation: str | None
     text: str | None
     change: str = ""
-    citations: list[str] = field(default_factory=list)
+    citations: tuple[str, ...] = ()
 
 
 def text_of(record: dict[str, Any] | None) -> str | None:
@@ -379,5 +374,5 @@ class Lineages:
             elif text is None or change != "unchanged" or index == at:
                 record = self.stored.version(document, version).record(here[0])
                 text = text_of(record)
-            steps.append(HistoryStep(version, here[0] if here else None, text, change, list(here)))
+            steps.append(HistoryStep(version, here[0] if here else None, text, change, tuple(here)))
         return steps

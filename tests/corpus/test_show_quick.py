@@ -135,3 +135,11 @@ def test_read_commands_and_help_load_no_parser_pdf_or_html_library(
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().splitlines()[-1] == "LOADED []", done.stderr[-2000:]
+
+
+def test_regression_the_quick_show_path_loads_no_dataclasses(corpus: Path) -> None:
+    # The one lineage's steps once were dataclasses: importing dataclasses (and inspect with
+    # it) made `show` a tenth slower. Its answers are named tuples, as citations are.
+    argv = ["--corpus", str(corpus), "show", "cr:702.19c", "--doc", "mtg/cr"]
+    loaded = modules_loaded(argv, ("dataclasses", "inspect"))
+    assert loaded.endswith("0 []"), loaded
