@@ -6,18 +6,11 @@ import tomllib
 from collections import defaultdict
 from collections.abc import Collection
 from importlib import resources
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from pipeline.errors import RegistryError, UsageError
-from pipeline.models.path_parts import (
-    document_problem,
-    game_problem,
-    part_problem,
-    prefix_problem,
-)
-from pipeline.models.scheme import pattern_problem
 from pipeline.models.sources import Source
 from pipeline.registry.patterns import backtracking_problem
 
@@ -55,33 +48,9 @@ def parse_registry(
     for index, entry in enumerate(entries, start=1):
         label = entry.get("id", f"#{index}") if isinstance(entry, dict) else f"#{index}"
         try:
-            source = Source.model_validate(entry)
+            source = Source.model_validate(entry, context={"families": families})
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg'].removeprefix('Value error, ')}"
-                for e in exc.errors()
-            )
-            raise RegistryError(name, f"source {label}: {problems}") from exc
-        if (
-            source.url is None
-            and source.discovery is None
-            and not source.options.get("archive_only")
-        ):
-            raise RegistryError(name, f"source {label}: needs a url or a discovery rule")
-        if families is not None and source.family not in families:
-            known = ", ".join(sorted(families))
-            raise RegistryError(
-                name, f"source {label}: unknown family {source.family!r} (known: {known})"
-            )
-        if (source.family == "numbered") != (source.scheme is not None):
-            raise RegistryError(
-                name, f"source {label}: family `numbered` and a [source.scheme] go together"
-            )
-        if source.url is not None and not _secure(source.url):
-            raise RegistryError(name, f"source {label}: url must be https ({source.url})")
-        problem = _names_problem(source) or _patterns_problem(source)
-        if problem is not None:
-            raise RegistryError(name, f"source {label}: {problem}")
+            raise RegistryError(name, f"source {label}: {_problems(exc)}") from exc
         sources.append(source)
     _check_unique(sources, name)
     if probe:
@@ -94,21 +63,15 @@ def parse_registry(
     return sources
 
 
-def _names_problem(source: Source) -> str | None:
-    """Ids that become corpus paths or citation prefixes must be safe names."""
-    checks = [
-        ("id", part_problem(source.id, "source id")),
-        ("game", game_problem(source.game)),
-        ("document", document_problem(source.document)),
-    ]
-    if "prefix" in source.options:
-        checks.append(("options.prefix", prefix_problem(source.options["prefix"])))
-    if source.manifest is not None:
-        checks += [
-            (f"manifest.version_map[{key!r}]", part_problem(version, "version"))
-            for key, version in source.manifest.version_map.items()
-        ]
-    return next((f"{field}: {problem}" for field, problem in checks if problem), None)
+def _problems(exc: ValidationError) -> str:
+    """The model's refusals, each after the key it refused (none for the whole entry)."""
+
+    def one(error: ErrorDetails) -> str:
+        key = ".".join(str(part) for part in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        return f"{key}: {message}" if key else message
+
+    return "; ".join(one(error) for error in exc.errors())
 
 
 def _patterns(source: Source) -> dict[str, str]:
@@ -122,28 +85,6 @@ def _patterns(source: Source) -> dict[str, str]:
     if source.scheme is not None:
         found["scheme.version_pattern"] = source.scheme.version_pattern
     return found
-
-
-def _patterns_problem(source: Source) -> str | None:
-    # The scheme's version_pattern is checked by its model (models.scheme).
-    for field, pattern in _patterns(source).items():
-        if field == "scheme.version_pattern":
-            continue
-        problem = pattern_problem(pattern)
-        if problem is not None:
-            return f"{field} {pattern!r}: {problem}"
-    return None
-
-
-def _secure(url: str) -> bool:
-    """https, or plain http to this machine only (test servers and local mirrors)."""
-    if url.startswith("https://"):
-        return True
-    try:
-        host = urlsplit(url).hostname or ""
-    except ValueError:  # `http://[source`: not a URL at all, so not a secure one
-        return False
-    return url.startswith("http://") and host in ("127.0.0.1", "localhost", "::1")
 
 
 def _check_unique(sources: list[Source], name: str) -> None:

@@ -127,7 +127,7 @@ def test_a_registry_url_with_a_malformed_host_is_a_registry_error() -> None:
         '[[source]]\nid = "x"\ngame = "g"\ndocument = "g/cr"\ntitle = "T"\n'
         'family = "mtg-cr"\nrendition = "txt"\nurl = "http://[source/x.txt"\n'
     )
-    with pytest.raises(RegistryError, match="url must be https"):
+    with pytest.raises(RegistryError, match="url: must be https"):
         parse_registry(text, name="sources.toml")
 
 
