@@ -318,6 +318,14 @@ def test_every_module_keeps_design_s_import_rules() -> None:
     assert stale == [], f"ALLOWED lists pairs that no longer occur: {stale}"
 
 
+def printed_by(probe: str) -> str:
+    """What a fresh interpreter running `probe` prints: its modules are loaded from nothing."""
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return done.stdout.strip()
+
+
 def test_fetch_loads_neither_extract_nor_beautifulsoup_at_run_time() -> None:
     # The AST cannot see an import made by name (importlib); a fresh interpreter can.
     modules = sorted(
@@ -328,11 +336,8 @@ def test_fetch_loads_neither_extract_nor_beautifulsoup_at_run_time() -> None:
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bs4', 'soupsieve')"
         " or m.startswith('pipeline.extract')))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
-    )
     assert len(modules) >= 8
-    assert done.stdout.strip() == "[]"
+    assert printed_by(probe) == "[]"
 
 
 # The store's calls that read a stored version (its records, aliases, provenance, diffs).
@@ -451,11 +456,8 @@ def test_the_json_only_read_side_loads_no_pydantic_at_run_time() -> None:
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'typer')"
         " or m.startswith(('pipeline.corpus', 'pipeline.models.records'))))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
-    )
     assert "pipeline.lookup.show" in modules and len(modules) >= 4
-    assert done.stdout.strip() == "[]"
+    assert printed_by(probe) == "[]"
 
 
 def test_the_command_line_starts_without_the_typed_read_side() -> None:
@@ -466,10 +468,7 @@ def test_the_command_line_starts_without_the_typed_read_side() -> None:
         "import sys, pipeline.cli.commands\n"
         "print(sorted(m for m in sys.modules if m.startswith('pipeline.corpus')))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    assert done.stdout.strip() == "[]"
+    assert printed_by(probe) == "[]"
 
 
 def test_the_parse_runtime_loads_no_command_at_run_time() -> None:
@@ -485,8 +484,5 @@ def test_the_parse_runtime_loads_no_command_at_run_time() -> None:
         "print(sorted(m for m in sys.modules if m.split('.')[:2] in "
         "(['pipeline', 'jobs'], ['pipeline', 'cli'])))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
-    )
     assert "pipeline.runner.families" in modules and len(modules) >= 7
-    assert done.stdout.strip() == "[]"
+    assert printed_by(probe) == "[]"
