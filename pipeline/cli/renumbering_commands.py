@@ -37,7 +37,7 @@ def renumbering_cmd(
     """Where every rule of OLD lives in NEW (default: the current version).
 
     Each old id that did not stay the same: renumbered, moved, split, merged, removed or
-    changed at the same number; the maps of consecutive versions composed along the chain."""
+    changed at the same number; each record followed along the stored versions between."""
     from pipeline.report.output import render_renumbering
 
     ctx = make_context(corpus, cache, sources)

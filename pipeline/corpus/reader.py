@@ -221,7 +221,7 @@ class CorpusReader:
 
     def renumbering(self, document: str, old: str, new: str | None = None) -> RenumberingMap:
         """Where every record of `old` lives in `new` (default: current): the map the
-        `renumbering` command prints, composed through the stored diffs."""
+        `renumbering` command prints, each record followed along the one lineage."""
         return renumbering_map(self.stored, document, old, new, self._lineages)
 
     def lineage_step(self, document: str, old: str, new: str) -> Step:

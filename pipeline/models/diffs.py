@@ -30,7 +30,8 @@ class Reconciliation(Model):
 
 
 class MapStep(Model):
-    """One version along a composed map: where the record was in it and how it got there."""
+    """One version along a map across several versions: where the record was in it and how
+    it got there."""
 
     version: str
     id: str | None = Field(description="the record's id in this version (null: removed)")
@@ -69,7 +70,8 @@ class MapEntry(Model):
     weak: bool = Field(default=False, description="a pairing a reader should check")
     evidence: str | None = None
     steps: list[MapStep] = Field(
-        default_factory=list, description="composed maps: the record in each later version"
+        default_factory=list,
+        description="a map across several versions: the record in each later version",
     )
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -78,7 +80,7 @@ class MapEntry(Model):
 class RenumberingMap(Model):
     """Old citation id -> id in the newer version, for every old id that did not stay the
     same at the same number (an old id the map does not list is unchanged). Written with
-    each stored diff, and composed along the chain from any stored version to another."""
+    each stored diff, and read off the lineage from any stored version to another."""
 
     document: str
     old_version: str
