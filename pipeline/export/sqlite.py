@@ -180,7 +180,7 @@ def write_corpus(reader: CorpusReader, writer: Writer) -> Tables:
     """Every row of the database, in a deterministic order: each version's records written
     as it is read, with their lineage; the small tables returned for `Writer.finish`."""
     tables = Tables()
-    stored = StoredCorpus(reader.root)
+    stored = reader.stored  # the reader's own: index.json is read once
     for info in reader.documents():
         tables.add(
             "documents",
